@@ -1,0 +1,20 @@
+import BenchKit
+
+/// The default benchmark suite: every registered core benchmark on the built-in datasets,
+/// plus `baseline.memscan` on each dataset.
+public enum DefaultSuite {
+    /// - Parameters:
+    ///   - quick: smaller datasets (the quick profile also samples less; see `RunConfiguration.quick`).
+    ///   - externalManifests: paths of external implementation manifests to add.
+    public static func make(quick: Bool, externalManifests: [String] = []) throws -> BenchmarkSuite {
+        let datasets = BuiltinDatasets.all(quick: quick)
+        var suite = BenchmarkSuite(name: "default")
+        BaselineBenchmarks.register(in: &suite, datasets: datasets)
+        PBFBenchmarks.register(in: &suite, datasets: datasets)
+        JSONBenchmarks.register(in: &suite, datasets: datasets)
+        for path in externalManifests {
+            for c in try ExternalManifest.load(path: path).cases(datasets: datasets) { suite.add(c) }
+        }
+        return suite
+    }
+}

@@ -1,0 +1,52 @@
+import BenchKit
+import PBF
+
+/// `pbf.varint.decode`: decode every varint of a packed stream and sum them.
+///
+/// Implementations: `graticule` (`PBFReader`, one-byte fast path and unchecked 10-byte
+/// path), and `swift.simple-loop`, the bounds-checked byte loop most Swift code writes
+/// (the peer a user replaces). swift-protobuf's varint reader is internal to its decoder,
+/// so it cannot be called on a bare stream.
+enum PBFBenchmarks {
+    static func register(in suite: inout BenchmarkSuite, datasets: [Dataset]) {
+        for d in datasets where d.kind == "pbf-varints" {
+            suite.add("pbf.varint.decode", implementation: "graticule", dataset: d) { d in
+                let bytes = try d.bytes()
+                return Workload { n in
+                    for _ in 0..<n {
+                        var sum: UInt64 = 0
+                        do {
+                            try PBFReader.read(bytes) { (r: inout PBFReader) throws(PBFError) in
+                                try r.forEachVarint { sum &+= $0 }
+                            }
+                        } catch { fatalError("generated dataset is valid: \(error)") }
+                        blackHole(sum)
+                    }
+                }
+            }
+            suite.add("pbf.varint.decode", implementation: "swift.simple-loop", dataset: d) { d in
+                let bytes = try d.bytes()
+                return Workload { n in
+                    for _ in 0..<n {
+                        var sum: UInt64 = 0
+                        var i = 0
+                        while i < bytes.count {
+                            var value: UInt64 = 0
+                            var shift: UInt64 = 0
+                            while true {
+                                guard i < bytes.count, shift < 64 else { fatalError("bad varint") }
+                                let b = bytes[i]
+                                i += 1
+                                value |= UInt64(b & 0x7F) << shift
+                                if b < 0x80 { break }
+                                shift += 7
+                            }
+                            sum &+= value
+                        }
+                        blackHole(sum)
+                    }
+                }
+            }
+        }
+    }
+}

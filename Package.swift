@@ -1,0 +1,79 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Graticule: fast cores for map data sources (GeoJSON, PBF/MVT, tile coverage, source diffing)
+// and the benchmark and conformance suite that proves them right and fast.
+//
+// Module map (see ../shared/ARCHITECTURE.md):
+//   PBF, GeoModel            -- leaf modules, no dependencies
+//   GeoJSON, VectorTile,
+//   TileCover, SourceDiff    -- cores built on the leaves
+//   BenchKit                 -- benchmark runner (no dependency on the cores)
+//   Conformance              -- suites as data, run against implementations
+//   GraticuleBenchmarks      -- the benchmark suites (Benchmarks/Suites)
+//   CorpusGenerators         -- seeded generators of the built-in datasets (corpora/Generators)
+//   graticule                -- the command-line tool
+
+let package = Package(
+    name: "Graticule",
+    platforms: [.macOS(.v14)],
+    products: [
+        .library(name: "PBF", targets: ["PBF"]),
+        .library(name: "GeoModel", targets: ["GeoModel"]),
+        .library(name: "GeoJSON", targets: ["GeoJSON"]),
+        .library(name: "VectorTile", targets: ["VectorTile"]),
+        .library(name: "TileCover", targets: ["TileCover"]),
+        .library(name: "SourceDiff", targets: ["SourceDiff"]),
+        .library(name: "BenchKit", targets: ["BenchKit"]),
+        .library(name: "Conformance", targets: ["Conformance"]),
+        .executable(name: "graticule", targets: ["graticule"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        // jemalloc, found through pkg-config (Debian: libjemalloc-dev). Linking it replaces
+        // malloc for every binary that links BenchKit, so the runner reads its counters.
+        .systemLibrary(
+            name: "CJemalloc",
+            pkgConfig: "jemalloc",
+            providers: [.apt(["libjemalloc-dev"])]
+        ),
+
+        .target(name: "PBF"),
+        .target(name: "GeoModel"),
+        .target(name: "GeoJSON", dependencies: ["GeoModel"]),
+        .target(name: "VectorTile", dependencies: ["PBF", "GeoModel"]),
+        .target(name: "TileCover", dependencies: ["GeoModel"]),
+        .target(name: "SourceDiff", dependencies: ["GeoModel", "TileCover"]),
+        .target(name: "BenchKit", dependencies: ["CJemalloc"]),
+        .target(name: "Conformance", dependencies: ["PBF"]),
+        .target(
+            name: "CorpusGenerators",
+            dependencies: ["PBF"],
+            path: "corpora/Generators"
+        ),
+        .target(
+            name: "GraticuleBenchmarks",
+            dependencies: ["BenchKit", "PBF", "CorpusGenerators"],
+            path: "Benchmarks/Suites"
+        ),
+        .executableTarget(
+            name: "graticule",
+            dependencies: [
+                "BenchKit", "Conformance", "GraticuleBenchmarks", "CorpusGenerators",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+
+        .testTarget(name: "PBFTests", dependencies: ["PBF"]),
+        .testTarget(name: "GeoModelTests", dependencies: ["GeoModel"]),
+        .testTarget(name: "GeoJSONTests", dependencies: ["GeoJSON"]),
+        .testTarget(name: "VectorTileTests", dependencies: ["VectorTile"]),
+        .testTarget(name: "TileCoverTests", dependencies: ["TileCover"]),
+        .testTarget(name: "SourceDiffTests", dependencies: ["SourceDiff"]),
+        .testTarget(name: "BenchKitTests", dependencies: ["BenchKit"]),
+        .testTarget(name: "ConformanceTests", dependencies: ["Conformance", "PBF"]),
+        .testTarget(name: "CorpusGeneratorsTests", dependencies: ["CorpusGenerators", "PBF"]),
+    ]
+)

@@ -1,0 +1,196 @@
+/// Gating: decides, metric by metric, whether HEAD regressed against BASE.
+///
+/// A time regression needs both a relative change of the median beyond the metric's
+/// threshold and a significant Mann–Whitney U test (p below `alpha`) over the two sides'
+/// samples; a change beyond the threshold that is not significant is `noisy`. Exact
+/// metrics (instructions, allocations) have no noise, so they compare medians directly.
+public struct Gate: Sendable {
+    public enum Verdict: String, Sendable, CaseIterable {
+        case regressed, improved, unchanged, noisy, unsupported
+    }
+
+    public struct Finding: Equatable, Sendable {
+        public var key: CaseKey
+        public var metric: String
+        public var verdict: Verdict
+        public var baseMedian: Double?
+        public var headMedian: Double?
+        /// (head − base) / base, signed so that positive is worse.
+        public var change: Double?
+        public var pValue: Double?
+        public var threshold: Double?
+        public var detail: String
+    }
+
+    /// Exit codes of `graticule compare` and `graticule bench --baseline`.
+    public enum ExitCode: Int32 {
+        case ok = 0, regression = 1, badInput = 2
+    }
+
+    public enum Failure: Error, CustomStringConvertible, Equatable {
+        case debugBuild(side: String)
+        case noCommonCases
+        case missingSamples(side: String)
+
+        public var description: String {
+            switch self {
+            case .debugBuild(let side):
+                return "refusing to gate: the \(side) report comes from a debug build; benchmark a release build (swift build -c release)"
+            case .noCommonCases: return "the two reports share no benchmark case"
+            case .missingSamples(let side):
+                return "the \(side) report has no samples file (x.samples.csv beside x.csv); time metrics cannot be tested for significance"
+            }
+        }
+    }
+
+    /// Relative thresholds per metric name; metrics absent here are not gated.
+    public var thresholds: [String: Double]
+    /// Significance level of the Mann–Whitney test.
+    public var alpha: Double = 0.01
+
+    public init(thresholds: [String: Double]? = nil, alpha: Double = 0.01) {
+        var t: [String: Double] = [:]
+        for m in Metric.allCases { if let d = m.defaultThreshold { t[m.rawValue] = d } }
+        if let thresholds { for (k, v) in thresholds { t[k] = v } }
+        self.thresholds = t
+        self.alpha = alpha
+    }
+
+    /// Compares two reports.
+    ///
+    /// - Throws: `Failure.debugBuild` when either side is a debug build,
+    ///   `Failure.noCommonCases` when nothing can be compared, `Failure.missingSamples`
+    ///   when time must be tested but a side has no samples.
+    public func compare(base: RunReport, head: RunReport) throws -> [Finding] {
+        if base.metadata.buildConfiguration != "release" { throw Failure.debugBuild(side: "base") }
+        if head.metadata.buildConfiguration != "release" { throw Failure.debugBuild(side: "head") }
+        func index(_ r: RunReport) -> [String: MetricResult] {
+            var d: [String: MetricResult] = [:]
+            for x in r.results { d[x.key.description + "#" + x.metric] = x }
+            return d
+        }
+        let b = index(base), h = index(head)
+        let keys = Set(b.keys).union(h.keys).filter { k in
+            thresholds[String(k.split(separator: "#").last ?? "")] != nil
+        }
+        guard !Set(b.keys).intersection(h.keys).isEmpty else { throw Failure.noCommonCases }
+        var findings: [Finding] = []
+        for k in keys {
+            let bm = b[k], hm = h[k]
+            let any = (bm ?? hm)!
+            let metric = any.metric
+            var f = Finding(key: any.key, metric: metric, verdict: .unsupported, baseMedian: nil,
+                            headMedian: nil, change: nil, pValue: nil, threshold: thresholds[metric],
+                            detail: "")
+            guard let bm, let hm else {
+                f.detail = bm == nil ? "absent from base" : "absent from head"
+                findings.append(f); continue
+            }
+            guard bm.status == .ok, hm.status == .ok, let bs = bm.summary, let hs = hm.summary else {
+                f.detail = bm.status != .ok ? "base: \(bm.status.rawValue) \(bm.detail)"
+                    : "head: \(hm.status.rawValue) \(hm.detail)"
+                findings.append(f); continue
+            }
+            findings.append(judge(f, base: bm, head: hm, baseSummary: bs, headSummary: hs))
+        }
+        if findings.contains(where: { $0.verdict != .unsupported && !(Metric(rawValue: $0.metric)?.isExact ?? false) }) {
+            if !base.results.contains(where: { !$0.samples.isEmpty }) { throw Failure.missingSamples(side: "base") }
+            if !head.results.contains(where: { !$0.samples.isEmpty }) { throw Failure.missingSamples(side: "head") }
+        }
+        return findings.sorted { ($0.key, $0.metric) < ($1.key, $1.metric) }
+    }
+
+    private func judge(_ finding: Finding, base: MetricResult, head: MetricResult,
+                       baseSummary bs: SampleSummary, headSummary hs: SampleSummary) -> Finding {
+        var f = finding
+        let metric = Metric(rawValue: base.metric)
+        let lowerIsBetter = metric?.lowerIsBetter ?? true
+        let threshold = thresholds[base.metric] ?? 0.05
+        f.baseMedian = bs.median
+        f.headMedian = hs.median
+        let worse: Double
+        if bs.median == 0 {
+            worse = hs.median == 0 ? 0 : (lowerIsBetter ? .infinity : -.infinity)
+        } else {
+            let rel = (hs.median - bs.median) / bs.median
+            worse = lowerIsBetter ? rel : -rel
+        }
+        f.change = worse
+        if metric?.isExact ?? false {
+            f.verdict = worse > threshold ? .regressed : worse < -threshold ? .improved : .unchanged
+            f.detail = "exact comparison of medians"
+            return f
+        }
+        guard !base.samples.isEmpty, !head.samples.isEmpty else {
+            f.verdict = .unsupported
+            f.detail = "no samples to test"
+            return f
+        }
+        let p = Statistics.mannWhitneyP(base.samples, head.samples)
+        f.pValue = p
+        if abs(worse) <= threshold {
+            f.verdict = .unchanged
+        } else if p < alpha {
+            f.verdict = worse > 0 ? .regressed : .improved
+        } else {
+            f.verdict = .noisy
+            f.detail = "change beyond threshold but not significant"
+        }
+        return f
+    }
+
+    /// The exit code for a set of findings.
+    public static func exitCode(_ findings: [Finding]) -> ExitCode {
+        findings.contains { $0.verdict == .regressed } ? .regression : .ok
+    }
+
+    /// Findings as CSV (`benchmark,implementation,dataset,parameters,metric,verdict,...`).
+    public static func csv(_ findings: [Finding]) -> String {
+        var out = CSV.record(["benchmark", "implementation", "dataset", "parameters", "metric",
+                              "verdict", "base_median", "head_median", "change", "p_value",
+                              "threshold", "detail"])
+        for f in findings {
+            out += CSV.record([f.key.benchmark, f.key.implementation, f.key.dataset, f.key.parameters,
+                               f.metric, f.verdict.rawValue, f.baseMedian.map(CSV.number) ?? "",
+                               f.headMedian.map(CSV.number) ?? "", f.change.map(CSV.number) ?? "",
+                               f.pValue.map(CSV.number) ?? "", f.threshold.map(CSV.number) ?? "",
+                               f.detail])
+        }
+        return out
+    }
+
+    /// A Markdown summary for CI job pages: counts per verdict, then every finding that is
+    /// not `unchanged`.
+    public static func markdown(_ findings: [Finding], base: RunMetadata, head: RunMetadata) -> String {
+        var out = "## Graticule benchmark comparison\n\n"
+        out += "Base `\(base.gitCommit.prefix(12))` (\(base.timestamp)) → head `\(head.gitCommit.prefix(12))` (\(head.timestamp))\n\n"
+        let counts = Verdict.allCases.map { v in "\(v.rawValue): \(findings.filter { $0.verdict == v }.count)" }
+        out += counts.joined(separator: " · ") + "\n\n"
+        let notable = findings.filter { $0.verdict != .unchanged }
+        if notable.isEmpty { return out + "No change beyond the thresholds.\n" }
+        out += "| verdict | benchmark | implementation | dataset | metric | base | head | change | p |\n"
+        out += "|---|---|---|---|---|---:|---:|---:|---:|\n"
+        for f in notable {
+            let change = f.change.map { $0.isFinite ? String(format2($0 * 100)) + "%" : "new" } ?? ""
+            out += "| \(f.verdict.rawValue) | \(f.key.benchmark) | \(f.key.implementation) | \(f.key.dataset) | \(f.metric) | \(f.baseMedian.map(formatMetric) ?? "") | \(f.headMedian.map(formatMetric) ?? "") | \(change) | \(f.pValue.map { String(format4($0)) } ?? "") |\n"
+        }
+        return out
+    }
+}
+
+func format2(_ x: Double) -> String { String((x * 100).rounded() / 100) }
+func format4(_ x: Double) -> String { String((x * 10000).rounded() / 10000) }
+
+/// Human formatting of a metric value (3 significant digits, SI suffix).
+public func formatMetric(_ x: Double) -> String {
+    let a = abs(x)
+    let (v, s): (Double, String) = a >= 1e9 ? (x / 1e9, "G") : a >= 1e6 ? (x / 1e6, "M")
+        : a >= 1e3 ? (x / 1e3, "k") : (x, "")
+    let digits = abs(v) >= 100 ? 0 : abs(v) >= 10 ? 1 : 2
+    let p = Double(pow10(digits))
+    let rounded = (v * p).rounded() / p
+    let text = digits == 0 ? String(Int64(rounded)) : String(rounded)
+    return text + s
+}
+
+private func pow10(_ n: Int) -> Int { n == 0 ? 1 : 10 * pow10(n - 1) }

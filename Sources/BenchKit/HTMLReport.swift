@@ -1,0 +1,122 @@
+/// A self-contained HTML page for a report: inline SVG bar charts of throughput per
+/// benchmark and implementation, ratio charts for comparisons, and the full table. No
+/// script, no external resources, so it can be opened offline or attached to CI.
+public enum HTMLReport {
+    public static func render(_ report: RunReport) -> String {
+        let m = report.metadata
+        var html = """
+        <!DOCTYPE html>
+        <html lang="en"><head><meta charset="utf-8"><title>Graticule benchmark report \(esc(m.runID))</title>
+        <style>
+        body{font-family:system-ui,sans-serif;margin:2em;color:#222;max-width:1100px}
+        table{border-collapse:collapse;font-size:13px}td,th{border:1px solid #ccc;padding:3px 6px;text-align:right}
+        td:nth-child(-n+3),th{text-align:left}h2{margin-top:2em}.meta td{text-align:left}
+        svg text{font-size:12px;font-family:system-ui,sans-serif}
+        </style></head><body>
+        <h1>Graticule benchmark report</h1>
+        <table class="meta">
+        """
+        let meta: [(String, String)] = [
+            ("run", m.runID), ("time", m.timestamp), ("commit", m.gitCommit + (m.gitDirty ? " (dirty)" : "")),
+            ("build", m.buildConfiguration), ("toolchain", m.toolchain), ("cpu", "\(m.cpuModel) × \(m.cpuCount)"),
+            ("os", "\(m.os), kernel \(m.kernel)"), ("load", m.loadAverage), ("allocator", m.allocator),
+        ]
+        for (k, v) in meta { html += "<tr><th>\(esc(k))</th><td>\(esc(v))</td></tr>\n" }
+        html += "</table>\n"
+
+        // Throughput charts, one per benchmark × dataset.
+        let tp = report.results.filter { $0.metric == Metric.throughputMBPerS.rawValue && $0.status == .ok }
+        let groups = Dictionary(grouping: tp) { "\($0.key.benchmark) — \($0.key.dataset)" + ($0.key.parameters.isEmpty ? "" : " (\($0.key.parameters))") }
+        var ceilings: [String: Double] = [:]
+        for r in tp where r.key.benchmark == "baseline.memscan" { ceilings[r.key.dataset] = r.summary?.median }
+        html += "<h2>Throughput (MB/s, median with 95% interval)</h2>\n"
+        for name in groups.keys.sorted() {
+            let rows = groups[name]!.sorted { $0.key.implementation < $1.key.implementation }
+            let bars = rows.map { r in
+                Bar(label: r.key.implementation, value: r.summary!.median,
+                    low: r.summary!.ciLow, high: r.summary!.ciHigh)
+            }
+            let ceiling = rows.first.flatMap { ceilings[$0.key.dataset] }
+            html += "<h3>\(esc(name))</h3>\n" + barChart(bars, unit: "MB/s",
+                                                          ceiling: rows.first?.key.benchmark == "baseline.memscan" ? nil : ceiling)
+        }
+
+        // Ratio charts.
+        let ratios = report.results.filter { $0.metric == Metric.timeNs.rawValue && $0.ratio != nil }
+        if !ratios.isEmpty {
+            html += "<h2>Speed relative to the reference (reference time / time; above 1 is faster)</h2>\n"
+            let byGroup = Dictionary(grouping: ratios) { "\($0.key.benchmark) — \($0.key.dataset)" }
+            for name in byGroup.keys.sorted() {
+                let bars = byGroup[name]!.sorted { $0.key.implementation < $1.key.implementation }.map { r in
+                    Bar(label: r.key.implementation + " vs " + r.ratio!.reference, value: 1 / r.ratio!.value,
+                        low: 1 / r.ratio!.high, high: 1 / r.ratio!.low)
+                }
+                html += "<h3>\(esc(name))</h3>\n" + barChart(bars, unit: "×", ceiling: 1)
+            }
+        }
+
+        // Table.
+        html += "<h2>All results</h2>\n<table><tr>"
+        for h in ["benchmark", "implementation", "dataset", "metric", "status", "median", "p25", "p75", "cv", "samples", "ratio", "detail"] {
+            html += "<th>\(h)</th>"
+        }
+        html += "</tr>\n"
+        for r in report.results {
+            let s = r.summary
+            var cells: [String] = [r.key.benchmark, r.key.implementation, r.key.dataset, r.metric, r.status.rawValue]
+            if let s {
+                cells += [formatMetric(s.median), formatMetric(s.p25), formatMetric(s.p75),
+                          format2(s.cv * 100) + "%", String(s.count)]
+            } else {
+                cells += ["", "", "", "", ""]
+            }
+            cells.append(r.ratio.map { format2($0.value) } ?? "")
+            cells.append(r.detail)
+            html += "<tr>" + cells.map { "<td>\(esc($0))</td>" }.joined() + "</tr>\n"
+        }
+        html += "</table>\n</body></html>\n"
+        return html
+    }
+
+    struct Bar {
+        var label: String
+        var value: Double
+        var low: Double
+        var high: Double
+    }
+
+    /// Horizontal bars with interval whiskers; a dashed line marks `ceiling` when given.
+    static func barChart(_ bars: [Bar], unit: String, ceiling: Double?) -> String {
+        let labelWidth = 260.0, chartWidth = 520.0, rowHeight = 24.0
+        let maxValue = max(bars.map(\.high).max() ?? 1, ceiling ?? 0, 1e-12) * 1.1
+        let height = Double(bars.count) * rowHeight + 20
+        func x(_ v: Double) -> Double { labelWidth + max(0, v) / maxValue * chartWidth }
+        var svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(labelWidth + chartWidth + 90))\" height=\"\(Int(height))\" role=\"img\">\n"
+        for (i, b) in bars.enumerated() {
+            let y = Double(i) * rowHeight + 4
+            svg += "<text x=\"\(Int(labelWidth - 6))\" y=\"\(y + 15)\" text-anchor=\"end\">\(esc(b.label))</text>"
+            svg += "<rect x=\"\(labelWidth)\" y=\"\(y + 3)\" width=\"\(x(b.value) - labelWidth)\" height=\"\(rowHeight - 8)\" fill=\"#4a7fb5\"/>"
+            svg += "<line x1=\"\(x(b.low))\" x2=\"\(x(b.high))\" y1=\"\(y + 11)\" y2=\"\(y + 11)\" stroke=\"#222\"/>"
+            svg += "<text x=\"\(x(max(b.value, b.high)) + 6)\" y=\"\(y + 15)\">\(esc(formatMetric(b.value))) \(esc(unit))</text>\n"
+        }
+        if let c = ceiling {
+            svg += "<line x1=\"\(x(c))\" x2=\"\(x(c))\" y1=\"0\" y2=\"\(height - 14)\" stroke=\"#c33\" stroke-dasharray=\"4 3\"/>"
+            svg += "<text x=\"\(x(c) + 3)\" y=\"\(height - 2)\" fill=\"#c33\">\(unit == "×" ? "reference" : "memscan ceiling \(esc(formatMetric(c)))")</text>\n"
+        }
+        return svg + "</svg>\n"
+    }
+
+    static func esc(_ s: String) -> String {
+        var out = ""
+        for ch in s {
+            switch ch {
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "&": out += "&amp;"
+            case "\"": out += "&quot;"
+            default: out.append(ch)
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,307 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Something that can take timed samples of one case.
+protocol _Sampler: AnyObject {
+    /// Runs `iterations` operations and returns the elapsed nanoseconds.
+    func sample(_ iterations: Int) throws -> UInt64
+    /// Allocation count, allocated bytes (both for `iterations` operations) and the peak
+    /// heap growth of one operation, or nil when they cannot be measured.
+    func allocations(_ iterations: Int) -> (count: Double, bytes: Double, peak: Double?)?
+    /// Peak resident bytes while the case ran, or nil.
+    func peakResident(_ iterations: Int) -> Double?
+    var allocationsUnsupportedReason: String { get }
+    func close()
+}
+
+/// Runs a workload in this process, adding the injected slowdown if any.
+final class _InProcessSampler: _Sampler {
+    let workload: Workload
+    let slowdown: Double
+    private var debt = 0.0
+
+    init(workload: Workload, slowdown: Double) {
+        self.workload = workload
+        self.slowdown = slowdown
+    }
+
+    @inline(__always)
+    private func runWithInjection(_ n: Int) {
+        workload.run(n)
+        if slowdown > 0 {
+            debt += Double(n) * slowdown
+            let extra = Int(debt)
+            debt -= Double(extra)
+            if extra > 0 { workload.run(extra) }
+        }
+    }
+
+    func sample(_ iterations: Int) throws -> UInt64 {
+        let t0 = _SystemProbe.nowNanoseconds()
+        runWithInjection(iterations)
+        return _SystemProbe.nowNanoseconds() &- t0
+    }
+
+    func allocations(_ iterations: Int) -> (count: Double, bytes: Double, peak: Double?)? {
+        guard let before = _Jemalloc.snapshot() else { return nil }
+        runWithInjection(iterations)
+        guard let after = _Jemalloc.snapshot() else { return nil }
+        var peak: Double? = nil
+        if _Jemalloc.resetPeak() {
+            runWithInjection(1)
+            peak = _Jemalloc.readPeak().map { Double($0) }
+        }
+        return (Double(after.allocationCount &- before.allocationCount),
+                Double(after.allocatedBytes &- before.allocatedBytes), peak)
+    }
+
+    func peakResident(_ iterations: Int) -> Double? {
+        guard _SystemProbe.resetPeakResident() else { return nil }
+        runWithInjection(iterations)
+        return _SystemProbe.peakResidentBytes().map { Double($0) }
+    }
+
+    /// Runs `n` operations inside the region that instruction counting collects.
+    func runMeasuredRegion(_ n: Int) {
+        graticuleMeasuredRegion(self, n)
+    }
+
+    fileprivate func _runForRegion(_ n: Int) { runWithInjection(n) }
+
+    var allocationsUnsupportedReason: String { "malloc is not jemalloc in this process" }
+    func close() {}
+}
+
+/// The one function whose cost `--instructions` counts: callgrind runs with
+/// `--collect-atstart=no --toggle-collect=*graticuleMeasuredRegion*`, so only this call and
+/// what it calls are counted. Never inlined, so the symbol exists in release builds.
+@inline(never)
+func graticuleMeasuredRegion(_ sampler: _InProcessSampler, _ n: Int) {
+    sampler._runForRegion(n)
+}
+
+/// Runs benchmark cases and measures them.
+public struct Runner {
+    public var configuration: RunConfiguration
+
+    public init(configuration: RunConfiguration) {
+        self.configuration = configuration
+    }
+
+    private struct Slot {
+        let bcase: BenchmarkCase
+        var sampler: _Sampler?
+        var failure: String?
+        var bytes = 0
+        var items = 0
+        var iterations = 1
+        var times: [Double] = []   // ns per operation
+        var measuredNs: UInt64 = 0
+        var done = false
+    }
+
+    /// Measures every case and returns its metric results, with ratios against the
+    /// reference implementation where a comparison group has one.
+    ///
+    /// Order: all setups (untimed); warm-up of each case; interleaved rounds in which every
+    /// unfinished case takes one sample, in an order shuffled per round; then, case by case,
+    /// the allocation and resident-memory passes (which flush allocator caches and so are
+    /// kept out of the timed samples).
+    public func run(_ cases: [BenchmarkCase]) -> [MetricResult] {
+        let cfg = configuration
+        let progress = _Progress(enabled: cfg.showProgress)
+        var slots = cases.map { Slot(bcase: $0) }
+
+        for i in slots.indices {
+            progress.update("setup \(i + 1)/\(slots.count): \(slots[i].bcase.id)")
+            do {
+                let c = slots[i].bcase
+                slots[i].bytes = try c.dataset.bytes().count
+                slots[i].items = try c.dataset.items()
+                switch c.body {
+                case .inProcess(let setup):
+                    slots[i].sampler = _InProcessSampler(workload: try setup(c.dataset),
+                                                        slowdown: cfg.slowdown(for: c.id))
+                case .external(let program):
+                    let path = try c.dataset.path(in: cfg.scratchDirectory)
+                    slots[i].sampler = try _ExternalSampler(program: program, datasetPath: path,
+                                                            slowdown: cfg.slowdown(for: c.id))
+                }
+            } catch {
+                slots[i].failure = "setup failed: \(error)"
+            }
+        }
+
+        // Warm-up and iteration scaling.
+        for i in slots.indices {
+            guard let sampler = slots[i].sampler else { continue }
+            progress.update("warm-up \(i + 1)/\(slots.count): \(slots[i].bcase.id)")
+            do {
+                let deadline = Double(_SystemProbe.nowNanoseconds()) + cfg.warmupSeconds * 1e9
+                var n = 1
+                var perOp = 0.0
+                repeat {
+                    let ns = try sampler.sample(n)
+                    perOp = Double(ns) / Double(n)
+                    // Grow geometrically so cheap operations reach a measurable sample fast.
+                    if Double(ns) < cfg.targetSampleSeconds * 1e9 / 4 { n *= 2 }
+                } while Double(_SystemProbe.nowNanoseconds()) < deadline
+                slots[i].iterations = max(1, Int(cfg.targetSampleSeconds * 1e9 / max(perOp, 1)))
+            } catch {
+                slots[i].failure = "warm-up failed: \(error)"
+                slots[i].sampler?.close()
+                slots[i].sampler = nil
+            }
+        }
+
+        // Interleaved sampling.
+        var rng = SplitMix64(seed: cfg.seed)
+        var round = 0
+        let start = _SystemProbe.nowNanoseconds()
+        while true {
+            var active = slots.indices.filter { slots[$0].sampler != nil && !slots[$0].done }
+            if active.isEmpty { break }
+            active.shuffle(using: &rng)
+            round += 1
+            progress.update("round \(round): \(active.count) of \(slots.count) cases sampling, "
+                + "\(String(format1((Double(_SystemProbe.nowNanoseconds() - start)) / 1e9)))s")
+            for i in active {
+                do {
+                    let ns = try slots[i].sampler!.sample(slots[i].iterations)
+                    slots[i].times.append(Double(ns) / Double(slots[i].iterations))
+                    slots[i].measuredNs &+= ns
+                    let measured = Double(slots[i].measuredNs) / 1e9
+                    let n = slots[i].times.count
+                    if (n >= cfg.minSamples && measured >= cfg.minSeconds)
+                        || (n >= 3 && measured >= cfg.maxSeconds) {
+                        slots[i].done = true
+                    }
+                } catch {
+                    slots[i].failure = "sampling failed: \(error)"
+                    slots[i].times = []
+                    slots[i].sampler?.close()
+                    slots[i].sampler = nil
+                }
+            }
+        }
+
+        // Memory passes, then results.
+        var results: [MetricResult] = []
+        for i in slots.indices {
+            let s = slots[i]
+            let key = s.bcase.id
+            guard let sampler = s.sampler, s.failure == nil, !s.times.isEmpty else {
+                for metric in Metric.allCases where metric != .instructions {
+                    results.append(MetricResult(key: key, datasetBytes: s.bytes, datasetItems: s.items,
+                                                metric: metric.rawValue, status: .failed,
+                                                detail: s.failure ?? "no samples"))
+                }
+                continue
+            }
+            progress.update("memory \(i + 1)/\(slots.count): \(key)")
+            let it = s.iterations
+            results.append(.measured(key, bytes: s.bytes, items: s.items, metric: .timeNs,
+                                     iterations: it, samples: s.times))
+            results.append(.measured(key, bytes: s.bytes, items: s.items, metric: .throughputMBPerS,
+                                     iterations: it, samples: s.times.map { Double(s.bytes) / $0 * 1e3 }))
+            results.append(.measured(key, bytes: s.bytes, items: s.items, metric: .throughputItemsPerS,
+                                     iterations: it, samples: s.times.map { Double(s.items) / $0 * 1e9 }))
+
+            var counts: [Double] = [], bytes: [Double] = [], peaks: [Double] = []
+            var supported = true
+            for _ in 0..<max(1, cfg.allocationPasses) {
+                guard let a = sampler.allocations(it) else { supported = false; break }
+                counts.append(a.count / Double(it))
+                bytes.append(a.bytes / Double(it))
+                if let p = a.peak { peaks.append(p) }
+            }
+            if supported {
+                results.append(.measured(key, bytes: s.bytes, items: s.items, metric: .allocCount,
+                                         iterations: it, samples: counts))
+                results.append(.measured(key, bytes: s.bytes, items: s.items, metric: .allocBytes,
+                                         iterations: it, samples: bytes))
+            } else {
+                for m in [Metric.allocCount, .allocBytes] {
+                    results.append(MetricResult(key: key, datasetBytes: s.bytes, datasetItems: s.items,
+                                                metric: m.rawValue, status: .unsupported,
+                                                detail: sampler.allocationsUnsupportedReason))
+                }
+            }
+            if supported && peaks.count == counts.count {
+                results.append(.measured(key, bytes: s.bytes, items: s.items, metric: .peakHeapBytes,
+                                         iterations: 1, samples: peaks))
+            } else {
+                results.append(MetricResult(key: key, datasetBytes: s.bytes, datasetItems: s.items,
+                                            metric: Metric.peakHeapBytes.rawValue, status: .unsupported,
+                                            detail: supported ? "jemalloc has no thread.peak (needs 5.3)"
+                                                : sampler.allocationsUnsupportedReason))
+            }
+            if let rss = sampler.peakResident(it) {
+                results.append(.measured(key, bytes: s.bytes, items: s.items, metric: .peakResidentBytes,
+                                         iterations: it, samples: [rss]))
+            } else {
+                results.append(MetricResult(key: key, datasetBytes: s.bytes, datasetItems: s.items,
+                                            metric: Metric.peakResidentBytes.rawValue, status: .unsupported,
+                                            detail: "peak resident set cannot be read or reset here"))
+            }
+            sampler.close()
+        }
+        progress.finish()
+        return Runner.addingRatios(results, reference: cfg.reference)
+    }
+
+    /// Adds to every ok result the ratio of its median to the reference implementation's
+    /// median of the same benchmark, dataset, parameters and metric (with a bootstrap 95%
+    /// interval). The reference's own rows get no ratio.
+    public static func addingRatios(_ results: [MetricResult], reference: String) -> [MetricResult] {
+        var refs: [String: MetricResult] = [:]
+        for r in results where r.key.implementation == reference && r.status == .ok {
+            refs[r.key.comparisonGroup + "|" + r.metric] = r
+        }
+        return results.map { r in
+            var r = r
+            guard r.status == .ok, r.key.implementation != reference,
+                  let ref = refs[r.key.comparisonGroup + "|" + r.metric],
+                  let q = Statistics.ratioOfMedians(r.samples, ref.samples) else { return r }
+            r.ratio = .init(reference: reference, value: q.ratio, low: q.low, high: q.high)
+            return r
+        }
+    }
+
+    /// Runs the one in-process case `n` times inside the instruction-counting region, after
+    /// one untimed warm-up operation outside it. Used by the child process that
+    /// `--instructions` starts under callgrind.
+    public static func runForInstructionCount(_ bcase: BenchmarkCase, iterations n: Int,
+                                              slowdown: Double) throws {
+        guard case .inProcess(let setup) = bcase.body else { return }
+        let sampler = _InProcessSampler(workload: try setup(bcase.dataset), slowdown: slowdown)
+        _ = try sampler.sample(1)
+        sampler.runMeasuredRegion(n)
+    }
+}
+
+func format1(_ x: Double) -> String {
+    let scaled = (x * 10).rounded() / 10
+    return String(scaled)
+}
+
+/// A single self-overwriting progress line on stderr (only on a terminal).
+final class _Progress {
+    let enabled: Bool
+    private var last: UInt64 = 0
+    init(enabled: Bool) { self.enabled = enabled && isatty(2) != 0 }
+    func update(_ text: String) {
+        guard enabled else { return }
+        let now = _SystemProbe.nowNanoseconds()
+        guard now &- last > 100_000_000 else { return }
+        last = now
+        let line = "\r\u{1B}[K[graticule] " + String(text.prefix(100))
+        _ = line.withCString { write(2, $0, strlen($0)) }
+    }
+    func finish() {
+        if enabled { _ = "\r\u{1B}[K".withCString { write(2, $0, strlen($0)) } }
+    }
+}

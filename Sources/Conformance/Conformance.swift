@@ -1,0 +1,146 @@
+/// What a conformance case expects of an implementation.
+public enum Expectation: Equatable, Sendable, CustomStringConvertible {
+    /// The input must be accepted; when `output` is given, the implementation's canonical
+    /// output must equal it exactly.
+    case accept(output: String?)
+    /// The input must be rejected with this error class (nil: any rejection passes).
+    case reject(errorClass: String?)
+    /// Either is allowed (implementation-defined cases); the outcome is recorded.
+    case either
+
+    public var description: String {
+        switch self {
+        case .accept(let o): return o.map { "accept:\($0)" } ?? "accept"
+        case .reject(let c): return c.map { "reject:\($0)" } ?? "reject"
+        case .either: return "either"
+        }
+    }
+}
+
+/// What an implementation did with a case's input.
+public enum Outcome: Equatable, Sendable, CustomStringConvertible {
+    case accepted(output: String?)
+    case rejected(errorClass: String, detail: String)
+
+    public var description: String {
+        switch self {
+        case .accepted(let o): return o.map { "accept:\($0)" } ?? "accept"
+        case .rejected(let c, _): return "reject:\(c)"
+        }
+    }
+}
+
+/// One case of a suite: an input, what is expected of it, and the spec rule it checks.
+public struct ConformanceCase: Equatable, Sendable {
+    public var id: String
+    /// Rule id from the spec checklists (e.g. `P1`, `RFC8259-7`), or several joined by `+`.
+    public var rule: String
+    public var input: [UInt8]
+    public var expected: Expectation
+
+    public init(id: String, rule: String, input: [UInt8], expected: Expectation) {
+        self.id = id
+        self.rule = rule
+        self.input = input
+        self.expected = expected
+    }
+}
+
+/// A suite: cases loaded from a directory of fixtures.
+public protocol ConformanceSuite {
+    /// Name used by `graticule conform --suite NAME`.
+    var name: String { get }
+    /// Loads the cases from the suite's fixture directory.
+    func loadCases(from directory: String) throws -> [ConformanceCase]
+}
+
+/// Something that can be run against a suite.
+public struct ConformanceImplementation {
+    public var name: String
+    public var run: (ConformanceCase) -> Outcome
+    public init(name: String, run: @escaping (ConformanceCase) -> Outcome) {
+        self.name = name
+        self.run = run
+    }
+}
+
+/// One line of a verdict report.
+public struct VerdictRow: Equatable, Sendable {
+    public enum Verdict: String, Sendable { case pass, fail }
+    public var suite: String
+    public var implementation: String
+    public var caseID: String
+    public var rule: String
+    public var expected: String
+    public var actual: String
+    public var verdict: Verdict
+    public var detail: String
+}
+
+public enum ConformanceRunner {
+    /// Runs every case and judges it.
+    ///
+    /// - Complexity: one implementation call per case.
+    public static func run(suite: String, cases: [ConformanceCase],
+                           implementation: ConformanceImplementation) -> [VerdictRow] {
+        cases.map { c in
+            let outcome = implementation.run(c)
+            var pass: Bool
+            var detail = ""
+            switch (c.expected, outcome) {
+            case (.either, _):
+                pass = true
+            case (.accept(let want), .accepted(let got)):
+                pass = want == nil || want == got
+                if !pass { detail = "output differs: got \(got ?? "nothing")" }
+            case (.reject(let want), .rejected(let got, let d)):
+                pass = want == nil || want == got
+                detail = d
+            case (.accept, .rejected(_, let d)):
+                pass = false
+                detail = d
+            case (.reject, .accepted):
+                pass = false
+                detail = "accepted input that must be rejected"
+            }
+            if case .rejected(_, let d) = outcome, detail.isEmpty { detail = d }
+            return VerdictRow(suite: suite, implementation: implementation.name, caseID: c.id,
+                              rule: c.rule, expected: c.expected.description,
+                              actual: outcome.description, verdict: pass ? .pass : .fail,
+                              detail: detail)
+        }
+    }
+
+    /// Column order of the verdict CSV.
+    public static let columns = ["suite", "implementation", "case", "rule", "expected", "actual",
+                                 "verdict", "detail"]
+
+    /// Verdict rows as RFC 4180 CSV (LF line ends).
+    public static func csv(_ rows: [VerdictRow]) -> String {
+        func esc(_ s: String) -> String {
+            guard s.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return s }
+            var out = "\""
+            for ch in s { out += ch == "\"" ? "\"\"" : String(ch) }
+            return out + "\""
+        }
+        var out = columns.joined(separator: ",") + "\n"
+        for r in rows {
+            out += [r.suite, r.implementation, r.caseID, r.rule, r.expected, r.actual,
+                    r.verdict.rawValue, r.detail].map(esc).joined(separator: ",") + "\n"
+        }
+        return out
+    }
+
+    /// Pass/fail counts per rule, in rule order.
+    public static func ruleSummary(_ rows: [VerdictRow]) -> [(rule: String, pass: Int, fail: Int)] {
+        var d: [String: (Int, Int)] = [:]
+        for r in rows {
+            for rule in r.rule.split(separator: "+").map(String.init) {
+                var v = d[rule] ?? (0, 0)
+                if r.verdict == .pass { v.0 += 1 } else { v.1 += 1 }
+                d[rule] = v
+            }
+        }
+        return d.keys.sorted().map { ($0, d[$0]!.0, d[$0]!.1) }
+    }
+}

@@ -1,0 +1,189 @@
+/// A forward cursor over protobuf bytes the caller owns.
+///
+/// The reader borrows its bytes: create it inside `withUnsafeBytes` (or with
+/// `PBFReader.read(_:_:)`) and do not let it escape that scope. `read*` methods consume;
+/// on error they throw and leave the cursor where it was.
+///
+/// - Complexity: every read is O(bytes read); nothing allocates.
+public struct PBFReader {
+    @usableFromInline let base: UnsafeRawBufferPointer
+    /// Bytes from the start of the buffer to the cursor.
+    public var offset: Int { _offset }
+    @usableFromInline var _offset: Int
+    /// Offset of `base` within the caller's original buffer, so errors name the position in
+    /// the whole input even for a sub-reader.
+    @usableFromInline let origin: Int
+
+    /// A reader over `bytes`, which must stay valid while the reader is used.
+    public init(bytes: UnsafeRawBufferPointer, origin: Int = 0) {
+        self.base = bytes
+        self._offset = 0
+        self.origin = origin
+    }
+
+    /// Runs `body` with a reader over `bytes`.
+    public static func read<R, E: Error>(_ bytes: [UInt8], _ body: (inout PBFReader) throws(E) -> R) throws(E) -> R {
+        // withUnsafeBytes does not forward typed throws, so the error travels in a Result.
+        let result: Result<R, E> = bytes.withUnsafeBytes { raw in
+            var reader = PBFReader(bytes: raw)
+            do throws(E) { return .success(try body(&reader)) } catch { return .failure(error) }
+        }
+        return try result.get()
+    }
+
+    /// True when every byte has been consumed.
+    public var isAtEnd: Bool { offset >= base.count }
+    /// Bytes left after the cursor.
+    public var remaining: Int { base.count - offset }
+
+    /// Reads a base-128 varint of at most 10 bytes (mvt-pbf P1–P3). Overlong but ≤ 10-byte
+    /// encodings are accepted (P2); an 11th byte or a 10th byte above 1 is `varintTooLong`.
+    ///
+    /// - Throws: `PBFError.truncated`, `PBFError.varintTooLong`.
+    @inlinable
+    public mutating func readVarint() throws(PBFError) -> UInt64 {
+        let count = base.count
+        var p = offset
+        guard p < count else { throw .truncated(offset: origin + p) }
+        // Safe: p < count was checked above.
+        let first = base.load(fromByteOffset: p, as: UInt8.self)
+        if first < 0x80 {
+            _offset = p + 1
+            return UInt64(first)
+        }
+        if count - p >= 10 {
+            // Fast path: at least 10 bytes remain, so no byte read below can be out of range.
+            var result = UInt64(first & 0x7F)
+            var shift: UInt64 = 7
+            p += 1
+            for _ in 1..<10 {
+                let b = base.load(fromByteOffset: p, as: UInt8.self)
+                p += 1
+                if shift == 63 && b > 1 { throw .varintTooLong(offset: origin + offset) }
+                result |= UInt64(b & 0x7F) << shift
+                if b < 0x80 {
+                    _offset = p
+                    return result
+                }
+                shift += 7
+            }
+            throw .varintTooLong(offset: origin + offset)
+        }
+        // Careful path: fewer than 10 bytes left, check every read.
+        var result: UInt64 = 0
+        var shift: UInt64 = 0
+        while true {
+            guard p < count else { throw .truncated(offset: origin + offset) }
+            let b = base.load(fromByteOffset: p, as: UInt8.self)
+            p += 1
+            result |= UInt64(b & 0x7F) << shift
+            if b < 0x80 {
+                _offset = p
+                return result
+            }
+            shift += 7
+        }
+    }
+
+    /// A varint read as `uint32`: truncated to its low 32 bits, as protobuf's C++ and Java
+    /// readers do (mvt-pbf P10).
+    @inlinable
+    public mutating func readUInt32() throws(PBFError) -> UInt32 {
+        UInt32(truncatingIfNeeded: try readVarint())
+    }
+
+    /// A `sint32` (zigzag over the low 32 bits, P11).
+    @inlinable
+    public mutating func readSInt32() throws(PBFError) -> Int32 {
+        ZigZag.decode(try readUInt32())
+    }
+
+    /// A `sint64` (zigzag, P11).
+    @inlinable
+    public mutating func readSInt64() throws(PBFError) -> Int64 {
+        ZigZag.decode(try readVarint())
+    }
+
+    /// A little-endian 32-bit value (fixed32, sfixed32's bits, float's bits).
+    public mutating func readFixed32() throws(PBFError) -> UInt32 {
+        guard remaining >= 4 else { throw .truncated(offset: origin + offset) }
+        // Safe: 4 bytes remain.
+        let v = base.loadUnaligned(fromByteOffset: offset, as: UInt32.self)
+        _offset += 4
+        return UInt32(littleEndian: v)
+    }
+
+    /// A little-endian 64-bit value (fixed64, sfixed64's bits, double's bits).
+    public mutating func readFixed64() throws(PBFError) -> UInt64 {
+        guard remaining >= 8 else { throw .truncated(offset: origin + offset) }
+        // Safe: 8 bytes remain.
+        let v = base.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+        _offset += 8
+        return UInt64(littleEndian: v)
+    }
+
+    public mutating func readFloat() throws(PBFError) -> Float { Float(bitPattern: try readFixed32()) }
+    public mutating func readDouble() throws(PBFError) -> Double { Double(bitPattern: try readFixed64()) }
+
+    /// Reads a field key: field number and wire type (P4, P5). Group wire types are
+    /// reported as `deprecatedGroup`; 6 and 7 as `invalidWireType`.
+    public mutating func readKey() throws(PBFError) -> (field: UInt32, wireType: WireType) {
+        let start = offset
+        let key = try readVarint()
+        guard key <= UInt64(UInt32.max), key >> 3 != 0 else {
+            _offset = start
+            throw .invalidFieldNumber(offset: origin + start)
+        }
+        let raw = UInt8(key & 7)
+        guard let wire = WireType(rawValue: raw) else {
+            _offset = start
+            throw .invalidWireType(Int(raw), offset: origin + start)
+        }
+        if wire == .startGroup || wire == .endGroup {
+            _offset = start
+            throw .deprecatedGroup(offset: origin + start)
+        }
+        return (UInt32(key >> 3), wire)
+    }
+
+    /// Reads a length prefix and returns a reader over the field's bytes, which point into
+    /// the same buffer (nothing is copied). The length is checked against the bytes
+    /// remaining and against 2^31 − 1 (P3, P14).
+    public mutating func readLengthDelimited() throws(PBFError) -> PBFReader {
+        let start = offset
+        let length = try readVarint()
+        guard length < 1 << 31, length <= UInt64(remaining) else {
+            let rem = remaining
+            _offset = start
+            throw .lengthOutOfBounds(length: length, remaining: rem, offset: origin + start)
+        }
+        let n = Int(length)
+        // Safe: offset + n <= base.count was checked above.
+        let slice = UnsafeRawBufferPointer(rebasing: base[offset..<(offset + n)])
+        let sub = PBFReader(bytes: slice, origin: origin + offset)
+        _offset += n
+        return sub
+    }
+
+    /// The bytes of the whole reader, borrowed.
+    public var bytes: UnsafeRawBufferPointer { base }
+
+    /// Skips the value of a field of the given wire type (P6).
+    public mutating func skip(_ wireType: WireType) throws(PBFError) {
+        switch wireType {
+        case .varint: _ = try readVarint()
+        case .fixed64: _ = try readFixed64()
+        case .fixed32: _ = try readFixed32()
+        case .lengthDelimited: _ = try readLengthDelimited()
+        case .startGroup, .endGroup: throw .deprecatedGroup(offset: origin + offset)
+        }
+    }
+
+    /// Iterates the varints of a packed field in place (P7, P15); `body` gets each value.
+    ///
+    /// - Throws: the first `PBFError` in the packed bytes; values before it were delivered.
+    @inlinable
+    public mutating func forEachVarint(_ body: (UInt64) -> Void) throws(PBFError) {
+        while !isAtEnd { body(try readVarint()) }
+    }
+}

@@ -1,0 +1,53 @@
+import ArgumentParser
+import BenchKit
+
+struct Compare: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Gate HEAD against BASE: per benchmark and metric, regressed / improved / unchanged / noisy / unsupported.",
+        discussion: """
+        Exit status: 0 no regression (improvements included), 1 at least one regression, \
+        2 bad input or usage, including a report from a debug build. Time regresses when \
+        its median moves beyond the threshold and a Mann-Whitney U test over both sides' \
+        samples gives p < alpha; instructions and allocations compare medians exactly.
+        """)
+
+    @Argument(help: "Base report CSV (its .samples.csv must sit beside it).")
+    var base: String
+
+    @Argument(help: "Head report CSV.")
+    var head: String
+
+    @Option(name: .customLong("threshold"), help: "METRIC=FRACTION, e.g. time_ns=0.05; repeatable.")
+    var thresholds: [String] = []
+
+    @Option(help: "Significance level for time metrics.")
+    var alpha = 0.01
+
+    @Option(help: "Write the findings as CSV here.")
+    var output: String?
+
+    @Option(help: "Write the Markdown summary here (for CI job summaries).")
+    var markdown: String?
+
+    @Flag(help: "Print nothing; only the exit status speaks.")
+    var quiet = false
+
+    func run() throws {
+        var t: [String: Double] = [:]
+        for spec in thresholds {
+            let p = spec.split(separator: "=", maxSplits: 1)
+            guard p.count == 2, let v = Double(p[1]), v >= 0 else {
+                fail("--threshold takes METRIC=FRACTION, got '\(spec)'")
+            }
+            t[String(p[0])] = v
+        }
+        let b: RunReport, h: RunReport
+        do {
+            b = try RunReport.read(path: base)
+            h = try RunReport.read(path: head)
+        } catch { fail("\(error)") }
+        let code = try gateAndPrint(base: b, head: h, gate: Gate(thresholds: t, alpha: alpha),
+                                    markdown: markdown, verdictsPath: output, quiet: quiet)
+        if code != 0 { throw ExitCode(code) }
+    }
+}

@@ -1,0 +1,50 @@
+/// A GeoJSON FeatureCollection (RFC 7946) of clustered points with typical properties, as
+/// a map's point layer (shops, sensors, vehicles) holds them.
+///
+/// Deterministic: the same seed and count give the same bytes on every machine. Numbers are
+/// written with 6 decimals (≈ 0.1 m), as most producers round coordinates.
+public enum PointsGeoJSON {
+    /// - Parameters:
+    ///   - count: number of features.
+    ///   - seed: generator seed.
+    /// - Returns: the document's bytes (UTF-8, no BOM) and the feature count.
+    public static func generate(count: Int, seed: UInt64 = 1) -> (bytes: [UInt8], items: Int) {
+        var rng = SeededRandom(seed: seed)
+        // Cluster centres: a few dozen "cities".
+        let clusters = (0..<max(1, min(48, count / 50 + 1))).map { _ in
+            (rng.uniform(-170, 170), rng.uniform(-60, 70), rng.uniform(0.05, 1.5))
+        }
+        let categories = ["cafe", "fuel", "school", "park", "hospital", "bus_stop", "shop", "bank"]
+        var out = [UInt8]()
+        out.reserveCapacity(count * 190)
+        func put(_ s: String) { out.append(contentsOf: s.utf8) }
+        put("{\"type\":\"FeatureCollection\",\"features\":[\n")
+        for i in 0..<count {
+            let c = clusters[rng.below(clusters.count)]
+            let lon = min(179.999999, max(-179.999999, c.0 + rng.normal() * c.2))
+            let lat = min(84.999999, max(-84.999999, c.1 + rng.normal() * c.2 * 0.7))
+            let cat = categories[rng.below(categories.count)]
+            let rank = rng.below(10)
+            let open = rng.below(2) == 0 ? "true" : "false"
+            put(i == 0 ? "" : ",\n")
+            put("{\"type\":\"Feature\",\"id\":\(i + 1),\"geometry\":{\"type\":\"Point\",\"coordinates\":[")
+            put(fixed6(lon)); put(","); put(fixed6(lat))
+            put("]},\"properties\":{\"name\":\"\(cat) \(i + 1)\",\"category\":\"\(cat)\",\"rank\":\(rank),\"open\":\(open),\"score\":")
+            put(fixed6(rng.unit() * 5))
+            put("}}")
+        }
+        put("\n]}\n")
+        return (out, count)
+    }
+
+    /// `x` with exactly six decimals, computed with integers so no platform formatting is
+    /// involved.
+    static func fixed6(_ x: Double) -> String {
+        let scaled = Int64((abs(x) * 1_000_000).rounded())
+        let whole = scaled / 1_000_000
+        let frac = scaled % 1_000_000
+        var f = String(frac)
+        f = String(repeating: "0", count: 6 - f.count) + f
+        return (x < 0 && scaled != 0 ? "-" : "") + String(whole) + "." + f
+    }
+}
