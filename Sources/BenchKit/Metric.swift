@@ -11,7 +11,8 @@ public enum Metric: String, CaseIterable, Sendable {
     case allocCount = "alloc_count"
     /// Bytes allocated per operation (jemalloc `thread.allocated`).
     case allocBytes = "alloc_bytes"
-    /// Largest net heap growth during one operation (jemalloc `thread.peak`).
+    /// Largest net heap growth during one operation (jemalloc `thread.peak`). jemalloc
+    /// updates the peak every 64 KiB allocated, so growth below that reads as 0.
     case peakHeapBytes = "peak_heap_bytes"
     /// Peak resident set size of the measuring process while the case ran (Linux VmHWM,
     /// reset before the case). Process-wide: it includes the datasets the run holds.

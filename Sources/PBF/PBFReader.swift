@@ -40,40 +40,57 @@ public struct PBFReader {
     /// encodings are accepted (P2); an 11th byte or a 10th byte above 1 is `varintTooLong`.
     ///
     /// - Throws: `PBFError.truncated`, `PBFError.varintTooLong`.
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func readVarint() throws(PBFError) -> UInt64 {
-        let count = base.count
-        var p = offset
-        guard p < count else { throw .truncated(offset: origin + p) }
-        // Safe: p < count was checked above.
-        let first = base.load(fromByteOffset: p, as: UInt8.self)
+        let p = _offset
+        guard p < base.count else { throw .truncated(offset: origin + p) }
+        // Safe: p < base.count, so the buffer is non-empty and has a base address.
+        let ptr = base.baseAddress.unsafelyUnwrapped + p
+        let first = UInt64(ptr.load(as: UInt8.self))
         if first < 0x80 {
             _offset = p + 1
-            return UInt64(first)
+            return first
         }
-        if count - p >= 10 {
-            // Fast path: at least 10 bytes remain, so no byte read below can be out of range.
-            var result = UInt64(first & 0x7F)
-            var shift: UInt64 = 7
-            p += 1
-            for _ in 1..<10 {
-                let b = base.load(fromByteOffset: p, as: UInt8.self)
-                p += 1
-                if shift == 63 && b > 1 { throw .varintTooLong(offset: origin + offset) }
-                result |= UInt64(b & 0x7F) << shift
-                if b < 0x80 {
-                    _offset = p
-                    return result
-                }
-                shift += 7
+        if base.count - p >= 10 {
+            return try _readVarintUnrolled(ptr, first: first)
+        }
+        return try _readVarintChecked()
+    }
+
+    /// Multi-byte varint when at least 10 bytes remain: no bounds checks are needed, as a
+    /// valid varint never reads past its 10th byte.
+    @inlinable @inline(__always)
+    mutating func _readVarintUnrolled(_ ptr: UnsafeRawPointer, first: UInt64) throws(PBFError) -> UInt64 {
+        var result = first & 0x7F
+        var shift: UInt64 = 7
+        var i = 1
+        // Safe: i stays below 10 and at least 10 bytes remain after ptr.
+        while i < 9 {
+            let b = UInt64(ptr.load(fromByteOffset: i, as: UInt8.self))
+            result |= (b & 0x7F) &<< shift
+            i &+= 1
+            if b < 0x80 {
+                _offset &+= i
+                return result
             }
-            throw .varintTooLong(offset: origin + offset)
+            shift &+= 7
         }
-        // Careful path: fewer than 10 bytes left, check every read.
+        // The 10th byte may only contribute bit 63 (mvt-pbf P1).
+        let last = UInt64(ptr.load(fromByteOffset: 9, as: UInt8.self))
+        guard last <= 1 else { throw .varintTooLong(offset: origin + _offset) }
+        _offset &+= 10
+        return result | last &<< 63
+    }
+
+    /// Multi-byte varint near the end of the input: every byte is bounds-checked. Fewer than
+    /// 10 bytes remain, so a complete varint here is at most 9 bytes (63 bits).
+    @usableFromInline
+    mutating func _readVarintChecked() throws(PBFError) -> UInt64 {
+        var p = _offset
         var result: UInt64 = 0
         var shift: UInt64 = 0
         while true {
-            guard p < count else { throw .truncated(offset: origin + offset) }
+            guard p < base.count else { throw .truncated(offset: origin + _offset) }
             let b = base.load(fromByteOffset: p, as: UInt8.self)
             p += 1
             result |= UInt64(b & 0x7F) << shift

@@ -1,4 +1,7 @@
 import CJemalloc
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Reads jemalloc's counters through `mallctl`.
 ///
@@ -27,13 +30,20 @@ enum _Jemalloc {
 
     /// True when the allocator in use really is jemalloc and its thread counters respond.
     /// A binary can link the library and still get glibc's malloc if symbol order is wrong,
-    /// so this checks that an allocation moves `thread.allocated`.
+    /// so this asks the dynamic linker which object provides the `malloc` every library
+    /// calls, and checks that an allocation moves `thread.allocated`.
     static let isActive: Bool = {
         guard version != nil, let before = readUInt64("thread.allocated") else { return false }
-        let p = malloc(4096)
+        #if os(Linux)
+        // RTLD_DEFAULT (a null handle) gives the malloc that every library resolves to.
+        guard let global = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc"),
+              let lib = dlopen("libjemalloc.so.2", RTLD_NOW | RTLD_NOLOAD),
+              let own = dlsym(lib, "malloc"), global == own else { return false }
+        #endif
+        let block = [UInt8](repeating: 1, count: 8192)
+        blackHole(block)
         let after = readUInt64("thread.allocated") ?? before
-        free(p)
-        return after >= before &+ 4096
+        return after >= before &+ 8192
     }()
 
     static func readUInt64(_ name: String) -> UInt64? {

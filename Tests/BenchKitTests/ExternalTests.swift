@@ -1,0 +1,93 @@
+import XCTest
+@testable import BenchKit
+
+/// The external protocol, exercised with small Python programs written here.
+final class ExternalTests: XCTestCase {
+    func write(_ name: String, _ source: String) throws -> String {
+        let path = NSTemporaryDirectory() + "/graticule-ext-\(name).py"
+        try FileIO.writeText(path, source)
+        return path
+    }
+
+    func config() -> RunConfiguration {
+        var c = RunConfiguration.quick
+        c.warmupSeconds = 0.01
+        c.minSamples = 5
+        c.minSeconds = 0.01
+        c.scratchDirectory = NSTemporaryDirectory() + "/graticule-ext-scratch"
+        return c
+    }
+
+    func testWellBehavedProgramIsMeasured() throws {
+        let script = try write("ok", """
+        import sys, time
+        path = sys.argv[sys.argv.index("--dataset") + 1]
+        data = open(path, "rb").read()
+        print("ready", flush=True)
+        for line in sys.stdin:
+            cmd = line.split()
+            if cmd[0] == "quit": break
+            n = int(cmd[1]); t0 = time.perf_counter_ns()
+            for _ in range(n): s = sum(data)
+            print("ns", time.perf_counter_ns() - t0, flush=True)
+        """)
+        let d = Dataset(name: "ext/data", kind: "bin") { ([UInt8](repeating: 7, count: 2000), 2000) }
+        let c = BenchmarkCase(name: "sum", implementation: "python.sum", dataset: d,
+                              body: .external(ExternalProgram(command: ["python3", script])))
+        let results = Runner(configuration: config()).run([c])
+        let time = try XCTUnwrap(results.first { $0.metric == "time_ns" })
+        XCTAssertEqual(time.status, .ok, time.detail)
+        XCTAssertGreaterThanOrEqual(time.samples.count, 5)
+        XCTAssertTrue(time.samples.allSatisfy { $0 > 0 })
+        let allocs = try XCTUnwrap(results.first { $0.metric == "alloc_count" })
+        XCTAssertEqual(allocs.status, .unsupported)
+        let rss = try XCTUnwrap(results.first { $0.metric == "peak_resident_bytes" })
+        XCTAssertEqual(rss.status, .ok)
+        XCTAssertGreaterThan(rss.summary?.median ?? 0, 1_000_000, "a Python process holds megabytes")
+    }
+
+    func testProgramErrorsBecomeFailedRows() throws {
+        let script = try write("err", """
+        import sys
+        print("error dataset format not understood", flush=True)
+        sys.exit(3)
+        """)
+        let d = Dataset(name: "ext/data", kind: "bin") { ([1], 1) }
+        let c = BenchmarkCase(name: "sum", implementation: "python.broken", dataset: d,
+                              body: .external(ExternalProgram(command: ["python3", script])))
+        let results = Runner(configuration: config()).run([c])
+        let time = try XCTUnwrap(results.first { $0.metric == "time_ns" })
+        XCTAssertEqual(time.status, .failed)
+        XCTAssertTrue(time.detail.contains("dataset format not understood"), time.detail)
+    }
+
+    func testProtocolViolationIsReported() throws {
+        let script = try write("bad", """
+        import sys
+        print("ready", flush=True)
+        for line in sys.stdin:
+            print("elapsed: soon", flush=True)
+        """)
+        let d = Dataset(name: "ext/data", kind: "bin") { ([1], 1) }
+        let c = BenchmarkCase(name: "sum", implementation: "python.bad", dataset: d,
+                              body: .external(ExternalProgram(command: ["python3", script])))
+        let results = Runner(configuration: config()).run([c])
+        let time = try XCTUnwrap(results.first { $0.metric == "time_ns" })
+        XCTAssertEqual(time.status, .failed)
+        XCTAssertTrue(time.detail.contains("expected ns T"), time.detail)
+    }
+
+    func testManifestRegistersOneCasePerMatchingDataset() throws {
+        let path = NSTemporaryDirectory() + "/graticule-manifest.json"
+        try FileIO.writeText(path, """
+        {"benchmark": "json.parse", "implementation": "python.json", "datasetKinds": ["geojson"],
+         "command": ["python3", "x.py"], "requires": "nothing"}
+        """)
+        let m = try ExternalManifest.load(path: path)
+        let ds = [Dataset(name: "a", kind: "geojson") { ([], 0) }, Dataset(name: "b", kind: "pbf") { ([], 0) }]
+        let cases = m.cases(datasets: ds)
+        XCTAssertEqual(cases.map(\.id.description), ["json.parse|python.json|a"])
+        try FileIO.writeText(path, "{\"benchmark\": 3}")
+        XCTAssertThrowsError(try ExternalManifest.load(path: path))
+    }
+}

@@ -1,0 +1,119 @@
+import XCTest
+@testable import BenchKit
+
+final class GateTests: XCTestCase {
+    let key = CaseKey(benchmark: "b.op", implementation: "graticule", dataset: "d", parameters: "")
+
+    func report(_ results: [MetricResult], build: String = "release") -> RunReport {
+        var m = ReportTests.metadata
+        m.buildConfiguration = build
+        return RunReport(metadata: m, results: results)
+    }
+
+    func time(_ samples: [Double]) -> MetricResult {
+        .measured(key, bytes: 100, items: 1, metric: .timeNs, iterations: 1, samples: samples)
+    }
+
+    func exact(_ metric: Metric, _ value: Double) -> MetricResult {
+        .measured(key, bytes: 100, items: 1, metric: metric, iterations: 1, samples: [value, value, value])
+    }
+
+    /// Deterministic noisy samples around `center` with relative spread `spread`.
+    func noisy(_ center: Double, spread: Double, n: Int, seed: UInt64) -> [Double] {
+        var rng = SplitMix64(seed: seed)
+        return (0..<n).map { _ in center * (1 + spread * (Double(rng.next() >> 11) * 0x1.0p-53 - 0.5)) }
+    }
+
+    func verdict(_ base: [MetricResult], _ head: [MetricResult], metric: String = "time_ns") throws -> Gate.Verdict {
+        let f = try Gate().compare(base: report(base), head: report(head))
+        return f.first { $0.metric == metric }!.verdict
+    }
+
+    func testIdenticalDistributionsAreUnchanged() throws {
+        XCTAssertEqual(try verdict([time(noisy(100, spread: 0.04, n: 30, seed: 1))],
+                                   [time(noisy(100, spread: 0.04, n: 30, seed: 2))]), .unchanged)
+    }
+
+    func testClearSlowdownRegressesAndSpeedupImproves() throws {
+        let base = [time(noisy(100, spread: 0.04, n: 30, seed: 1))]
+        XCTAssertEqual(try verdict(base, [time(noisy(120, spread: 0.04, n: 30, seed: 2))]), .regressed)
+        XCTAssertEqual(try verdict(base, [time(noisy(80, spread: 0.04, n: 30, seed: 3))]), .improved)
+    }
+
+    func testLargeButInsignificantChangeIsNoisy() throws {
+        // Three wildly spread samples a side: the medians differ by > 5% but the test
+        // cannot tell the sides apart.
+        XCTAssertEqual(try verdict([time([50, 100, 300])], [time([60, 110, 280])]), .noisy)
+    }
+
+    func testSignificantButSmallChangeIsUnchanged() throws {
+        XCTAssertEqual(try verdict([time(noisy(100, spread: 0.001, n: 40, seed: 1))],
+                                   [time(noisy(102, spread: 0.001, n: 40, seed: 2))]), .unchanged)
+    }
+
+    func testExactMetricsCompareWithoutNoiseModel() throws {
+        XCTAssertEqual(try verdict([exact(.instructions, 1000)], [exact(.instructions, 1030)],
+                                   metric: "instructions"), .regressed)
+        XCTAssertEqual(try verdict([exact(.instructions, 1000)], [exact(.instructions, 1019)],
+                                   metric: "instructions"), .unchanged)
+        XCTAssertEqual(try verdict([exact(.allocCount, 10)], [exact(.allocCount, 9)],
+                                   metric: "alloc_count"), .improved)
+        XCTAssertEqual(try verdict([exact(.allocCount, 0)], [exact(.allocCount, 1)],
+                                   metric: "alloc_count"), .regressed)
+        XCTAssertEqual(try verdict([exact(.allocCount, 0)], [exact(.allocCount, 0)],
+                                   metric: "alloc_count"), .unchanged)
+    }
+
+    func testMissingOrUnsupportedSidesAreUnsupported() throws {
+        let unsupported = MetricResult(key: key, datasetBytes: 100, datasetItems: 1, metric: "instructions",
+                                       status: .unsupported, detail: "no valgrind")
+        XCTAssertEqual(try verdict([time([1, 2, 3]), unsupported], [time([1, 2, 3]), exact(.instructions, 5)],
+                                   metric: "instructions"), .unsupported)
+        XCTAssertEqual(try verdict([time([1, 2, 3])], [time([1, 2, 3]), exact(.allocCount, 5)],
+                                   metric: "alloc_count"), .unsupported)
+    }
+
+    func testThroughputIsNotGated() throws {
+        let tp = MetricResult.measured(key, bytes: 100, items: 1, metric: .throughputMBPerS, iterations: 1,
+                                       samples: [1, 2, 3])
+        let f = try Gate().compare(base: report([time([1, 2, 3]), tp]), head: report([time([1, 2, 3]), tp]))
+        XCTAssertFalse(f.contains { $0.metric == "throughput_mb_per_s" })
+    }
+
+    func testDebugBuildsAreRefused() {
+        XCTAssertThrowsError(try Gate().compare(base: report([time([1])], build: "debug"), head: report([time([1])]))) {
+            XCTAssertEqual($0 as? Gate.Failure, .debugBuild(side: "base"))
+        }
+        XCTAssertThrowsError(try Gate().compare(base: report([time([1])]), head: report([time([1])], build: "debug"))) {
+            XCTAssertEqual($0 as? Gate.Failure, .debugBuild(side: "head"))
+        }
+    }
+
+    func testDisjointReportsAreBadInput() {
+        let other = CaseKey(benchmark: "x", implementation: "y", dataset: "z", parameters: "")
+        let r = MetricResult.measured(other, bytes: 1, items: 1, metric: .timeNs, iterations: 1, samples: [1])
+        XCTAssertThrowsError(try Gate().compare(base: report([time([1])]), head: report([r]))) {
+            XCTAssertEqual($0 as? Gate.Failure, .noCommonCases)
+        }
+    }
+
+    func testExitCodesAndThresholdOverride() throws {
+        let base = [time(noisy(100, spread: 0.02, n: 30, seed: 1))]
+        let head = [time(noisy(108, spread: 0.02, n: 30, seed: 2))]
+        let strict = try Gate().compare(base: report(base), head: report(head))
+        XCTAssertEqual(Gate.exitCode(strict), .regression)
+        let lenient = try Gate(thresholds: ["time_ns": 0.10]).compare(base: report(base), head: report(head))
+        XCTAssertEqual(Gate.exitCode(lenient), .ok)
+        XCTAssertEqual(Gate.ExitCode.badInput.rawValue, 2)
+    }
+
+    func testMarkdownListsNotableFindings() throws {
+        let f = try Gate().compare(base: report([time(noisy(100, spread: 0.02, n: 30, seed: 1))]),
+                                   head: report([time(noisy(150, spread: 0.02, n: 30, seed: 2))]))
+        let md = Gate.markdown(f, base: ReportTests.metadata, head: ReportTests.metadata)
+        XCTAssertTrue(md.contains("| regressed | b.op | graticule | d | time_ns |"))
+        XCTAssertTrue(md.contains("regressed: 1"))
+        let csv = Gate.csv(f)
+        XCTAssertTrue(csv.hasPrefix("benchmark,implementation,dataset,parameters,metric,verdict,"))
+    }
+}
