@@ -21,7 +21,8 @@ protocol _Sampler: AnyObject {
 final class _InProcessSampler: _Sampler {
     let workload: Workload
     let slowdown: Double
-    private var debt = 0.0
+    /// Fractional extra operations owed by the slowdown hook.
+    var debt = 0.0
 
     init(workload: Workload, slowdown: Double) {
         self.workload = workload
@@ -279,6 +280,8 @@ public struct Runner {
         guard case .inProcess(let setup) = bcase.body else { return }
         let sampler = _InProcessSampler(workload: try setup(bcase.dataset), slowdown: slowdown)
         _ = try sampler.sample(1)
+        // Start the region with no debt, so n operations add exactly floor(n × slowdown).
+        sampler.debt = 0
         sampler.runMeasuredRegion(n)
     }
 }

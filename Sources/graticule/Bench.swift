@@ -164,7 +164,10 @@ struct Bench: ParsableCommand {
             }
             if !quiet { printErr("[graticule] instructions \(i + 1)/\(cases.count): \(key)") }
             // Enough operations for ≈ 10 ms of native time (callgrind runs ~50x slower).
-            let k = max(2, min(1000, Int(1e7 / max(median, 1))))
+            var k = max(2, min(1000, Int(1e7 / max(median, 1))))
+            // With the slowdown hook, 100 counted operations make the injected fraction exact
+            // (floor(101 × s) − floor(1 × s) = 100 × s for s in hundredths below 1).
+            if config.slowdown(for: key) > 0 { k = max(k, 100) }
             var args = ["bench", "--callgrind-child", key.description, "--quiet"]
             if quick { args.append("--quick") }
             for e in externals { args += ["--external", e] }

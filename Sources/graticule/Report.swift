@@ -8,7 +8,7 @@ struct Report: ParsableCommand {
     @Argument(help: "Report CSV.")
     var report: String
 
-    @Option(help: "HTML output path.")
+    @Option(name: [.customLong("html"), .customLong("output")], help: "HTML output path (--output is the same).")
     var html: String
 
     func run() throws {

@@ -1,0 +1,57 @@
+#!/usr/bin/env python3
+"""External implementation of `json.parse` for graticule's runner.
+
+Speaks the external protocol (see `ExternalProgram` in Sources/BenchKit/External.swift and
+the README): load the dataset, print `ready`, then answer each `run N` with `ns T`, the
+nanoseconds N parses took, until `quit`.
+
+Usage: json_parse.py LIBRARY --dataset PATH, LIBRARY being `json` (standard library) or
+`orjson` (pip install orjson).
+"""
+import sys
+import time
+
+
+def main() -> int:
+    args = sys.argv[1:]
+    if len(args) != 3 or args[1] != "--dataset":
+        print("error usage: json_parse.py json|orjson --dataset PATH", flush=True)
+        return 2
+    library, path = args[0], args[2]
+    if library == "json":
+        import json
+        loads = json.loads
+    elif library == "orjson":
+        try:
+            import orjson
+        except ImportError:
+            print("error orjson is not installed (pip install orjson)", flush=True)
+            return 2
+        loads = orjson.loads
+    else:
+        print(f"error unknown library {library}", flush=True)
+        return 2
+    with open(path, "rb") as f:
+        data = f.read()
+    loads(data)  # fail at setup, not while timing, if the data does not parse
+    print("ready", flush=True)
+    clock = time.perf_counter_ns
+    for line in sys.stdin:
+        parts = line.split()
+        if not parts:
+            continue
+        if parts[0] == "quit":
+            return 0
+        if parts[0] != "run" or len(parts) != 2:
+            print(f"error unexpected command {line.strip()!r}", flush=True)
+            return 2
+        n = int(parts[1])
+        t0 = clock()
+        for _ in range(n):
+            loads(data)
+        print("ns", clock() - t0, flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
