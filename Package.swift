@@ -47,7 +47,7 @@ let package = Package(
         .target(name: "TileCover", dependencies: ["GeoModel"]),
         .target(name: "SourceDiff", dependencies: ["GeoModel", "TileCover"]),
         .target(name: "BenchKit", dependencies: ["CJemalloc"]),
-        .target(name: "Conformance", dependencies: ["PBF"]),
+        .target(name: "Conformance", dependencies: ["PBF", "VectorTile"]),
         .target(
             name: "CorpusGenerators",
             dependencies: ["PBF"],
@@ -55,7 +55,7 @@ let package = Package(
         ),
         .target(
             name: "GraticuleBenchmarks",
-            dependencies: ["BenchKit", "PBF", "CorpusGenerators"],
+            dependencies: ["BenchKit", "PBF", "VectorTile", "CorpusGenerators"],
             path: "Benchmarks/Suites"
         ),
         .executableTarget(
@@ -73,7 +73,7 @@ let package = Package(
         .testTarget(name: "TileCoverTests", dependencies: ["TileCover"]),
         .testTarget(name: "SourceDiffTests", dependencies: ["SourceDiff"]),
         .testTarget(name: "BenchKitTests", dependencies: ["BenchKit"]),
-        .testTarget(name: "ConformanceTests", dependencies: ["Conformance", "PBF"]),
+        .testTarget(name: "ConformanceTests", dependencies: ["Conformance", "PBF", "VectorTile"]),
         .testTarget(name: "CorpusGeneratorsTests", dependencies: ["CorpusGenerators", "PBF"]),
     ]
 )

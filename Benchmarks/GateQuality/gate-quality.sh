@@ -22,9 +22,11 @@ run() { # name, extra args...
   "$BIN" bench --quick --quiet --instructions --output "$OUT/$name.csv" "$@"
 }
 
-# Did a comparison flag any regression on METRIC (suite level) / on the target case?
+# Did a comparison flag any gated regression on METRIC (suite level) / on the target case?
+# (ALL_CASES=1 counts every case, gated or not.) Verdict columns: 5 metric, 6 verdict, 12 gated.
 alarm() { # verdicts.csv metric
-  awk -F, -v m="$2" 'NR > 1 && $5 == m && $6 == "regressed" { found = 1 } END { print found ? 1 : 0 }' "$1"
+  awk -F, -v m="$2" -v all="${ALL_CASES:-0}" \
+    'NR > 1 && $5 == m && $6 == "regressed" && (all == 1 || $12 == "true") { found = 1 } END { print found ? 1 : 0 }' "$1"
 }
 detected() { # verdicts.csv metric
   local bench=${TARGET%%|*} impl=${TARGET#*|}
@@ -34,8 +36,12 @@ detected() { # verdicts.csv metric
 
 echo "experiment,comparisons,alarms_time,alarms_instructions,target_time_detected,target_instructions_detected" > "$OUT/summary.csv"
 
+# RECOMPARE=1 reuses the runs already in OUTDIR and only repeats the comparisons.
+recompare=${RECOMPARE:-0}
+
 # A/A: PAIRS + 1 runs, each compared with the next.
 for i in $(seq 0 "$PAIRS"); do
+  [ "$recompare" = 1 ] && break
   echo "[gate-quality] A run $i/$PAIRS" >&2
   run "a$i"
 done
@@ -53,7 +59,7 @@ for level in 0.03 0.10 0.50; do
   for i in $(seq 1 "$PAIRS"); do
     echo "[gate-quality] +$level run $i/$PAIRS" >&2
     # Only the target benchmark is re-run: detection is judged on the target case.
-    run "s${level}_$i" --inject-slowdown "$TARGET=$level" --filter "${TARGET%%|*}"
+    [ "$recompare" = 1 ] || run "s${level}_$i" --inject-slowdown "$TARGET=$level" --filter "${TARGET%%|*}"
     v="$OUT/s${level}_$i.verdicts.csv"
     "$BIN" compare "$OUT/a$i.csv" "$OUT/s${level}_$i.csv" --quiet --output "$v" || true
     dt=$((dt + $(detected "$v" time_ns)))

@@ -20,6 +20,8 @@ public struct Gate: Sendable {
         public var pValue: Double?
         public var threshold: Double?
         public var detail: String
+        /// Whether this finding can fail the gate (see `Gate.gatedImplementations`).
+        public var gated: Bool = true
     }
 
     /// Exit codes of `graticule compare` and `graticule bench --baseline`.
@@ -47,8 +49,22 @@ public struct Gate: Sendable {
     public var thresholds: [String: Double]
     /// Significance level of the Mann–Whitney test.
     public var alpha: Double = 0.01
+    /// Implementations whose findings can fail the gate; nil gates every implementation.
+    /// By default only the project's own code (`graticule`) is gated: a peer (Foundation,
+    /// Python, ...) moving between two runs is not a regression of this project, and
+    /// `baseline.*` benchmarks measure the machine, so they are never gated. Their verdicts
+    /// are still computed and reported.
+    public var gatedImplementations: Set<String>?
 
-    public init(thresholds: [String: Double]? = nil, alpha: Double = 0.01) {
+    /// Whether findings of this case can fail the gate.
+    public func isGated(_ key: CaseKey) -> Bool {
+        !key.benchmark.hasPrefix("baseline.")
+            && (gatedImplementations.map { $0.contains(key.implementation) } ?? true)
+    }
+
+    public init(thresholds: [String: Double]? = nil, alpha: Double = 0.01,
+                gatedImplementations: Set<String>? = ["graticule"]) {
+        self.gatedImplementations = gatedImplementations
         var t: [String: Double] = [:]
         for m in Metric.allCases { if let d = m.defaultThreshold { t[m.rawValue] = d } }
         if let thresholds { for (k, v) in thresholds { t[k] = v } }
@@ -81,7 +97,7 @@ public struct Gate: Sendable {
             let metric = any.metric
             var f = Finding(key: any.key, metric: metric, verdict: .unsupported, baseMedian: nil,
                             headMedian: nil, change: nil, pValue: nil, threshold: thresholds[metric],
-                            detail: "")
+                            detail: "", gated: isGated(any.key))
             guard let bm, let hm else {
                 f.detail = bm == nil ? "absent from base" : "absent from head"
                 findings.append(f); continue
@@ -141,38 +157,46 @@ public struct Gate: Sendable {
 
     /// The exit code for a set of findings.
     public static func exitCode(_ findings: [Finding]) -> ExitCode {
-        findings.contains { $0.verdict == .regressed } ? .regression : .ok
+        findings.contains { $0.verdict == .regressed && $0.gated } ? .regression : .ok
     }
 
     /// Findings as CSV (`benchmark,implementation,dataset,parameters,metric,verdict,...`).
     public static func csv(_ findings: [Finding]) -> String {
         var out = CSV.record(["benchmark", "implementation", "dataset", "parameters", "metric",
                               "verdict", "base_median", "head_median", "change", "p_value",
-                              "threshold", "detail"])
+                              "threshold", "gated", "detail"])
         for f in findings {
             out += CSV.record([f.key.benchmark, f.key.implementation, f.key.dataset, f.key.parameters,
                                f.metric, f.verdict.rawValue, f.baseMedian.map(CSV.number) ?? "",
                                f.headMedian.map(CSV.number) ?? "", f.change.map(CSV.number) ?? "",
                                f.pValue.map(CSV.number) ?? "", f.threshold.map(CSV.number) ?? "",
-                               f.detail])
+                               f.gated ? "true" : "false", f.detail])
         }
         return out
     }
 
-    /// A Markdown summary for CI job pages: counts per verdict, then every finding that is
-    /// not `unchanged`.
+    /// A Markdown summary for CI job pages: counts per verdict for the gated cases, every
+    /// gated finding that is not `unchanged`, then the informational ones (peers, baselines).
     public static func markdown(_ findings: [Finding], base: RunMetadata, head: RunMetadata) -> String {
         var out = "## Graticule benchmark comparison\n\n"
         out += "Base `\(base.gitCommit.prefix(12))` (\(base.timestamp)) → head `\(head.gitCommit.prefix(12))` (\(head.timestamp))\n\n"
-        let counts = Verdict.allCases.map { v in "\(v.rawValue): \(findings.filter { $0.verdict == v }.count)" }
-        out += counts.joined(separator: " · ") + "\n\n"
-        let notable = findings.filter { $0.verdict != .unchanged }
-        if notable.isEmpty { return out + "No change beyond the thresholds.\n" }
-        out += "| verdict | benchmark | implementation | dataset | metric | base | head | change | p |\n"
-        out += "|---|---|---|---|---|---:|---:|---:|---:|\n"
-        for f in notable {
-            let change = f.change.map { $0.isFinite ? String(format2($0 * 100)) + "%" : "new" } ?? ""
-            out += "| \(f.verdict.rawValue) | \(f.key.benchmark) | \(f.key.implementation) | \(f.key.dataset) | \(f.metric) | \(f.baseMedian.map(formatMetric) ?? "") | \(f.headMedian.map(formatMetric) ?? "") | \(change) | \(f.pValue.map { String(format4($0)) } ?? "") |\n"
+        let gated = findings.filter(\.gated)
+        let counts = Verdict.allCases.map { v in "\(v.rawValue): \(gated.filter { $0.verdict == v }.count)" }
+        out += "Gated: " + counts.joined(separator: " · ") + "\n\n"
+        func table(_ rows: [Finding]) -> String {
+            var t = "| verdict | benchmark | implementation | dataset | metric | base | head | change | p |\n"
+            t += "|---|---|---|---|---|---:|---:|---:|---:|\n"
+            for f in rows {
+                let change = f.change.map { $0.isFinite ? String(format2($0 * 100)) + "%" : "new" } ?? ""
+                t += "| \(f.verdict.rawValue) | \(f.key.benchmark) | \(f.key.implementation) | \(f.key.dataset) | \(f.metric) | \(f.baseMedian.map(formatMetric) ?? "") | \(f.headMedian.map(formatMetric) ?? "") | \(change) | \(f.pValue.map { String(format4($0)) } ?? "") |\n"
+            }
+            return t
+        }
+        let notable = gated.filter { $0.verdict != .unchanged }
+        out += notable.isEmpty ? "No gated change beyond the thresholds.\n" : table(notable)
+        let info = findings.filter { !$0.gated && $0.verdict != .unchanged && $0.verdict != .unsupported }
+        if !info.isEmpty {
+            out += "\nNot gated (peers and machine baselines), for information:\n\n" + table(info)
         }
         return out
     }

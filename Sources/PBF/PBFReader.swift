@@ -31,6 +31,12 @@ public struct PBFReader {
         return try result.get()
     }
 
+    /// Offset of the cursor from the start of the caller's whole input (for sub-readers,
+    /// the offset within the buffer they were cut from).
+    public var absoluteOffset: Int { origin + _offset }
+    /// Offset of this reader's first byte within the caller's whole input.
+    public var absoluteStart: Int { origin }
+
     /// True when every byte has been consumed.
     public var isAtEnd: Bool { offset >= base.count }
     /// Bytes left after the cursor.

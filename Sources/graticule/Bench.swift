@@ -36,6 +36,9 @@ struct Bench: ParsableCommand {
     @Flag(help: "Also count instructions per operation under valgrind's callgrind.")
     var instructions = false
 
+    @Option(help: "Corpora folder laid out like ../shared/corpora: adds its real-world tiles (mvt.decode) and GeoJSON files (json.parse) as datasets.")
+    var data: String?
+
     @Option(name: .customLong("external"), help: "External implementation manifest (JSON); repeatable.")
     var externals: [String] = []
 
@@ -87,7 +90,7 @@ struct Bench: ParsableCommand {
         config.showProgress = !quiet
 
         let suite: BenchmarkSuite
-        do { suite = try DefaultSuite.make(quick: quick, externalManifests: externals) } catch {
+        do { suite = try DefaultSuite.make(quick: quick, externalManifests: externals, dataDirectory: data) } catch {
             fail("\(error)")
         }
 
@@ -132,7 +135,7 @@ struct Bench: ParsableCommand {
         if let baseline {
             let base: RunReport
             do { base = try RunReport.read(path: baseline) } catch { fail("\(error)") }
-            let code = try gateAndPrint(base: base, head: report, gate: Gate(), markdown: markdown,
+            let code = try gateAndPrint(base: base, head: report, gate: Gate(gatedImplementations: [reference]), markdown: markdown,
                                         verdictsPath: nil, quiet: quiet)
             if code != 0 { throw ExitCode(code) }
         }
@@ -171,6 +174,7 @@ struct Bench: ParsableCommand {
             var args = ["bench", "--callgrind-child", key.description, "--quiet"]
             if quick { args.append("--quick") }
             for e in externals { args += ["--external", e] }
+            if let data { args += ["--data", data] }
             for j in injections { args += ["--inject-slowdown", j] }
             do {
                 let perOp = try InstructionCounter.perOperation(

@@ -8,7 +8,9 @@ struct Compare: ParsableCommand {
         Exit status: 0 no regression (improvements included), 1 at least one regression, \
         2 bad input or usage, including a report from a debug build. Time regresses when \
         its median moves beyond the threshold and a Mann-Whitney U test over both sides' \
-        samples gives p < alpha; instructions and allocations compare medians exactly.
+        samples gives p < alpha; instructions and allocations compare medians exactly. Only \
+        the project's own implementation (--gate, default graticule) can fail the gate; \
+        peers and baseline.* benchmarks are reported for information.
         """)
 
     @Argument(help: "Base report CSV (its .samples.csv must sit beside it).")
@@ -22,6 +24,12 @@ struct Compare: ParsableCommand {
 
     @Option(help: "Significance level for time metrics.")
     var alpha = 0.01
+
+    @Option(help: "Comma-separated implementations whose findings can fail the gate.")
+    var gate = "graticule"
+
+    @Flag(help: "Gate every implementation, peers included.")
+    var gateAll = false
 
     @Option(help: "Write the findings as CSV here.")
     var output: String?
@@ -46,7 +54,8 @@ struct Compare: ParsableCommand {
             b = try RunReport.read(path: base)
             h = try RunReport.read(path: head)
         } catch { fail("\(error)") }
-        let code = try gateAndPrint(base: b, head: h, gate: Gate(thresholds: t, alpha: alpha),
+        let code = try gateAndPrint(base: b, head: h, gate: Gate(thresholds: t, alpha: alpha,
+                                                               gatedImplementations: gateAll ? nil : Set(gate.split(separator: ",").map(String.init))),
                                     markdown: markdown, verdictsPath: output, quiet: quiet)
         if code != 0 { throw ExitCode(code) }
     }

@@ -48,11 +48,12 @@ struct Conform: ParsableCommand {
 
 /// The suites `graticule conform` knows, and their implementations.
 enum ConformanceSuites {
-    static let names = ["pbf-varint"]
+    static let names = ["pbf-varint", "mvt-fixtures"]
 
     static func suite(named name: String) -> ConformanceSuite? {
         switch name {
         case "pbf-varint": return PBFVarintSuite()
+        case "mvt-fixtures": return MVTFixturesSuite()
         default: return nil
         }
     }
@@ -60,6 +61,7 @@ enum ConformanceSuites {
     static func implementation(named name: String, suite: String) -> ConformanceImplementation? {
         switch (suite, name) {
         case ("pbf-varint", "graticule"): return PBFVarintSuite.graticule
+        case ("mvt-fixtures", "graticule"): return MVTFixturesSuite.graticule
         default: return nil
         }
     }

@@ -1,0 +1,222 @@
+import PBF
+
+/// Receives a feature's geometry as it is decoded, so no array is built unless the handler
+/// builds one. Coordinates are tile coordinates (0...extent inside the tile, §4.3.3),
+/// accumulated in 64 bits so crafted deltas cannot overflow (C6).
+///
+/// Every method has an empty default, so a handler implements only what it needs.
+public protocol GeometryHandler {
+    /// One point of a POINT feature (a MultiPoint calls it once per point).
+    mutating func point(x: Int64, y: Int64)
+    mutating func lineBegin()
+    mutating func linePoint(x: Int64, y: Int64)
+    mutating func lineEnd()
+    mutating func ringBegin()
+    /// Ring vertices as encoded; the closing vertex (equal to the first) is not repeated.
+    mutating func ringPoint(x: Int64, y: Int64)
+    /// Ends a ring with its classification by the sign of its area (§4.3.4.4).
+    mutating func ringEnd(_ kind: RingKind)
+}
+
+public extension GeometryHandler {
+    mutating func point(x: Int64, y: Int64) {}
+    mutating func lineBegin() {}
+    mutating func linePoint(x: Int64, y: Int64) {}
+    mutating func lineEnd() {}
+    mutating func ringBegin() {}
+    mutating func ringPoint(x: Int64, y: Int64) {}
+    mutating func ringEnd(_ kind: RingKind) {}
+}
+
+/// A ring's role, from the sign of its area in tile coordinates (y down): positive is an
+/// exterior ring, negative an interior ring (§4.3.4.4, D4); zero area is degenerate (D7).
+public enum RingKind: Sendable, Equatable {
+    case exterior, interior, degenerate
+}
+
+/// How strictly geometry is decoded.
+public enum GeometryMode: Sendable {
+    /// Every rule of §4.3 is enforced, recoverable ones (zero-length LineTo, C8) included.
+    case strict
+    /// Recoverable problems are passed over: a zero-length LineTo vertex is dropped.
+    case tolerant
+}
+
+extension Feature {
+    /// Decodes the geometry into `handler`, enforcing the command grammar of the feature's
+    /// type (§4.3.4.2–4.3.4.4). UNKNOWN features (B4) produce no calls.
+    ///
+    /// - Throws: `MVTError` — missing or repeated geometry (B1, B9), bad type (B3), bad
+    ///   command (C3), truncation (C4), ClosePath count (C7), zero-length segment (C8,
+    ///   strict mode only), commands not allowed for the type (D1–D3), a polygon starting
+    ///   with an interior ring (D4).
+    /// - Complexity: O(geometry bytes); every loop step consumes input, so a huge command
+    ///   count in a short tile ends with `truncatedGeometry`, never a long loop (F); allocates
+    ///   nothing.
+    public func decodeGeometry<H: GeometryHandler>(into handler: inout H, mode: GeometryMode = .strict)
+        throws(MVTError)
+    {
+        if let scanError { throw scanError }
+        guard geometryRecords > 0 else { throw .missingGeometry(offset: offset) }
+        if geometryRecords > 1, mode == .strict { throw .repeatedGeometry(offset: offset) }
+        try _decodeCommands(into: &handler, mode: mode)
+    }
+
+    /// The command grammar alone, without the record-level checks.
+    func _decodeCommands<H: GeometryHandler>(into handler: inout H, mode: GeometryMode) throws(MVTError) {
+        guard let type else { throw .invalidType(rawType ?? 0, offset: offset) }
+        var d = _GeometryDecoder(stream: geometryStream, mode: mode)
+        switch type {
+        case .unknown: return
+        case .point: try d.points(&handler)
+        case .lineString: try d.lines(&handler)
+        case .polygon: try d.polygons(&handler)
+        }
+    }
+}
+
+struct _GeometryDecoder {
+    var stream: PackedUInt32Stream
+    let mode: GeometryMode
+    var x: Int64 = 0
+    var y: Int64 = 0
+
+    init(stream: PackedUInt32Stream, mode: GeometryMode) {
+        self.stream = stream
+        self.mode = mode
+    }
+
+    /// The next command, or nil at the end of the geometry.
+    mutating func command() throws(MVTError) -> (id: UInt32, count: UInt32, offset: Int)? {
+        guard let raw = try stream.next() else { return nil }
+        let id = raw & 7, count = raw >> 3
+        guard id == 1 || id == 2 || id == 7 else { throw .invalidCommand(id, offset: stream.lastOffset) }
+        return (id, count, stream.lastOffset)
+    }
+
+    /// Reads one parameter pair and moves the cursor (§4.3.2, §4.3.3).
+    mutating func pair(_ commandOffset: Int) throws(MVTError) -> (dx: Int64, dy: Int64) {
+        guard let px = try stream.next(), let py = try stream.next() else {
+            throw .truncatedGeometry(offset: commandOffset)
+        }
+        let dx = Int64(ZigZag.decode(px)), dy = Int64(ZigZag.decode(py))
+        x &+= dx
+        y &+= dy
+        return (dx, dy)
+    }
+
+    /// POINT: one MoveTo with count ≥ 1, nothing else (§4.3.4.2, D1).
+    mutating func points<H: GeometryHandler>(_ h: inout H) throws(MVTError) {
+        guard let c = try command() else { throw .invalidGeometry(reason: "POINT without MoveTo", offset: stream.lastOffset) }
+        guard c.id == 1, c.count > 0 else {
+            throw .invalidGeometry(reason: "POINT must be one MoveTo with count > 0", offset: c.offset)
+        }
+        for _ in 0..<c.count {
+            _ = try pair(c.offset)
+            h.point(x: x, y: y)
+        }
+        if let extra = try command() {
+            throw .invalidGeometry(reason: "POINT has a command after its MoveTo", offset: extra.offset)
+        }
+    }
+
+    /// LINESTRING: repetitions of MoveTo(1), LineTo(n ≥ 1) (§4.3.4.3, D2).
+    mutating func lines<H: GeometryHandler>(_ h: inout H) throws(MVTError) {
+        var any = false
+        while let m = try command() {
+            any = true
+            guard m.id == 1, m.count == 1 else {
+                throw .invalidGeometry(reason: m.id == 7 ? "ClosePath in a LINESTRING" : "LINESTRING part must start with MoveTo(1)", offset: m.offset)
+            }
+            _ = try pair(m.offset)
+            guard let l = try command(), l.id == 2, l.count >= 1 else {
+                throw .invalidGeometry(reason: "MoveTo must be followed by LineTo with count ≥ 1", offset: m.offset)
+            }
+            h.lineBegin()
+            h.linePoint(x: x, y: y)
+            for _ in 0..<l.count {
+                let d = try pair(l.offset)
+                if d.dx == 0 && d.dy == 0 {
+                    if mode == .strict { throw .zeroLengthSegment(offset: stream.lastOffset) }
+                    continue
+                }
+                h.linePoint(x: x, y: y)
+            }
+            h.lineEnd()
+        }
+        if !any { throw .invalidGeometry(reason: "empty LINESTRING geometry", offset: offset0) }
+    }
+
+    /// POLYGON: rings of MoveTo(1), LineTo(n ≥ 2), ClosePath(1); the first ring of each
+    /// polygon exterior (§4.3.4.4, D3, D4).
+    mutating func polygons<H: GeometryHandler>(_ h: inout H) throws(MVTError) {
+        var rings = 0
+        while let m = try command() {
+            guard m.id == 1, m.count == 1 else {
+                throw .invalidGeometry(reason: "ring must start with MoveTo(1)", offset: m.offset)
+            }
+            _ = try pair(m.offset)
+            let x0 = x, y0 = y
+            guard let l = try command(), l.id == 2, l.count >= 2 else {
+                throw .invalidGeometry(reason: "ring needs LineTo with count ≥ 2", offset: m.offset)
+            }
+            h.ringBegin()
+            h.ringPoint(x: x, y: y)
+            var area = _ShoelaceSum()
+            var px = x, py = y
+            for _ in 0..<l.count {
+                let d = try pair(l.offset)
+                if d.dx == 0 && d.dy == 0 {
+                    if mode == .strict { throw .zeroLengthSegment(offset: stream.lastOffset) }
+                    continue
+                }
+                area.add(px, py, x, y)
+                px = x; py = y
+                h.ringPoint(x: x, y: y)
+            }
+            area.add(px, py, x0, y0)
+            guard let c = try command(), c.id == 7 else {
+                throw .invalidGeometry(reason: "ring must end with ClosePath", offset: l.offset)
+            }
+            guard c.count == 1 else { throw .invalidClosePath(count: c.count, offset: c.offset) }
+            let kind = area.kind
+            if rings == 0 && kind == .interior { throw .interiorRingFirst(offset: m.offset) }
+            rings += 1
+            h.ringEnd(kind)
+        }
+        if rings == 0 { throw .invalidGeometry(reason: "empty POLYGON geometry", offset: offset0) }
+    }
+
+    var offset0: Int { stream.outer.absoluteStart }
+}
+
+/// Twice the signed area of a ring (shoelace), exact in 64-bit integers while it fits and
+/// in floating point after that, so crafted coordinates cannot trap (D4).
+struct _ShoelaceSum {
+    var exact: Int64 = 0
+    var approx: Double = 0
+    var overflowed = false
+
+    mutating func add(_ x1: Int64, _ y1: Int64, _ x2: Int64, _ y2: Int64) {
+        if !overflowed {
+            let (a, o1) = x1.multipliedReportingOverflow(by: y2)
+            let (b, o2) = x2.multipliedReportingOverflow(by: y1)
+            let (d, o3) = a.subtractingReportingOverflow(b)
+            let (s, o4) = exact.addingReportingOverflow(d)
+            if o1 || o2 || o3 || o4 {
+                overflowed = true
+                approx = Double(exact)
+            } else {
+                exact = s
+                return
+            }
+        }
+        approx += Double(x1) * Double(y2) - Double(x2) * Double(y1)
+    }
+
+    /// Positive area (y down, clockwise on screen) is exterior (§4.3.4.4).
+    var kind: RingKind {
+        let v = overflowed ? (approx > 0 ? 1 : approx < 0 ? -1 : 0) : exact.signum()
+        return v > 0 ? .exterior : v < 0 ? .interior : .degenerate
+    }
+}

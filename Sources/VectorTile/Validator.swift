@@ -1,0 +1,91 @@
+import PBF
+
+/// One problem found by `MVTValidator`: the error, and where it sits in the tile.
+public struct MVTFinding: Equatable, Sendable, CustomStringConvertible {
+    public var error: MVTError
+    /// Index of the layer (in tile order), when the problem is inside one.
+    public var layer: Int?
+    /// Index of the feature within its layer, when the problem is inside one.
+    public var feature: Int?
+
+    public var severity: MVTError.Severity { error.severity }
+    public var rule: String { error.rule }
+
+    public var description: String {
+        var place = "byte \(error.offset)"
+        if let layer { place += ", layer \(layer)" }
+        if let feature { place += ", feature \(feature)" }
+        return "\(severity.rawValue) [\(rule)] \(error) at \(place)"
+    }
+}
+
+/// Checks a whole tile against MVT 2.1 and reports every problem it finds, instead of
+/// stopping at the first (as `VectorTile.layers()` does).
+///
+/// After a fatal problem inside a layer the rest of that layer is not examined, but the
+/// next layers are (layers are self-contained, A13); a malformed tile-level field stops the
+/// scan, as nothing after it can be located.
+public enum MVTValidator {
+    /// - Complexity: O(tile size); allocates per layer (keys, values) and per finding.
+    public static func validate(_ tile: VectorTile) -> [MVTFinding] {
+        var findings: [MVTFinding] = []
+        var names = Set<[UInt8]>()
+        var r = PBFReader(bytes: tile.bytes)
+        var layerIndex = 0
+        while !r.isAtEnd {
+            let keyOffset = r.absoluteOffset
+            let field: UInt32, wire: WireType
+            do throws(PBFError) { (field, wire) = try r.readKey() } catch {
+                findings.append(MVTFinding(error: .malformed(error)))
+                return findings
+            }
+            guard field == 3 else {
+                do throws(PBFError) { try r.skip(wire) } catch {
+                    findings.append(MVTFinding(error: .malformed(error)))
+                    return findings
+                }
+                continue
+            }
+            guard wire == .lengthDelimited else {
+                findings.append(MVTFinding(error: .wrongWireType(message: "Tile", field: 3, wireType: wire.rawValue,
+                                                                 offset: keyOffset)))
+                return findings
+            }
+            let sub: PBFReader
+            do throws(PBFError) { sub = try r.readLengthDelimited() } catch {
+                findings.append(MVTFinding(error: .malformed(error)))
+                return findings
+            }
+            defer { layerIndex += 1 }
+            let layer: Layer
+            do throws(MVTError) { layer = try Layer(sub) } catch {
+                findings.append(MVTFinding(error: error, layer: layerIndex))
+                continue
+            }
+            if !names.insert(Array(layer.nameBytes)).inserted {
+                findings.append(MVTFinding(error: .duplicateLayerName(layer.name, offset: layer.offset),
+                                           layer: layerIndex))
+            }
+            validateFeatures(layer, layerIndex: layerIndex, into: &findings)
+        }
+        return findings
+    }
+
+    static func validateFeatures(_ layer: Layer, layerIndex: Int, into findings: inout [MVTFinding]) {
+        var index = 0
+        struct Discard: GeometryHandler {}
+        layer.forEachFeature { (f: Feature) in
+            defer { index += 1 }
+            func add(_ e: MVTError) { findings.append(MVTFinding(error: e, layer: layerIndex, feature: index)) }
+            if let e = f.scanError { add(e); return }
+            if f.rawType == nil { add(.missingType(offset: f.offset)) }
+            do throws(MVTError) { try f.forEachTag { _, _ in } } catch { add(error) }
+            guard f.geometryRecords > 0 else { add(.missingGeometry(offset: f.offset)); return }
+            // Several geometry records concatenate by protobuf rules; the feature is skipped as
+            // a whole (recoverable), so its concatenated commands are not judged.
+            if f.geometryRecords > 1 { add(.repeatedGeometry(offset: f.offset)); return }
+            var h = Discard()
+            do throws(MVTError) { try f._decodeCommands(into: &h, mode: .strict) } catch { add(error) }
+        }
+    }
+}

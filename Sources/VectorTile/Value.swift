@@ -1,0 +1,87 @@
+import PBF
+
+/// A layer value (MVT 2.1 §4.1 `Value`). Strings borrow the tile's bytes.
+public enum MVTValue: Equatable {
+    case string(UnsafeRawBufferPointer)
+    case float(Float)
+    case double(Double)
+    case int(Int64)
+    case uint(UInt64)
+    case sint(Int64)
+    case bool(Bool)
+
+    public static func == (a: MVTValue, b: MVTValue) -> Bool {
+        switch (a, b) {
+        case (.string(let x), .string(let y)): return x.elementsEqual(y)
+        case (.float(let x), .float(let y)): return x.bitPattern == y.bitPattern
+        case (.double(let x), .double(let y)): return x.bitPattern == y.bitPattern
+        case (.int(let x), .int(let y)), (.sint(let x), .sint(let y)): return x == y
+        case (.uint(let x), .uint(let y)): return x == y
+        case (.bool(let x), .bool(let y)): return x == y
+        default: return false
+        }
+    }
+
+    /// The string value copied out of the tile (invalid UTF-8 is repaired with U+FFFD).
+    public var stringValue: String? {
+        if case .string(let b) = self { return String(decoding: b, as: UTF8.self) }
+        return nil
+    }
+
+    /// Parses one `Value` message. Exactly one of fields 1–7 must be present (A10); an
+    /// unknown field (8 and up are extensions) next to none of them, or any field with a
+    /// wrong wire type, is an error. When several typed fields appear, the last wins (P8).
+    static func parse(_ reader: PBFReader) throws(MVTError) -> MVTValue {
+        var r = reader
+        var value: MVTValue?
+        var sawUnknown = false
+        while !r.isAtEnd {
+            let keyOffset = r.absoluteOffset
+            let (field, wire) = try pbf { () throws(PBFError) in try r.readKey() }
+            switch field {
+            case 1:
+                try expectOr(wire, .lengthDelimited, "Value", field, keyOffset)
+                value = .string(try pbf { () throws(PBFError) in try r.readLengthDelimited() }.bytes)
+            case 2:
+                try expectOr(wire, .fixed32, "Value", field, keyOffset)
+                value = .float(try pbf { () throws(PBFError) in try r.readFloat() })
+            case 3:
+                try expectOr(wire, .fixed64, "Value", field, keyOffset)
+                value = .double(try pbf { () throws(PBFError) in try r.readDouble() })
+            case 4:
+                try expectOr(wire, .varint, "Value", field, keyOffset)
+                value = .int(Int64(bitPattern: try pbf { () throws(PBFError) in try r.readVarint() }))
+            case 5:
+                try expectOr(wire, .varint, "Value", field, keyOffset)
+                value = .uint(try pbf { () throws(PBFError) in try r.readVarint() })
+            case 6:
+                try expectOr(wire, .varint, "Value", field, keyOffset)
+                value = .sint(try pbf { () throws(PBFError) in try r.readSInt64() })
+            case 7:
+                try expectOr(wire, .varint, "Value", field, keyOffset)
+                value = .bool(try pbf { () throws(PBFError) in try r.readVarint() } != 0)
+            default:
+                sawUnknown = true
+                try pbf { () throws(PBFError) in try r.skip(wire) }
+            }
+        }
+        guard let value, !sawUnknown else { throw .invalidValue(offset: reader.absoluteStart) }
+        return value
+    }
+}
+
+/// Runs a wire-format read, turning its error into `MVTError.malformed`.
+@inline(__always)
+func pbf<T>(_ body: () throws(PBFError) -> T) throws(MVTError) -> T {
+    do throws(PBFError) { return try body() } catch { throw .malformed(error) }
+}
+
+/// Throws `wrongWireType` unless `wire` is `expected`.
+@inline(__always)
+func expectOr(_ wire: WireType, _ expected: WireType, _ message: String, _ field: UInt32, _ offset: Int)
+    throws(MVTError)
+{
+    if wire != expected {
+        throw .wrongWireType(message: message, field: field, wireType: wire.rawValue, offset: offset)
+    }
+}

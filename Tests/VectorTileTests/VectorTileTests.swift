@@ -1,0 +1,223 @@
+import XCTest
+import PBF
+@testable import VectorTile
+
+/// Rule ids refer to ../shared/specs/mvt-pbf.md; geometry examples are MVT 2.1 §4.3.5's.
+final class VectorTileTests: XCTestCase {
+    struct Recorder: GeometryHandler {
+        var events: [String] = []
+        mutating func point(x: Int64, y: Int64) { events.append("P(\(x),\(y))") }
+        mutating func lineBegin() { events.append("L[") }
+        mutating func linePoint(x: Int64, y: Int64) { events.append("(\(x),\(y))") }
+        mutating func lineEnd() { events.append("]") }
+        mutating func ringBegin() { events.append("R[") }
+        mutating func ringPoint(x: Int64, y: Int64) { events.append("(\(x),\(y))") }
+        mutating func ringEnd(_ kind: RingKind) { events.append("]\(kind)") }
+    }
+
+    func geometry(_ commands: [UInt32], type: UInt64, mode: GeometryMode = .strict) throws(MVTError) -> String {
+        var spec = TileBuilder.LayerSpec()
+        spec.features = [.init(type: type, geometry: commands)]
+        let bytes = TileBuilder.tile([spec])
+        var result = ""
+        var failure: MVTError?
+        bytes.withUnsafeBytes { raw in
+            do throws(MVTError) {
+                let layer = try VectorTile(bytes: raw).layers()[0]
+                layer.forEachFeature { (f: Feature) in
+                    var r = Recorder()
+                    do throws(MVTError) { try f.decodeGeometry(into: &r, mode: mode) } catch { failure = error }
+                    result = r.events.joined(separator: " ")
+                }
+            } catch { failure = error }
+        }
+        if let failure { throw failure }
+        return result
+    }
+
+    func geometryError(_ commands: [UInt32], type: UInt64) -> MVTError? {
+        do throws(MVTError) { _ = try geometry(commands, type: type); return nil } catch { return error }
+    }
+
+    // §4.3.5 examples.
+    func testSpecPointExamples() throws {
+        XCTAssertEqual(try geometry([9, 50, 34], type: 1), "P(25,17)")
+        XCTAssertEqual(try geometry([17, 10, 14, 3, 9], type: 1), "P(5,7) P(3,2)")
+    }
+
+    func testSpecLineExamples() throws {
+        XCTAssertEqual(try geometry([9, 4, 4, 18, 0, 16, 16, 0], type: 2), "L[ (2,2) (2,10) (10,10) ]")
+        XCTAssertEqual(try geometry([9, 4, 4, 18, 0, 16, 16, 0, 9, 17, 17, 10, 4, 8], type: 2),
+                       "L[ (2,2) (2,10) (10,10) ] L[ (1,1) (3,5) ]")
+    }
+
+    func testSpecPolygonExamples() throws {
+        XCTAssertEqual(try geometry([9, 6, 12, 18, 10, 12, 24, 44, 15], type: 3),
+                       "R[ (3,6) (8,12) (20,34) ]exterior")
+        // Multi-polygon with a hole: the cursor carries across rings and polygons (C6, D4).
+        XCTAssertEqual(try geometry([9, 0, 0, 26, 20, 0, 0, 20, 19, 0, 15, 9, 22, 2, 26, 18, 0, 0, 18, 17, 0, 15,
+                                     9, 4, 13, 26, 0, 8, 8, 0, 0, 7, 15], type: 3),
+                       "R[ (0,0) (10,0) (10,10) (0,10) ]exterior R[ (11,11) (20,11) (20,20) (11,20) ]exterior "
+                       + "R[ (13,13) (13,17) (17,17) (17,13) ]interior")
+    }
+
+    func testGrammarViolations() {
+        // C3: command id 3 does not exist.
+        XCTAssertEqual(geometryError([3], type: 1)?.rule, "C3")
+        // C4: MoveTo announces two points, one follows; a count of 2^29-1 with one pair ends
+        // the same way, after reading only the bytes present (F).
+        XCTAssertEqual(geometryError([17, 10, 14], type: 1)?.rule, "C4")
+        XCTAssertEqual(geometryError([0xFFFF_FFF9, 50, 34], type: 1)?.rule, "C4")
+        // C7: ClosePath count 2 and 0.
+        XCTAssertEqual(geometryError([9, 6, 12, 18, 10, 12, 24, 44, 23], type: 3)?.rule, "C7")
+        XCTAssertEqual(geometryError([9, 6, 12, 18, 10, 12, 24, 44, 7], type: 3)?.rule, "C7")
+        // D1: LineTo in a POINT; D2: ClosePath in a LINESTRING; D3: ring starting with ClosePath.
+        XCTAssertEqual(geometryError([9, 50, 34, 10, 2, 2], type: 1)?.rule, "D1-D3")
+        XCTAssertEqual(geometryError([9, 4, 4, 18, 0, 16, 16, 0, 15], type: 2)?.rule, "D1-D3")
+        XCTAssertEqual(geometryError([15, 9, 6, 12], type: 3)?.rule, "D1-D3")
+        // D3: a ring needs LineTo count ≥ 2.
+        XCTAssertEqual(geometryError([9, 6, 12, 10, 10, 12, 15], type: 3)?.rule, "D1-D3")
+        // D4: a polygon cannot start with an interior (counter-clockwise) ring.
+        XCTAssertEqual(geometryError([9, 0, 0, 26, 0, 20, 20, 0, 0, 19, 15], type: 3)?.rule, "D4")
+        // B3: type 7 is not a geometry type.
+        XCTAssertEqual(geometryError([9, 50, 34], type: 7)?.rule, "B3")
+    }
+
+    /// C8: a zero-length LineTo fails strict decoding and is dropped in tolerant mode.
+    func testZeroLengthSegment() throws {
+        XCTAssertEqual(geometryError([9, 4, 4, 26, 0, 0, 0, 16, 16, 0], type: 2)?.rule, "C8")
+        XCTAssertEqual(try geometry([9, 4, 4, 26, 0, 0, 0, 16, 16, 0], type: 2, mode: .tolerant),
+                       "L[ (2,2) (2,10) (10,10) ]")
+    }
+
+    /// C6: deltas that overflow 32 bits accumulate exactly in 64 bits.
+    func testCursorDoesNotOverflow() throws {
+        let big = ZigZag.encode(Int32.max)
+        XCTAssertEqual(try geometry([9, big, 0, 10, big, 0], type: 2),
+                       "L[ (2147483647,0) (4294967294,0) ]")
+    }
+
+    /// B4: UNKNOWN features decode to nothing, without error.
+    func testUnknownTypeIsSkipped() throws {
+        XCTAssertEqual(try geometry([9, 50, 34], type: 0), "")
+    }
+
+    func testLayerHeaderAndValues() throws {
+        var spec = TileBuilder.LayerSpec()
+        spec.keys = ["name", "rank"]
+        var v = PBFWriter()
+        v.writeKey(field: 6, wireType: .varint); v.writeSInt64(-87948)
+        spec.values = [TileBuilder.stringValue("Montevideo"), v.bytes]
+        spec.features = [.init(id: nil, tags: [0, 0, 1, 1]), .init(id: 0, tags: [1, 0], unpacked: true)]
+        spec.unknownField = true
+        let bytes = TileBuilder.tile([spec])
+        try bytes.withUnsafeBytes { raw in
+            let layers = try VectorTile(bytes: raw).layers()
+            XCTAssertEqual(layers.count, 1)
+            let l = layers[0]
+            XCTAssertEqual(l.name, "hello")
+            XCTAssertEqual(l.version, 2)
+            XCTAssertEqual(l.extent, 4096, "A11: absent extent is 4096")
+            XCTAssertEqual(l.keys.map { String(decoding: $0, as: UTF8.self) }, ["name", "rank"])
+            XCTAssertEqual(l.values[0].stringValue, "Montevideo")
+            XCTAssertEqual(l.values[1], .sint(-87948))
+            XCTAssertEqual(l.featureCount, 2)
+            var seen: [String] = []
+            try l.forEachFeature { (f: Feature) in
+                var tags: [String] = []
+                XCTAssertNoThrow(try f.forEachTag { k, v in tags.append("\(k)=\(v)") })
+                seen.append("\(f.hasID ? String(f.id) : "none") \(tags.joined(separator: ","))")
+            }
+            // B5: absent id and id 0 differ; P7: unpacked tags read like packed ones.
+            XCTAssertEqual(seen, ["none 0=0,1=1", "0 1=0"])
+        }
+    }
+
+    func testLayerErrors() {
+        func error(_ spec: TileBuilder.LayerSpec) -> MVTError? {
+            TileBuilder.tile([spec]).withUnsafeBytes { raw in
+                do throws(MVTError) { _ = try VectorTile(bytes: raw).layers(); return nil } catch { return error }
+            }
+        }
+        var s = TileBuilder.LayerSpec(); s.version = nil
+        XCTAssertEqual(error(s)?.rule, "A2")
+        s = TileBuilder.LayerSpec(); s.version = 3
+        XCTAssertEqual(error(s)?.rule, "A4")
+        s = TileBuilder.LayerSpec(); s.name = nil
+        XCTAssertEqual(error(s)?.rule, "A5")
+        s = TileBuilder.LayerSpec(); s.values = [[0x40, 0x01]]   // field 8, varint: unknown only
+        XCTAssertEqual(error(s)?.rule, "A10")
+        s = TileBuilder.LayerSpec(); s.values = [[]]             // no field at all
+        XCTAssertEqual(error(s)?.rule, "A10")
+        s = TileBuilder.LayerSpec(); s.values = [[0x08, 0x05]]   // string field as varint
+        XCTAssertEqual(error(s)?.rule, "P5")
+    }
+
+    func testValidatorCollectsEveryFinding() {
+        var a = TileBuilder.LayerSpec()
+        a.keys = ["k"]
+        a.values = [TileBuilder.stringValue("v")]
+        a.features = [
+            .init(tags: [0]),                                      // B6
+            .init(tags: [0, 5]),                                   // B7
+            .init(type: nil),                                      // B2
+            .init(geometry: nil),                                  // B1
+            .init(type: 2, geometry: [9, 4, 4, 18, 0, 16, 16, 0], extraGeometryRecords: [[9, 2, 2, 10, 2, 2]]), // B9
+            .init(type: 2, geometry: [9, 4, 4, 18, 0, 16, 16, 0]), // fine
+        ]
+        let b = a   // same name: A6
+        var c = TileBuilder.LayerSpec(); c.version = 9            // A4, layer skipped
+        c.name = "other"
+        let findings = TileBuilder.tile([a, b, c]).withUnsafeBytes { MVTValidator.validate(VectorTile(bytes: $0)) }
+        let rules = findings.map { "\($0.layer ?? -1):\($0.feature ?? -1):\($0.rule)" }
+        XCTAssertEqual(rules, ["0:0:B6", "0:1:B7", "0:2:B2", "0:3:B1", "0:4:B9",
+                               "1:-1:A6", "1:0:B6", "1:1:B7", "1:2:B2", "1:3:B1", "1:4:B9", "2:-1:A4"])
+        XCTAssertEqual(findings.filter { $0.severity == .fatal }.map(\.rule), ["B7", "B7", "A4"])
+    }
+
+    func testEmptyTileHasNoLayers() throws {
+        XCTAssertEqual(try [UInt8]().withUnsafeBytes { try VectorTile(bytes: $0).layers() }.count, 0)
+        XCTAssertTrue([UInt8]().withUnsafeBytes { MVTValidator.validate(VectorTile(bytes: $0)) }.isEmpty)
+    }
+
+    /// Robustness: every prefix and thousands of random mutations of a valid tile are
+    /// handled without a crash or hang, and every error offset lies inside the input.
+    func testMutatedTilesNeverCrash() {
+        var spec = TileBuilder.LayerSpec()
+        spec.keys = ["a", "b"]
+        spec.values = [TileBuilder.stringValue("x"), TileBuilder.stringValue("y")]
+        spec.features = [
+            .init(tags: [0, 1, 1, 0], type: 3, geometry: [9, 0, 0, 26, 20, 0, 0, 20, 19, 0, 15]),
+            .init(type: 2, geometry: [9, 4, 4, 18, 0, 16, 16, 0]),
+            .init(type: 1, geometry: [17, 10, 14, 3, 9]),
+        ]
+        let tile = TileBuilder.tile([spec, spec])
+        struct Sink: GeometryHandler { var n = 0; mutating func point(x: Int64, y: Int64) { n += 1 } }
+        func exercise(_ bytes: [UInt8]) {
+            bytes.withUnsafeBytes { raw in
+                let t = VectorTile(bytes: raw)
+                for f in MVTValidator.validate(t) { XCTAssertLessThanOrEqual(f.error.offset, bytes.count) }
+                if let layers = try? t.layers() {
+                    for l in layers {
+                        l.forEachFeature { (f: Feature) in
+                            var s = Sink()
+                            try? f.decodeGeometry(into: &s, mode: .tolerant)
+                            try? f.forEachTag { _, _ in }
+                        }
+                    }
+                }
+            }
+        }
+        for cut in 0...tile.count { exercise(Array(tile[..<cut])) }
+        var state: UInt64 = 2024
+        for _ in 0..<5000 {
+            var m = tile
+            for _ in 0..<(1 + Int(state % 4)) {
+                state = state &* 6364136223846793005 &+ 1442695040888963407
+                let i = Int((state >> 33) % UInt64(m.count))
+                m[i] = UInt8(truncatingIfNeeded: state >> 17)
+            }
+            exercise(m)
+        }
+    }
+}
