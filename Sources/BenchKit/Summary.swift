@@ -36,7 +36,8 @@ public enum SummaryTable {
                 $0.comparisonGroup == key.comparisonGroup && $0.implementation != reference }) {
                 ratio = "(reference)"
             }
-            rows.append([key.benchmark, key.implementation, key.dataset, timeText, ci,
+            let name = key.parameters.isEmpty ? key.benchmark : "\(key.benchmark) [\(key.parameters)]"
+            rows.append([name, key.implementation, key.dataset, timeText, ci,
                          med(.throughputMBPerS), ceiling[key.dataset].map(formatMetric) ?? "",
                          med(.throughputItemsPerS), med(.allocCount), med(.allocBytes),
                          med(.instructions), ratio])
