@@ -8,6 +8,7 @@
 public struct PBFReader {
     @usableFromInline let base: UnsafeRawBufferPointer
     /// Bytes from the start of the buffer to the cursor.
+    @inlinable
     public var offset: Int { _offset }
     @usableFromInline var _offset: Int
     /// Offset of `base` within the caller's original buffer, so errors name the position in
@@ -15,6 +16,7 @@ public struct PBFReader {
     @usableFromInline let origin: Int
 
     /// A reader over `bytes`, which must stay valid while the reader is used.
+    @inlinable
     public init(bytes: UnsafeRawBufferPointer, origin: Int = 0) {
         self.base = bytes
         self._offset = 0
@@ -33,14 +35,18 @@ public struct PBFReader {
 
     /// Offset of the cursor from the start of the caller's whole input (for sub-readers,
     /// the offset within the buffer they were cut from).
+    @inlinable
     public var absoluteOffset: Int { origin + _offset }
     /// Offset of this reader's first byte within the caller's whole input.
+    @inlinable
     public var absoluteStart: Int { origin }
 
     /// True when every byte has been consumed.
-    public var isAtEnd: Bool { offset >= base.count }
+    @inlinable
+    public var isAtEnd: Bool { _offset >= base.count }
     /// Bytes left after the cursor.
-    public var remaining: Int { base.count - offset }
+    @inlinable
+    public var remaining: Int { base.count - _offset }
 
     /// Reads a base-128 varint of at most 10 bytes (mvt-pbf P1–P3). Overlong but ≤ 10-byte
     /// encodings are accepted (P2); an 11th byte or a 10th byte above 1 is `varintTooLong`.
@@ -49,14 +55,35 @@ public struct PBFReader {
     @inlinable @inline(__always)
     public mutating func readVarint() throws(PBFError) -> UInt64 {
         let p = _offset
+        if p < base.count {
+            // Safe: p < base.count, so the buffer is non-empty and has a base address.
+            let ptr = base.baseAddress.unsafelyUnwrapped
+            let first = ptr.load(fromByteOffset: p, as: UInt8.self)
+            if first < 0x80 {
+                _offset = p &+ 1
+                return UInt64(first)
+            }
+            // Two-byte values (below 16384: most geometry deltas and tag indices) also stay
+            // inline. Safe: p + 1 < base.count is checked first.
+            if p &+ 1 < base.count {
+                let second = ptr.load(fromByteOffset: p &+ 1, as: UInt8.self)
+                if second < 0x80 {
+                    _offset = p &+ 2
+                    return UInt64(first & 0x7F) | UInt64(second) &<< 7
+                }
+            }
+        }
+        return try _readVarintMultiByte()
+    }
+
+    /// Everything but the one-byte case, kept out of line so the inlined fast path stays
+    /// small.
+    @usableFromInline @inline(never)
+    mutating func _readVarintMultiByte() throws(PBFError) -> UInt64 {
+        let p = _offset
         guard p < base.count else { throw .truncated(offset: origin + p) }
-        // Safe: p < base.count, so the buffer is non-empty and has a base address.
         let ptr = base.baseAddress.unsafelyUnwrapped + p
         let first = UInt64(ptr.load(as: UInt8.self))
-        if first < 0x80 {
-            _offset = p + 1
-            return first
-        }
         if base.count - p >= 10 {
             return try _readVarintUnrolled(ptr, first: first)
         }
@@ -110,7 +137,7 @@ public struct PBFReader {
 
     /// A varint read as `uint32`: truncated to its low 32 bits, as protobuf's C++ and Java
     /// readers do (mvt-pbf P10).
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func readUInt32() throws(PBFError) -> UInt32 {
         UInt32(truncatingIfNeeded: try readVarint())
     }
@@ -128,6 +155,7 @@ public struct PBFReader {
     }
 
     /// A little-endian 32-bit value (fixed32, sfixed32's bits, float's bits).
+    @inlinable
     public mutating func readFixed32() throws(PBFError) -> UInt32 {
         guard remaining >= 4 else { throw .truncated(offset: origin + offset) }
         // Safe: 4 bytes remain.
@@ -137,6 +165,7 @@ public struct PBFReader {
     }
 
     /// A little-endian 64-bit value (fixed64, sfixed64's bits, double's bits).
+    @inlinable
     public mutating func readFixed64() throws(PBFError) -> UInt64 {
         guard remaining >= 8 else { throw .truncated(offset: origin + offset) }
         // Safe: 8 bytes remain.
@@ -145,11 +174,14 @@ public struct PBFReader {
         return UInt64(littleEndian: v)
     }
 
+    @inlinable
     public mutating func readFloat() throws(PBFError) -> Float { Float(bitPattern: try readFixed32()) }
+    @inlinable
     public mutating func readDouble() throws(PBFError) -> Double { Double(bitPattern: try readFixed64()) }
 
     /// Reads a field key: field number and wire type (P4, P5). Group wire types are
     /// reported as `deprecatedGroup`; 6 and 7 as `invalidWireType`.
+    @inlinable
     public mutating func readKey() throws(PBFError) -> (field: UInt32, wireType: WireType) {
         let start = offset
         let key = try readVarint()
@@ -172,6 +204,7 @@ public struct PBFReader {
     /// Reads a length prefix and returns a reader over the field's bytes, which point into
     /// the same buffer (nothing is copied). The length is checked against the bytes
     /// remaining and against 2^31 − 1 (P3, P14).
+    @inlinable
     public mutating func readLengthDelimited() throws(PBFError) -> PBFReader {
         let start = offset
         let length = try readVarint()
@@ -189,9 +222,22 @@ public struct PBFReader {
     }
 
     /// The bytes of the whole reader, borrowed.
+    @inlinable
     public var bytes: UnsafeRawBufferPointer { base }
 
+    /// The same reader with its cursor at `offset` (bytes from the start of this reader).
+    ///
+    /// - Precondition: `0 <= offset <= bytes.count` (API misuse otherwise).
+    @inlinable
+    public func positioned(at offset: Int) -> PBFReader {
+        precondition(offset >= 0 && offset <= base.count, "offset outside the reader")
+        var r = self
+        r._offset = offset
+        return r
+    }
+
     /// Skips the value of a field of the given wire type (P6).
+    @inlinable
     public mutating func skip(_ wireType: WireType) throws(PBFError) {
         switch wireType {
         case .varint: _ = try readVarint()

@@ -17,8 +17,12 @@ public struct Feature {
     public let tagRecords: Int
     /// The first wire-format problem met while scanning the feature, if any.
     public let scanError: MVTError?
-    let keyCount: Int
-    let valueCount: Int
+    @usableFromInline let keyCount: Int
+    @usableFromInline let valueCount: Int
+    /// Where the first tags / geometry record starts in the message (its key), or the end
+    /// of the message when there is none; the streams start there instead of rescanning.
+    @usableFromInline let tagStart: Int
+    @usableFromInline let geometryStart: Int
 
     /// Offset of the feature message in the tile.
     public var offset: Int { message.absoluteStart }
@@ -31,20 +35,29 @@ public struct Feature {
     /// The geometry type; `.unknown` when absent; nil for a value outside 0...3 (B3).
     public var type: GeometryType? { GeometryType(rawValue: rawType ?? 0) }
 
+    @usableFromInline
     init(_ reader: PBFReader, layer: Layer) {
         var r = reader
         var hasID = false, id: UInt64 = 0, type: UInt64? = nil
         var geometry = 0, tags = 0
+        var tagStart = reader.bytes.count, geometryStart = reader.bytes.count
         var scanError: MVTError? = nil
         scan: while !r.isAtEnd {
             let keyOffset = r.absoluteOffset
+            let local = r.offset
             do throws(PBFError) {
                 let (field, wire) = try r.readKey()
                 switch (field, wire) {
                 case (1, .varint): hasID = true; id = try r.readVarint()
                 case (3, .varint): type = try r.readVarint()
-                case (2, .lengthDelimited), (2, .varint): tags += 1; try r.skip(wire)
-                case (4, .lengthDelimited), (4, .varint): geometry += 1; try r.skip(wire)
+                case (2, .lengthDelimited), (2, .varint):
+                    if tags == 0 { tagStart = local }
+                    tags += 1
+                    try r.skip(wire)
+                case (4, .lengthDelimited), (4, .varint):
+                    if geometry == 0 { geometryStart = local }
+                    geometry += 1
+                    try r.skip(wire)
                 case (1, _), (2, _), (3, _), (4, _):
                     scanError = .wrongWireType(message: "Feature", field: field, wireType: wire.rawValue,
                                                offset: keyOffset)
@@ -65,17 +78,24 @@ public struct Feature {
         self.scanError = scanError
         self.keyCount = layer.keys.count
         self.valueCount = layer.values.count
+        self.tagStart = tagStart
+        self.geometryStart = geometryStart
     }
 
     /// The packed (or unpacked, P7) uint32 values of `tags` (field 2), across every record.
-    public var tagStream: PackedUInt32Stream { PackedUInt32Stream(message, field: 2) }
+    @inlinable
+    public var tagStream: PackedUInt32Stream { PackedUInt32Stream(message.positioned(at: tagStart), field: 2) }
     /// The packed (or unpacked) uint32 values of `geometry` (field 4), across every record.
-    public var geometryStream: PackedUInt32Stream { PackedUInt32Stream(message, field: 4) }
+    @inlinable
+    public var geometryStream: PackedUInt32Stream {
+        PackedUInt32Stream(message.positioned(at: geometryStart), field: 4)
+    }
 
     /// Calls `body` with each (key index, value index) pair, checking that the list has
     /// even length (B6) and that every index is in range (B7).
     ///
     /// - Complexity: O(tags); allocates nothing.
+    @inlinable
     public func forEachTag(_ body: (_ key: Int, _ value: Int) -> Void) throws(MVTError) {
         var s = tagStream
         while let k = try s.next() {
@@ -94,33 +114,51 @@ public struct Feature {
 ///
 /// - Complexity: `next()` is amortised O(1); nothing allocates.
 public struct PackedUInt32Stream {
-    var outer: PBFReader
-    var inner: PBFReader?
-    let field: UInt32
+    @usableFromInline var outer: PBFReader
+    /// The packed record being read; `inInner` says whether it is live.
+    @usableFromInline var inner: PBFReader
+    @usableFromInline var inInner = false
+    @usableFromInline let field: UInt32
+    @usableFromInline var _lastOffset: Int = 0
     /// Offset of the value `next()` last returned.
-    public private(set) var lastOffset: Int = 0
+    @inlinable public var lastOffset: Int { _lastOffset }
 
+    @inlinable
     init(_ message: PBFReader, field: UInt32) {
         self.outer = message
+        self.inner = message
         self.field = field
     }
 
     /// The next value, or nil at the end of the message.
+    @inlinable @inline(__always)
     public mutating func next() throws(MVTError) -> UInt32? {
+        // Fast path: the next value of the packed record being read.
+        if inInner && !inner.isAtEnd {
+            _lastOffset = inner.absoluteOffset
+            do throws(PBFError) { return try inner.readUInt32() } catch { throw .malformed(error) }
+        }
+        return try _nextRecord()
+    }
+
+    /// Moves to the next record of the field (or reads an unpacked value).
+    @usableFromInline @inline(never)
+    mutating func _nextRecord() throws(MVTError) -> UInt32? {
         while true {
-            if inner != nil {
-                if !inner!.isAtEnd {
-                    lastOffset = inner!.absoluteOffset
-                    return try pbf { () throws(PBFError) in try inner!.readUInt32() }
+            if inInner {
+                if !inner.isAtEnd {
+                    _lastOffset = inner.absoluteOffset
+                    return try pbf { () throws(PBFError) in try inner.readUInt32() }
                 }
-                inner = nil
+                inInner = false
             }
             guard !outer.isAtEnd else { return nil }
             let (f, wire) = try pbf { () throws(PBFError) in try outer.readKey() }
             if f == field && wire == .lengthDelimited {
                 inner = try pbf { () throws(PBFError) in try outer.readLengthDelimited() }
+                inInner = true
             } else if f == field && wire == .varint {
-                lastOffset = outer.absoluteOffset
+                _lastOffset = outer.absoluteOffset
                 return try pbf { () throws(PBFError) in try outer.readUInt32() }
             } else {
                 try pbf { () throws(PBFError) in try outer.skip(wire) }
@@ -129,6 +167,7 @@ public struct PackedUInt32Stream {
     }
 
     /// True when no value is left.
+    @inlinable
     public mutating func isEmpty() throws(MVTError) -> Bool {
         var copy = self
         return try copy.next() == nil

@@ -19,12 +19,19 @@ public protocol GeometryHandler {
 }
 
 public extension GeometryHandler {
+    @inlinable
     mutating func point(x: Int64, y: Int64) {}
+    @inlinable
     mutating func lineBegin() {}
+    @inlinable
     mutating func linePoint(x: Int64, y: Int64) {}
+    @inlinable
     mutating func lineEnd() {}
+    @inlinable
     mutating func ringBegin() {}
+    @inlinable
     mutating func ringPoint(x: Int64, y: Int64) {}
+    @inlinable
     mutating func ringEnd(_ kind: RingKind) {}
 }
 
@@ -53,6 +60,7 @@ extension Feature {
     /// - Complexity: O(geometry bytes); every loop step consumes input, so a huge command
     ///   count in a short tile ends with `truncatedGeometry`, never a long loop (F); allocates
     ///   nothing.
+    @inlinable
     public func decodeGeometry<H: GeometryHandler>(into handler: inout H, mode: GeometryMode = .strict)
         throws(MVTError)
     {
@@ -63,6 +71,7 @@ extension Feature {
     }
 
     /// The command grammar alone, without the record-level checks.
+    @inlinable
     func _decodeCommands<H: GeometryHandler>(into handler: inout H, mode: GeometryMode) throws(MVTError) {
         guard let type else { throw .invalidType(rawType ?? 0, offset: offset) }
         var d = _GeometryDecoder(stream: geometryStream, mode: mode)
@@ -75,18 +84,21 @@ extension Feature {
     }
 }
 
+@usableFromInline
 struct _GeometryDecoder {
-    var stream: PackedUInt32Stream
-    let mode: GeometryMode
-    var x: Int64 = 0
-    var y: Int64 = 0
+    @usableFromInline var stream: PackedUInt32Stream
+    @usableFromInline let mode: GeometryMode
+    @usableFromInline var x: Int64 = 0
+    @usableFromInline var y: Int64 = 0
 
+    @inlinable
     init(stream: PackedUInt32Stream, mode: GeometryMode) {
         self.stream = stream
         self.mode = mode
     }
 
     /// The next command, or nil at the end of the geometry.
+    @inlinable
     mutating func command() throws(MVTError) -> (id: UInt32, count: UInt32, offset: Int)? {
         guard let raw = try stream.next() else { return nil }
         let id = raw & 7, count = raw >> 3
@@ -95,6 +107,7 @@ struct _GeometryDecoder {
     }
 
     /// Reads one parameter pair and moves the cursor (§4.3.2, §4.3.3).
+    @inlinable
     mutating func pair(_ commandOffset: Int) throws(MVTError) -> (dx: Int64, dy: Int64) {
         guard let px = try stream.next(), let py = try stream.next() else {
             throw .truncatedGeometry(offset: commandOffset)
@@ -106,6 +119,7 @@ struct _GeometryDecoder {
     }
 
     /// POINT: one MoveTo with count ≥ 1, nothing else (§4.3.4.2, D1).
+    @inlinable
     mutating func points<H: GeometryHandler>(_ h: inout H) throws(MVTError) {
         guard let c = try command() else { throw .invalidGeometry(reason: "POINT without MoveTo", offset: stream.lastOffset) }
         guard c.id == 1, c.count > 0 else {
@@ -121,6 +135,7 @@ struct _GeometryDecoder {
     }
 
     /// LINESTRING: repetitions of MoveTo(1), LineTo(n ≥ 1) (§4.3.4.3, D2).
+    @inlinable
     mutating func lines<H: GeometryHandler>(_ h: inout H) throws(MVTError) {
         var any = false
         while let m = try command() {
@@ -149,6 +164,7 @@ struct _GeometryDecoder {
 
     /// POLYGON: rings of MoveTo(1), LineTo(n ≥ 2), ClosePath(1); the first ring of each
     /// polygon exterior (§4.3.4.4, D3, D4).
+    @inlinable
     mutating func polygons<H: GeometryHandler>(_ h: inout H) throws(MVTError) {
         var rings = 0
         while let m = try command() {
@@ -187,16 +203,21 @@ struct _GeometryDecoder {
         if rings == 0 { throw .invalidGeometry(reason: "empty POLYGON geometry", offset: offset0) }
     }
 
+    @inlinable
     var offset0: Int { stream.outer.absoluteStart }
 }
 
 /// Twice the signed area of a ring (shoelace), exact in 64-bit integers while it fits and
 /// in floating point after that, so crafted coordinates cannot trap (D4).
+@usableFromInline
 struct _ShoelaceSum {
-    var exact: Int64 = 0
-    var approx: Double = 0
-    var overflowed = false
+    @usableFromInline var exact: Int64 = 0
+    @usableFromInline var approx: Double = 0
+    @usableFromInline var overflowed = false
 
+    @inlinable init() {}
+
+    @inlinable
     mutating func add(_ x1: Int64, _ y1: Int64, _ x2: Int64, _ y2: Int64) {
         if !overflowed {
             let (a, o1) = x1.multipliedReportingOverflow(by: y2)
@@ -215,6 +236,7 @@ struct _ShoelaceSum {
     }
 
     /// Positive area (y down, clockwise on screen) is exterior (§4.3.4.4).
+    @inlinable
     var kind: RingKind {
         let v = overflowed ? (approx > 0 ? 1 : approx < 0 ? -1 : 0) : exact.signum()
         return v > 0 ? .exterior : v < 0 ? .interior : .degenerate

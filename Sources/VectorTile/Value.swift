@@ -71,13 +71,13 @@ public enum MVTValue: Equatable {
 }
 
 /// Runs a wire-format read, turning its error into `MVTError.malformed`.
-@inline(__always)
+@inlinable @inline(__always)
 func pbf<T>(_ body: () throws(PBFError) -> T) throws(MVTError) -> T {
     do throws(PBFError) { return try body() } catch { throw .malformed(error) }
 }
 
 /// Throws `wrongWireType` unless `wire` is `expected`.
-@inline(__always)
+@inlinable @inline(__always)
 func expectOr(_ wire: WireType, _ expected: WireType, _ message: String, _ field: UInt32, _ offset: Int)
     throws(MVTError)
 {

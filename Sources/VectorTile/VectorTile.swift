@@ -127,6 +127,7 @@ public struct Layer {
     /// Calls `body` with each feature, in order. Stops at the first error `body` throws.
     ///
     /// - Complexity: O(layer size); allocates nothing.
+    @inlinable
     public func forEachFeature<E: Error>(_ body: (Feature) throws(E) -> Void) throws(E) {
         var r = message
         // Safe to ignore errors here: the initialiser already walked every field.
