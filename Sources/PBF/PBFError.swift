@@ -33,6 +33,17 @@ public enum WireType: UInt8, Sendable {
     case startGroup = 3
     case endGroup = 4
     case fixed32 = 5
+
+    /// The wire type of a raw value already known to be 0, 1, 2 or 5.
+    @inlinable @inline(__always)
+    init(_valueCarrying raw: UInt8) {
+        switch raw {
+        case 0: self = .varint
+        case 1: self = .fixed64
+        case 2: self = .lengthDelimited
+        default: self = .fixed32
+        }
+    }
 }
 
 /// ZigZag encoding of signed integers (mvt-pbf P11), with wrapping arithmetic so no

@@ -181,9 +181,27 @@ public struct PBFReader {
 
     /// Reads a field key: field number and wire type (P4, P5). Group wire types are
     /// reported as `deprecatedGroup`; 6 and 7 as `invalidWireType`.
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func readKey() throws(PBFError) -> (field: UInt32, wireType: WireType) {
-        let start = offset
+        let p = _offset
+        if p < base.count {
+            // Safe: p < base.count.
+            let b = base.baseAddress.unsafelyUnwrapped.load(fromByteOffset: p, as: UInt8.self)
+            // Fast path: a one-byte key (fields 1–15) of a wire type that carries a value.
+            if b < 0x80 && b >= 8 {
+                let w = b & 7
+                if w <= 2 || w == 5 {
+                    _offset = p &+ 1
+                    return (UInt32(b >> 3), WireType(_valueCarrying: w))
+                }
+            }
+        }
+        return try _readKeySlow()
+    }
+
+    @usableFromInline @inline(never)
+    mutating func _readKeySlow() throws(PBFError) -> (field: UInt32, wireType: WireType) {
+        let start = _offset
         let key = try readVarint()
         guard key <= UInt64(UInt32.max), key >> 3 != 0 else {
             _offset = start
@@ -204,20 +222,20 @@ public struct PBFReader {
     /// Reads a length prefix and returns a reader over the field's bytes, which point into
     /// the same buffer (nothing is copied). The length is checked against the bytes
     /// remaining and against 2^31 − 1 (P3, P14).
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func readLengthDelimited() throws(PBFError) -> PBFReader {
-        let start = offset
+        let start = _offset
         let length = try readVarint()
-        guard length < 1 << 31, length <= UInt64(remaining) else {
-            let rem = remaining
+        guard length < 1 << 31, length <= UInt64(base.count &- _offset) else {
+            let rem = base.count &- _offset
             _offset = start
             throw .lengthOutOfBounds(length: length, remaining: rem, offset: origin + start)
         }
         let n = Int(length)
-        // Safe: offset + n <= base.count was checked above.
-        let slice = UnsafeRawBufferPointer(rebasing: base[offset..<(offset + n)])
-        let sub = PBFReader(bytes: slice, origin: origin + offset)
-        _offset += n
+        // Safe: _offset + n <= base.count was checked above.
+        let sub = PBFReader(bytes: UnsafeRawBufferPointer(start: base.baseAddress.unsafelyUnwrapped + _offset, count: n),
+                            origin: origin &+ _offset)
+        _offset &+= n
         return sub
     }
 

@@ -23,6 +23,12 @@ public struct Feature {
     /// of the message when there is none; the streams start there instead of rescanning.
     @usableFromInline let tagStart: Int
     @usableFromInline let geometryStart: Int
+    /// The first packed tags / geometry record and the offset just after it, when the
+    /// first record is packed; the streams start inside it.
+    @usableFromInline let firstTags: PBFReader?
+    @usableFromInline let afterTags: Int
+    @usableFromInline let firstGeometry: PBFReader?
+    @usableFromInline let afterGeometry: Int
 
     /// Offset of the feature message in the tile.
     public var offset: Int { message.absoluteStart }
@@ -41,6 +47,8 @@ public struct Feature {
         var hasID = false, id: UInt64 = 0, type: UInt64? = nil
         var geometry = 0, tags = 0
         var tagStart = reader.bytes.count, geometryStart = reader.bytes.count
+        var firstTags: PBFReader? = nil, firstGeometry: PBFReader? = nil
+        var afterTags = 0, afterGeometry = 0
         var scanError: MVTError? = nil
         scan: while !r.isAtEnd {
             let keyOffset = r.absoluteOffset
@@ -50,11 +58,19 @@ public struct Feature {
                 switch (field, wire) {
                 case (1, .varint): hasID = true; id = try r.readVarint()
                 case (3, .varint): type = try r.readVarint()
-                case (2, .lengthDelimited), (2, .varint):
+                case (2, .lengthDelimited):
+                    let record = try r.readLengthDelimited()
+                    if tags == 0 { tagStart = local; firstTags = record; afterTags = r.offset }
+                    tags += 1
+                case (4, .lengthDelimited):
+                    let record = try r.readLengthDelimited()
+                    if geometry == 0 { geometryStart = local; firstGeometry = record; afterGeometry = r.offset }
+                    geometry += 1
+                case (2, .varint):
                     if tags == 0 { tagStart = local }
                     tags += 1
                     try r.skip(wire)
-                case (4, .lengthDelimited), (4, .varint):
+                case (4, .varint):
                     if geometry == 0 { geometryStart = local }
                     geometry += 1
                     try r.skip(wire)
@@ -80,15 +96,27 @@ public struct Feature {
         self.valueCount = layer.values.count
         self.tagStart = tagStart
         self.geometryStart = geometryStart
+        self.firstTags = firstTags
+        self.afterTags = afterTags
+        self.firstGeometry = firstGeometry
+        self.afterGeometry = afterGeometry
     }
 
     /// The packed (or unpacked, P7) uint32 values of `tags` (field 2), across every record.
     @inlinable
-    public var tagStream: PackedUInt32Stream { PackedUInt32Stream(message.positioned(at: tagStart), field: 2) }
+    public var tagStream: PackedUInt32Stream {
+        if let firstTags {
+            return PackedUInt32Stream(message.positioned(at: afterTags), field: 2, current: firstTags)
+        }
+        return PackedUInt32Stream(message.positioned(at: tagStart), field: 2)
+    }
     /// The packed (or unpacked) uint32 values of `geometry` (field 4), across every record.
     @inlinable
     public var geometryStream: PackedUInt32Stream {
-        PackedUInt32Stream(message.positioned(at: geometryStart), field: 4)
+        if let firstGeometry {
+            return PackedUInt32Stream(message.positioned(at: afterGeometry), field: 4, current: firstGeometry)
+        }
+        return PackedUInt32Stream(message.positioned(at: geometryStart), field: 4)
     }
 
     /// Calls `body` with each (key index, value index) pair, checking that the list has
@@ -127,6 +155,15 @@ public struct PackedUInt32Stream {
     init(_ message: PBFReader, field: UInt32) {
         self.outer = message
         self.inner = message
+        self.field = field
+    }
+
+    /// A stream already inside a packed record; `message` continues after it.
+    @inlinable
+    init(_ message: PBFReader, field: UInt32, current: PBFReader) {
+        self.outer = message
+        self.inner = current
+        self.inInner = true
         self.field = field
     }
 

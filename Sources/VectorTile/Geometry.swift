@@ -98,7 +98,7 @@ struct _GeometryDecoder {
     }
 
     /// The next command, or nil at the end of the geometry.
-    @inlinable
+    @usableFromInline @_transparent
     mutating func command() throws(MVTError) -> (id: UInt32, count: UInt32, offset: Int)? {
         guard let raw = try stream.next() else { return nil }
         let id = raw & 7, count = raw >> 3
@@ -107,7 +107,7 @@ struct _GeometryDecoder {
     }
 
     /// Reads one parameter pair and moves the cursor (§4.3.2, §4.3.3).
-    @inlinable
+    @usableFromInline @_transparent
     mutating func pair(_ commandOffset: Int) throws(MVTError) -> (dx: Int64, dy: Int64) {
         guard let px = try stream.next(), let py = try stream.next() else {
             throw .truncatedGeometry(offset: commandOffset)
