@@ -74,6 +74,6 @@ let package = Package(
         .testTarget(name: "SourceDiffTests", dependencies: ["SourceDiff"]),
         .testTarget(name: "BenchKitTests", dependencies: ["BenchKit"]),
         .testTarget(name: "ConformanceTests", dependencies: ["Conformance", "PBF", "VectorTile"]),
-        .testTarget(name: "CorpusGeneratorsTests", dependencies: ["CorpusGenerators", "PBF"]),
+        .testTarget(name: "CorpusGeneratorsTests", dependencies: ["CorpusGenerators", "PBF", "VectorTile"]),
     ]
 )

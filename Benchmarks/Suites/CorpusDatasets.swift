@@ -1,4 +1,5 @@
 import BenchKit
+import CorpusGenerators
 import Foundation
 
 /// Datasets from a corpora folder laid out like ../shared/corpora (`graticule bench --data DIR`):

@@ -1,4 +1,5 @@
 import BenchKit
+import CorpusGenerators
 import PBF
 import VectorTile
 
@@ -63,24 +64,3 @@ enum MVTBenchmarks {
     }
 }
 
-/// A simple container for several tiles in one dataset: each tile preceded by its length
-/// as a protobuf varint.
-public enum TileSet {
-    public static func pack(_ tiles: [[UInt8]]) -> [UInt8] {
-        var w = PBFWriter()
-        for t in tiles { w.writeLengthDelimited(t) }
-        return w.bytes
-    }
-
-    public static func unpack(_ bytes: [UInt8]) throws -> [Range<Int>] {
-        try bytes.withUnsafeBytes { raw in
-            var r = PBFReader(bytes: raw)
-            var out: [Range<Int>] = []
-            while !r.isAtEnd {
-                let sub = try r.readLengthDelimited()
-                out.append(sub.absoluteStart..<(sub.absoluteStart + sub.bytes.count))
-            }
-            return out
-        }
-    }
-}

@@ -53,3 +53,39 @@ final class GeneratorTests: XCTestCase {
         XCTAssertNotNil(text.range(of: #"\"coordinates\":\[-?\d+\.\d{6},-?\d+\.\d{6}\]"#, options: .regularExpression))
     }
 }
+
+import VectorTile
+
+final class SyntheticTilesTests: XCTestCase {
+    struct Rings: GeometryHandler {
+        var exterior = 0, interior = 0, points = 0, lineVertices = 0
+        mutating func point(x: Int64, y: Int64) { points += 1 }
+        mutating func linePoint(x: Int64, y: Int64) { lineVertices += 1 }
+        mutating func ringEnd(_ kind: RingKind) { if kind == .exterior { exterior += 1 } else if kind == .interior { interior += 1 } }
+    }
+
+    func testTilesAreDeterministicAndValid() throws {
+        let a = SyntheticTiles.generate(tiles: 4, seed: 11)
+        XCTAssertEqual(a.bytes, SyntheticTiles.generate(tiles: 4, seed: 11).bytes)
+        let ranges = try TileSet.unpack(a.bytes)
+        XCTAssertEqual(ranges.count, 4)
+        var rings = Rings()
+        try a.bytes.withUnsafeBytes { raw in
+            for r in ranges {
+                let tile = VectorTile(bytes: UnsafeRawBufferPointer(rebasing: raw[r]))
+                XCTAssertEqual(MVTValidator.validate(tile), [], "generated tiles follow every rule")
+                let layers = try tile.layers()
+                XCTAssertEqual(layers.map(\.name), ["poi", "roads", "buildings"])
+                for l in layers {
+                    XCTAssertEqual(l.extent, 4096)
+                    XCTAssertEqual(Set(l.keys.map { Array($0) }).count, l.keys.count, "keys deduplicated")
+                    try l.forEachFeature { (f: Feature) throws(MVTError) in try f.decodeGeometry(into: &rings) }
+                }
+            }
+        }
+        XCTAssertGreaterThan(rings.points, 0)
+        XCTAssertGreaterThan(rings.lineVertices, 0)
+        XCTAssertGreaterThan(rings.exterior, 0)
+        XCTAssertGreaterThan(rings.interior, 0, "some buildings have courtyards")
+    }
+}
