@@ -61,15 +61,15 @@ let package = Package(
         .executableTarget(
             name: "graticule",
             dependencies: [
-                "BenchKit", "Conformance", "GraticuleBenchmarks", "CorpusGenerators",
+                "BenchKit", "Conformance", "GraticuleBenchmarks", "CorpusGenerators", "GeoJSON", "GeoModel", "VectorTile",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
 
         .testTarget(name: "PBFTests", dependencies: ["PBF"]),
         .testTarget(name: "GeoModelTests", dependencies: ["GeoModel"]),
-        .testTarget(name: "GeoJSONTests", dependencies: ["GeoJSON"]),
-        .testTarget(name: "VectorTileTests", dependencies: ["VectorTile"]),
+        .testTarget(name: "GeoJSONTests", dependencies: ["GeoJSON", "GeoModel"]),
+        .testTarget(name: "VectorTileTests", dependencies: ["VectorTile", "GeoModel"]),
         .testTarget(name: "TileCoverTests", dependencies: ["TileCover"]),
         .testTarget(name: "SourceDiffTests", dependencies: ["SourceDiff"]),
         .testTarget(name: "BenchKitTests", dependencies: ["BenchKit"]),

@@ -1,3 +1,4 @@
+import GeoModel
 import PBF
 
 /// A layer value (MVT 2.1 §4.1 `Value`). Strings borrow the tile's bytes.
@@ -19,6 +20,18 @@ public enum MVTValue: Equatable {
         case (.uint(let x), .uint(let y)): return x == y
         case (.bool(let x), .bool(let y)): return x == y
         default: return false
+        }
+    }
+
+    /// The value as a GeoModel property (strings copied out of the tile).
+    public var propertyValue: PropertyValue {
+        switch self {
+        case .string: return .string(stringValue!)
+        case .float(let f): return .double(Double(f))
+        case .double(let d): return .double(d)
+        case .int(let i), .sint(let i): return .int(i)
+        case .uint(let u): return .uint(u)
+        case .bool(let b): return .bool(b)
         }
     }
 

@@ -1,5 +1,7 @@
 import ArgumentParser
 import BenchKit
+import GeoJSON
+import GeoModel
 import VectorTile
 
 struct MVT: ParsableCommand {
@@ -16,7 +18,18 @@ struct MVT: ParsableCommand {
         @Argument(help: "A .mvt/.pbf file (uncompressed).")
         var file: String
 
+        @Flag(help: "Print the tile as a GeoJSON FeatureCollection instead (each feature's layer in the `layer` property).")
+        var geojson = false
+
+        @Option(help: "Tile zoom, for longitude/latitude output (with --x and --y).")
+        var z: Int?
+        @Option(help: "Tile column.")
+        var x: Int?
+        @Option(help: "Tile row (XYZ, north at 0).")
+        var y: Int?
+
         func run() throws {
+            if geojson { return try printGeoJSON() }
             let bytes: [UInt8]
             do { bytes = try FileIO.readAll(file) } catch { fail("\(error)") }
             let findings: [MVTFinding] = bytes.withUnsafeBytes { raw in
@@ -43,6 +56,46 @@ struct MVT: ParsableCommand {
                 for f in findings { print(f) }
                 throw ExitCode(1)
             }
+        }
+
+        func printGeoJSON() throws {
+            var address: TileAddress?
+            if z != nil || x != nil || y != nil {
+                guard let z, let x, let y, z >= 0, z <= 30, x >= 0, y >= 0, x < 1 << z, y < 1 << z else {
+                    fail("--z, --x and --y go together and must name a tile of the 2^z grid")
+                }
+                address = TileAddress(z: z, x: x, y: y)
+            }
+            let bytes: [UInt8]
+            do { bytes = try FileIO.readAll(file) } catch { fail("\(error)") }
+            var features: [String] = []
+            var problems: [String] = []
+            bytes.withUnsafeBytes { raw in
+                let layers: [Layer]
+                do throws(MVTError) { layers = try VectorTile(bytes: raw).layers() } catch {
+                    problems.append("\(error)"); return
+                }
+                for layer in layers {
+                    var index = 0
+                    layer.forEachFeature { (f: Feature) in
+                        defer { index += 1 }
+                        do throws(MVTError) {
+                            var props: [(key: String, value: PropertyValue)] = [("layer", .string(layer.name))]
+                            try f.forEachTag { k, v in
+                                props.append((String(decoding: layer.keys[k], as: UTF8.self), layer.values[v].propertyValue))
+                            }
+                            let g = try f.geometry(in: address, extent: layer.extent, mode: .tolerant)
+                            features.append(GeoJSONWriter.feature(id: f.hasID ? .uint(f.id) : nil, geometry: g,
+                                                                  properties: props))
+                        } catch {
+                            problems.append("layer \(layer.name) feature \(index): \(error) (skipped)")
+                        }
+                    }
+                }
+            }
+            print("{\"type\":\"FeatureCollection\",\"features\":[\n" + features.joined(separator: ",\n") + "\n]}")
+            for p in problems { printErr(p) }
+            if !problems.isEmpty { throw ExitCode(1) }
         }
     }
 }
