@@ -11,9 +11,12 @@ mkdir -p "$out" "$out/corpus" corpora/regressions/mvt
 flags=(-sanitize=fuzzer,address -parse-as-library -O -g)
 swiftc "${flags[@]}" -emit-library -static -emit-module -module-name PBF \
   -emit-module-path "$out/PBF.swiftmodule" Sources/PBF/*.swift -o "$out/libPBF.a"
+swiftc "${flags[@]}" -emit-library -static -emit-module -module-name GeoModel \
+  -emit-module-path "$out/GeoModel.swiftmodule" Sources/GeoModel/*.swift -o "$out/libGeoModel.a"
 swiftc "${flags[@]}" -I "$out" -emit-library -static -emit-module -module-name VectorTile \
   -emit-module-path "$out/VectorTile.swiftmodule" Sources/VectorTile/*.swift -o "$out/libVectorTile.a"
-swiftc "${flags[@]}" -I "$out" Tests/Fuzz/FuzzMVT.swift "$out/libVectorTile.a" "$out/libPBF.a" -o "$out/fuzz-mvt"
+swiftc "${flags[@]}" -I "$out" Tests/Fuzz/FuzzMVT.swift "$out/libVectorTile.a" "$out/libGeoModel.a" "$out/libPBF.a" \
+  -o "$out/fuzz-mvt"
 seeds=(corpora/regressions/mvt)
 if [ -d ../shared/corpora/mvt-fixtures ] && [ -z "$(ls -A "$out/corpus")" ]; then
   find ../shared/corpora/mvt-fixtures -name '*.mvt' -size -64k -exec cp {} "$out/corpus/" \; 2>/dev/null || true
