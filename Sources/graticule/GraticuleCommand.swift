@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 struct GraticuleCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -8,19 +9,11 @@ struct GraticuleCommand: ParsableCommand {
     )
 }
 
-/// Failure with a message and an exit code (2 unless said otherwise).
-struct CLIFailure: Error, CustomStringConvertible {
-    var message: String
-    var code: Int32 = 2
-    var description: String { message }
-}
-
+/// Prints `graticule: message` on stderr and exits (2: bad input or usage, by default).
 func fail(_ message: String, code: Int32 = 2) -> Never {
     FileHandle.standardError.write(Data(("graticule: " + message + "\n").utf8))
     exit(code)
 }
-
-import Foundation
 
 func printErr(_ s: String) {
     FileHandle.standardError.write(Data((s + "\n").utf8))
