@@ -55,7 +55,7 @@ let package = Package(
         ),
         .target(
             name: "GraticuleBenchmarks",
-            dependencies: ["BenchKit", "PBF", "VectorTile", "CorpusGenerators"],
+            dependencies: ["BenchKit", "PBF", "GeoModel", "VectorTile", "CorpusGenerators"],
             path: "Benchmarks/Suites"
         ),
         .executableTarget(

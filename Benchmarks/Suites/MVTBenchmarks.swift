@@ -1,5 +1,6 @@
 import BenchKit
 import CorpusGenerators
+import GeoModel
 import PBF
 import VectorTile
 
@@ -31,6 +32,48 @@ enum MVTBenchmarks {
                                 }
                                 blackHole(sink.total)
                             }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// `mvt.encode`: encode every feature of the dataset's tiles again (decoded to GeoModel
+    /// geometries and properties in the untimed setup), one tile at a time.
+    static func registerEncode(in suite: inout BenchmarkSuite, datasets: [Dataset]) {
+        for d in datasets where d.kind == "mvt-tiles" {
+            suite.add("mvt.encode", implementation: "graticule", dataset: d) { d in
+                typealias Item = (layer: String, extent: UInt32, id: UInt64?, geometry: Geometry,
+                                  properties: [(key: String, value: PropertyValue)])
+                let bytes = try d.bytes()
+                var tiles: [[Item]] = []
+                for r in try TileSet.unpack(bytes) {
+                    var items: [Item] = []
+                    try bytes.withUnsafeBytes { raw in
+                        for l in try VectorTile(bytes: UnsafeRawBufferPointer(rebasing: raw[r])).layers() {
+                            try l.forEachFeature { (f: Feature) throws(MVTError) in
+                                var props: [(key: String, value: PropertyValue)] = []
+                                try f.forEachTag { k, v in
+                                    props.append((String(decoding: l.keys[k], as: UTF8.self), l.values[v].propertyValue))
+                                }
+                                if let g = try f.geometry(extent: l.extent, mode: .tolerant) {
+                                    items.append((l.name, l.extent, f.hasID ? f.id : nil, g, props))
+                                }
+                            }
+                        }
+                    }
+                    tiles.append(items)
+                }
+                return Workload { n in
+                    for _ in 0..<n {
+                        for items in tiles {
+                            var enc = MVTEncoder()
+                            for it in items {
+                                try? enc.addFeature(layer: it.layer, extent: it.extent, id: it.id,
+                                                    geometry: it.geometry, properties: it.properties)
+                            }
+                            blackHole(enc.encode())
                         }
                     }
                 }

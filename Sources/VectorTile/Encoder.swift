@@ -1,0 +1,210 @@
+import GeoModel
+import PBF
+
+/// Why a feature cannot be encoded.
+public enum MVTEncodingError: Error, Equatable, Sendable {
+    /// A coordinate, rounded to an integer, falls outside the 32-bit range the geometry
+    /// encoding can express (§4.3.2).
+    case coordinateOutOfRange(Double)
+    /// Nothing is left of the geometry after dropping repeated positions and degenerate
+    /// parts (a line needs two distinct positions, a ring three and a non-zero area).
+    case emptyGeometry
+}
+
+/// Builds a vector tile (MVT 2.1) from GeoModel geometries in tile coordinates (0...extent
+/// across the tile, y down).
+///
+/// - Layers are written in the order they were first used; each gets `version` 2 first
+///   (§4.1), then its features, keys, values and extent.
+/// - Keys and values are deduplicated per layer (§4.1).
+/// - Coordinates are rounded to integers (§4.3.2). Repeated consecutive positions are
+///   dropped, so no LineTo has a zero delta (§4.3.3.2); rings are written without their
+///   closing position (§4.3.3.3).
+/// - Ring winding follows §4.3.4.4 whatever the input's: exterior rings get a positive area
+///   (clockwise on screen), holes a negative one; degenerate rings are dropped.
+/// - Property types: string, double, bool; signed integers as `sint_value`, unsigned as
+///   `uint_value`, so decoding gives back the same `PropertyValue`. `null` properties are
+///   left out (MVT has no null).
+///
+/// - Complexity: O(positions + properties) per feature; `encode()` is O(tile size).
+public struct MVTEncoder {
+    struct LayerState {
+        var name: String
+        var extent: UInt32
+        var keys: [String] = []
+        var keyIndex: [String: UInt32] = [:]
+        var values: [[UInt8]] = []
+        var valueIndex: [PropertyValue: UInt32] = [:]
+        var features = PBFWriter()
+    }
+
+    var layers: [LayerState] = []
+    var layerIndex: [String: Int] = [:]
+
+    public init() {}
+
+    /// Adds a feature to the named layer (created with `extent` on first use).
+    ///
+    /// - Throws: `MVTEncodingError`; the tile is unchanged when it throws.
+    public mutating func addFeature(layer name: String, extent: UInt32 = 4096, id: UInt64? = nil,
+                                    geometry: Geometry, properties: [(key: String, value: PropertyValue)] = [])
+        throws(MVTEncodingError)
+    {
+        let (type, commands) = try Self.commands(for: geometry)
+        let li: Int
+        if let i = layerIndex[name] {
+            li = i
+        } else {
+            layers.append(LayerState(name: name, extent: extent))
+            li = layers.count - 1
+            layerIndex[name] = li
+        }
+        var tags: [UInt32] = []
+        for (k, v) in properties {
+            guard let encoded = Self.encodeValue(v) else { continue }
+            tags.append(layers[li].key(k))
+            tags.append(layers[li].value(v, encoded))
+        }
+        var f = PBFWriter()
+        if let id { f.writeKey(field: 1, wireType: .varint); f.writeVarint(id) }
+        if !tags.isEmpty {
+            var t = PBFWriter()
+            for v in tags { t.writeVarint(UInt64(v)) }
+            f.writeKey(field: 2, wireType: .lengthDelimited); f.writeLengthDelimited(t.bytes)
+        }
+        f.writeKey(field: 3, wireType: .varint); f.writeVarint(type)
+        var g = PBFWriter()
+        for c in commands { g.writeVarint(UInt64(c)) }
+        f.writeKey(field: 4, wireType: .lengthDelimited); f.writeLengthDelimited(g.bytes)
+        layers[li].features.writeKey(field: 2, wireType: .lengthDelimited)
+        layers[li].features.writeLengthDelimited(f.bytes)
+    }
+
+    /// The tile's bytes.
+    public func encode() -> [UInt8] {
+        var w = PBFWriter()
+        for l in layers {
+            var lw = PBFWriter()
+            lw.writeKey(field: 15, wireType: .varint); lw.writeVarint(2)
+            lw.writeKey(field: 1, wireType: .lengthDelimited); lw.writeLengthDelimited(Array(l.name.utf8))
+            lw.writeRaw(l.features.bytes)
+            for k in l.keys { lw.writeKey(field: 3, wireType: .lengthDelimited); lw.writeLengthDelimited(Array(k.utf8)) }
+            for v in l.values { lw.writeKey(field: 4, wireType: .lengthDelimited); lw.writeLengthDelimited(v) }
+            lw.writeKey(field: 5, wireType: .varint); lw.writeVarint(UInt64(l.extent))
+            w.writeKey(field: 3, wireType: .lengthDelimited); w.writeLengthDelimited(lw.bytes)
+        }
+        return w.bytes
+    }
+
+    static func encodeValue(_ v: PropertyValue) -> [UInt8]? {
+        var w = PBFWriter()
+        switch v {
+        case .null: return nil
+        case .string(let s): w.writeKey(field: 1, wireType: .lengthDelimited); w.writeLengthDelimited(Array(s.utf8))
+        case .double(let d): w.writeKey(field: 3, wireType: .fixed64); w.writeDouble(d)
+        case .int(let i): w.writeKey(field: 6, wireType: .varint); w.writeSInt64(i)
+        case .uint(let u): w.writeKey(field: 5, wireType: .varint); w.writeVarint(u)
+        case .bool(let b): w.writeKey(field: 7, wireType: .varint); w.writeVarint(b ? 1 : 0)
+        }
+        return w.bytes
+    }
+
+    /// The geometry type and command integers of a geometry (§4.3).
+    static func commands(for g: Geometry) throws(MVTEncodingError) -> (UInt64, [UInt32]) {
+        var pts: [(Int32, Int32)] = []
+        pts.reserveCapacity(g.positionCount)
+        for i in 0..<g.positionCount {
+            let x = g.coordinates[2 * i].rounded(), y = g.coordinates[2 * i + 1].rounded()
+            guard let xi = Int32(exactly: x) else { throw .coordinateOutOfRange(g.coordinates[2 * i]) }
+            guard let yi = Int32(exactly: y) else { throw .coordinateOutOfRange(g.coordinates[2 * i + 1]) }
+            pts.append((xi, yi))
+        }
+        var out = _CommandWriter()
+        switch g.kind {
+        case .point, .multiPoint:
+            guard !pts.isEmpty else { throw .emptyGeometry }
+            out.command(1, pts.count)
+            for p in pts { out.to(p) }
+            return (1, out.values)
+        case .lineString, .multiLineString:
+            for part in 0..<g.partStarts.count {
+                let line = dedup(Array(pts[g.partRange(part)]))
+                guard line.count >= 2 else { continue }
+                out.command(1, 1); out.to(line[0])
+                out.command(2, line.count - 1)
+                for p in line.dropFirst() { out.to(p) }
+            }
+            guard !out.values.isEmpty else { throw .emptyGeometry }
+            return (2, out.values)
+        case .polygon, .multiPolygon:
+            for poly in 0..<g.polygonStarts.count {
+                var wroteExterior = false
+                for (n, part) in g.polygonRange(poly).enumerated() {
+                    var ring = dedup(Array(pts[g.partRange(part)]))
+                    if ring.count > 1, ring.first! == ring.last! { ring.removeLast() }
+                    guard ring.count >= 3 else { continue }
+                    let area = shoelace(ring)
+                    guard area != 0 else { continue }
+                    let exterior = n == 0
+                    if !exterior && !wroteExterior { continue }
+                    // §4.3.4.4: exterior positive, interior negative (y down).
+                    if (area > 0) != exterior {
+                        // Reverse, keeping the starting vertex.
+                        ring = [ring[0]] + ring[1...].reversed()
+                    }
+                    out.command(1, 1); out.to(ring[0])
+                    out.command(2, ring.count - 1)
+                    for p in ring.dropFirst() { out.to(p) }
+                    out.command(7, 1)
+                    if exterior { wroteExterior = true }
+                }
+            }
+            guard !out.values.isEmpty else { throw .emptyGeometry }
+            return (3, out.values)
+        }
+    }
+
+    static func dedup(_ p: [(Int32, Int32)]) -> [(Int32, Int32)] {
+        var out: [(Int32, Int32)] = []
+        out.reserveCapacity(p.count)
+        for q in p where out.isEmpty || out.last! != q { out.append(q) }
+        return out
+    }
+
+    static func shoelace(_ r: [(Int32, Int32)]) -> Int64 {
+        var a: Int64 = 0
+        for i in 0..<r.count {
+            let (x1, y1) = r[i], (x2, y2) = r[(i + 1) % r.count]
+            a &+= Int64(x1) * Int64(y2) - Int64(x2) * Int64(y1)
+        }
+        return a
+    }
+}
+
+extension MVTEncoder.LayerState {
+    mutating func key(_ k: String) -> UInt32 {
+        if let i = keyIndex[k] { return i }
+        keys.append(k)
+        keyIndex[k] = UInt32(keys.count - 1)
+        return UInt32(keys.count - 1)
+    }
+
+    mutating func value(_ v: PropertyValue, _ encoded: [UInt8]) -> UInt32 {
+        if let i = valueIndex[v] { return i }
+        values.append(encoded)
+        valueIndex[v] = UInt32(values.count - 1)
+        return UInt32(values.count - 1)
+    }
+}
+
+/// Command integers and zigzag deltas from a cursor that starts at (0, 0) (§4.3).
+struct _CommandWriter {
+    var values: [UInt32] = []
+    var x: Int32 = 0, y: Int32 = 0
+    mutating func command(_ id: UInt32, _ count: Int) { values.append(id | UInt32(count) << 3) }
+    mutating func to(_ p: (Int32, Int32)) {
+        values.append(ZigZag.encode(p.0 &- x))
+        values.append(ZigZag.encode(p.1 &- y))
+        x = p.0; y = p.1
+    }
+}
