@@ -1,6 +1,7 @@
 import BenchKit
 import CorpusGenerators
 import Foundation
+import PBF
 
 /// Datasets from a corpora folder laid out like ../shared/corpora (`graticule bench --data DIR`):
 /// - `mvt-fixtures/real-world/AREA/*.mvt` → one `mvt-tiles` dataset per area
@@ -22,6 +23,20 @@ enum CorpusDatasets {
             areas.append((area, files, size))
         }
         if quick { areas = Array(areas.sorted { $0.size < $1.size }.prefix(2)) }
+        // The packed geometry and tag arrays of every real-world tile, concatenated: the
+        // varint stream a tile decoder really reads (`pbf.varint.decode` on real data).
+        let allFiles = areas.flatMap(\.files)
+        if !allFiles.isEmpty {
+            out.append(Dataset(name: "real-world/geometry-and-tags", kind: "pbf-varints") {
+                var stream: [UInt8] = []
+                var count = 0
+                for f in allFiles {
+                    let tile = try FileIO.readAll(f)
+                    try PackedArrays.collect(tile, into: &stream, count: &count)
+                }
+                return (stream, count)
+            })
+        }
         for a in areas {
             out.append(Dataset(name: "real-world/\(a.name)", kind: "mvt-tiles") {
                 let tiles = try a.files.map { try FileIO.readAll($0) }
@@ -41,5 +56,34 @@ enum CorpusDatasets {
             }
         }
         return out
+    }
+}
+
+/// Extracts the packed `tags` and `geometry` payloads of every feature of a tile.
+enum PackedArrays {
+    static func collect(_ tile: [UInt8], into out: inout [UInt8], count: inout Int) throws {
+        try tile.withUnsafeBytes { raw in
+            var t = PBFReader(bytes: raw)
+            while !t.isAtEnd {
+                let (field, wire) = try t.readKey()
+                guard field == 3, wire == .lengthDelimited else { try t.skip(wire); continue }
+                var layer = try t.readLengthDelimited()
+                while !layer.isAtEnd {
+                    let (lf, lw) = try layer.readKey()
+                    guard lf == 2, lw == .lengthDelimited else { try layer.skip(lw); continue }
+                    var feature = try layer.readLengthDelimited()
+                    while !feature.isAtEnd {
+                        let (ff, fw) = try feature.readKey()
+                        if (ff == 2 || ff == 4) && fw == .lengthDelimited {
+                            var packed = try feature.readLengthDelimited()
+                            out.append(contentsOf: packed.bytes)
+                            while !packed.isAtEnd { _ = try packed.readVarint(); count += 1 }
+                        } else {
+                            try feature.skip(fw)
+                        }
+                    }
+                }
+            }
+        }
     }
 }
