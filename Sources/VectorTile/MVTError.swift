@@ -44,6 +44,23 @@ public enum MVTError: Error, Equatable, Sendable {
     /// A polygon whose first ring is not exterior (§4.3.4.4, D4).
     case interiorRingFirst(offset: Int)
 
+    // Warnings: SHOULD-level rules. The validator reports them; decoding never fails on them.
+
+    /// A tile without layers (§4.1, A1).
+    case noLayers
+    /// A layer whose first field is not `version` (§4.1, A3).
+    case versionNotFirst(offset: Int)
+    /// A layer without features (§4.1, A7).
+    case emptyLayer(offset: Int)
+    /// A key that repeats an earlier key of the layer (§4.1, A8).
+    case duplicateKey(String, offset: Int)
+    /// A value identical (type and bytes) to an earlier value of the layer (§4.1, A9).
+    case duplicateValue(offset: Int)
+    /// A feature id already used in the layer (§4.2, B5).
+    case duplicateFeatureID(UInt64, offset: Int)
+    /// A ring with zero area (§4.3.4.4, D7).
+    case degenerateRing(offset: Int)
+
     /// Where the problem starts, in bytes from the start of the tile.
     public var offset: Int {
         switch self {
@@ -53,8 +70,12 @@ public enum MVTError: Error, Equatable, Sendable {
              .missingGeometry(let o), .missingType(let o), .invalidType(_, let o), .oddTagCount(let o),
              .tagIndexOutOfRange(_, let o), .repeatedGeometry(let o), .invalidCommand(_, let o),
              .truncatedGeometry(let o), .invalidClosePath(_, let o), .zeroLengthSegment(let o),
-             .invalidGeometry(_, let o), .interiorRingFirst(let o):
+             .invalidGeometry(_, let o), .interiorRingFirst(let o), .versionNotFirst(let o),
+             .emptyLayer(let o), .duplicateKey(_, let o), .duplicateValue(let o), .duplicateFeatureID(_, let o),
+             .degenerateRing(let o):
             return o
+        case .noLayers:
+            return 0
         }
     }
 
@@ -86,19 +107,30 @@ public enum MVTError: Error, Equatable, Sendable {
         case .zeroLengthSegment: return "C8"
         case .invalidGeometry: return "D1-D3"
         case .interiorRingFirst: return "D4"
+        case .noLayers: return "A1"
+        case .versionNotFirst: return "A3"
+        case .emptyLayer: return "A7"
+        case .duplicateKey: return "A8"
+        case .duplicateValue: return "A9"
+        case .duplicateFeatureID: return "B5"
+        case .degenerateRing: return "D7"
         }
     }
 
     /// How bad it is. `fatal`: the tile (or layer) cannot be trusted and processing
     /// stops. `recoverable`: the offending feature or layer can be skipped and the rest
-    /// decoded (the classes mvt-fixtures assigns).
-    public enum Severity: String, Sendable { case fatal, recoverable }
+    /// decoded (the classes mvt-fixtures assigns). `warning`: a SHOULD rule is not followed;
+    /// the tile is valid.
+    public enum Severity: String, Sendable { case fatal, recoverable, warning }
 
     public var severity: Severity {
         switch self {
         case .missingGeometry, .missingType, .invalidType, .oddTagCount, .duplicateLayerName,
              .repeatedGeometry, .zeroLengthSegment:
             return .recoverable
+        case .noLayers, .versionNotFirst, .emptyLayer, .duplicateKey, .duplicateValue, .duplicateFeatureID,
+             .degenerateRing:
+            return .warning
         default:
             return .fatal
         }

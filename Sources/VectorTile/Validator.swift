@@ -66,18 +66,41 @@ public enum MVTValidator {
                 findings.append(MVTFinding(error: .duplicateLayerName(layer.name, offset: layer.offset),
                                            layer: layerIndex))
             }
+            warnings(layer, layerIndex: layerIndex, into: &findings)
             validateFeatures(layer, layerIndex: layerIndex, into: &findings)
         }
+        if layerIndex == 0 { findings.append(MVTFinding(error: .noLayers)) }
         return findings
+    }
+
+    /// SHOULD-level checks of a layer header (A3, A7, A8, A9).
+    static func warnings(_ layer: Layer, layerIndex: Int, into findings: inout [MVTFinding]) {
+        func add(_ e: MVTError) { findings.append(MVTFinding(error: e, layer: layerIndex)) }
+        var first = layer.message
+        if let (field, _) = try? first.readKey(), field != 15 { add(.versionNotFirst(offset: layer.offset)) }
+        if layer.featureCount == 0 { add(.emptyLayer(offset: layer.offset)) }
+        var keys = Set<[UInt8]>()
+        for k in layer.keys where !keys.insert(Array(k)).inserted {
+            add(.duplicateKey(String(decoding: k, as: UTF8.self), offset: layer.offset))
+        }
+        var values = Set<[UInt8]>()
+        for v in layer.values where !values.insert(v.identity).inserted {
+            add(.duplicateValue(offset: layer.offset))
+        }
     }
 
     static func validateFeatures(_ layer: Layer, layerIndex: Int, into findings: inout [MVTFinding]) {
         var index = 0
-        struct Discard: GeometryHandler {}
+        var ids = Set<UInt64>()
+        struct Discard: GeometryHandler {
+            var degenerate = 0
+            mutating func ringEnd(_ kind: RingKind) { if kind == .degenerate { degenerate += 1 } }
+        }
         layer.forEachFeature { (f: Feature) in
             defer { index += 1 }
             func add(_ e: MVTError) { findings.append(MVTFinding(error: e, layer: layerIndex, feature: index)) }
             if let e = f.scanError { add(e); return }
+            if f.hasID && !ids.insert(f.id).inserted { add(.duplicateFeatureID(f.id, offset: f.offset)) }
             if f.rawType == nil { add(.missingType(offset: f.offset)) }
             do throws(MVTError) { try f.forEachTag { _, _ in } } catch { add(error) }
             guard f.geometryRecords > 0 else { add(.missingGeometry(offset: f.offset)); return }
@@ -86,6 +109,7 @@ public enum MVTValidator {
             if f.geometryRecords > 1 { add(.repeatedGeometry(offset: f.offset)); return }
             var h = Discard()
             do throws(MVTError) { try f._decodeCommands(into: &h, mode: .strict) } catch { add(error) }
+            if h.degenerate > 0 { add(.degenerateRing(offset: f.offset)) }
         }
     }
 }

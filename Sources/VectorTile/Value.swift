@@ -23,6 +23,19 @@ public enum MVTValue: Equatable {
         }
     }
 
+    /// Type and bytes, for finding identical values (A9).
+    var identity: [UInt8] {
+        switch self {
+        case .string(let b): return [1] + Array(b)
+        case .float(let f): return [2] + withUnsafeBytes(of: f.bitPattern) { Array($0) }
+        case .double(let d): return [3] + withUnsafeBytes(of: d.bitPattern) { Array($0) }
+        case .int(let i): return [4] + withUnsafeBytes(of: i) { Array($0) }
+        case .uint(let u): return [5] + withUnsafeBytes(of: u) { Array($0) }
+        case .sint(let i): return [6] + withUnsafeBytes(of: i) { Array($0) }
+        case .bool(let b): return [7, b ? 1 : 0]
+        }
+    }
+
     /// The value as a GeoModel property (strings copied out of the tile).
     public var propertyValue: PropertyValue {
         switch self {

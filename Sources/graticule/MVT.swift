@@ -13,7 +13,7 @@ struct MVT: ParsableCommand {
     struct Inspect: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Print a tile's layers, feature counts by type, and validation findings.",
-            discussion: "Exit status: 0 valid, 1 the validator found problems, 2 unreadable file.")
+            discussion: "Exit status: 0 valid (warnings allowed), 1 the validator found errors, 2 unreadable file.")
 
         @Argument(help: "A .mvt/.pbf file (uncompressed).")
         var file: String
@@ -50,10 +50,10 @@ struct MVT: ParsableCommand {
                                                   "polygons", "unknown", "bad type", "keys", "values"], rows: rows))
                 return findings
             }
-            if findings.isEmpty {
-                print("valid: no findings")
+            for f in findings { print(f) }
+            if findings.allSatisfy({ $0.severity == .warning }) {
+                print(findings.isEmpty ? "valid: no findings" : "valid, with \(findings.count) warning(s)")
             } else {
-                for f in findings { print(f) }
                 throw ExitCode(1)
             }
         }

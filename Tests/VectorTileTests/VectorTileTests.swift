@@ -169,15 +169,41 @@ final class VectorTileTests: XCTestCase {
         var c = TileBuilder.LayerSpec(); c.version = 9            // A4, layer skipped
         c.name = "other"
         let findings = TileBuilder.tile([a, b, c]).withUnsafeBytes { MVTValidator.validate(VectorTile(bytes: $0)) }
+            .filter { $0.severity != .warning }
         let rules = findings.map { "\($0.layer ?? -1):\($0.feature ?? -1):\($0.rule)" }
         XCTAssertEqual(rules, ["0:0:B6", "0:1:B7", "0:2:B2", "0:3:B1", "0:4:B9",
                                "1:-1:A6", "1:0:B6", "1:1:B7", "1:2:B2", "1:3:B1", "1:4:B9", "2:-1:A4"])
         XCTAssertEqual(findings.filter { $0.severity == .fatal }.map(\.rule), ["B7", "B7", "A4"])
     }
 
+    /// SHOULD-level rules are reported as warnings, never as errors.
+    func testWarnings() {
+        var l = TileBuilder.LayerSpec()
+        l.keys = ["k", "k"]                                                       // A8
+        l.values = [TileBuilder.stringValue("v"), TileBuilder.stringValue("v")]  // A9
+        l.features = [.init(id: 5), .init(id: 5),                                 // B5
+                      .init(id: 6, type: 3, geometry: [9, 0, 0, 18, 10, 0, 20, 0, 15])]  // D7: collinear ring
+        var empty = TileBuilder.LayerSpec()
+        empty.name = "empty"
+        empty.features = []                                                       // A7
+        var tile = TileBuilder.tile([l, empty])
+        // A3: move the version after the name in a third layer.
+        var w = PBF.PBFWriter()
+        w.writeKey(field: 1, wireType: .lengthDelimited); w.writeLengthDelimited(Array("late".utf8))
+        w.writeKey(field: 15, wireType: .varint); w.writeVarint(2)
+        w.writeKey(field: 2, wireType: .lengthDelimited); w.writeLengthDelimited(TileBuilder.feature(.init()))
+        var t = PBF.PBFWriter()
+        t.writeKey(field: 3, wireType: .lengthDelimited); t.writeLengthDelimited(w.bytes)
+        tile += t.bytes
+        let findings = tile.withUnsafeBytes { MVTValidator.validate(VectorTile(bytes: $0)) }
+        XCTAssertEqual(findings.map { "\($0.layer ?? -1):\($0.rule)" }, ["0:A8", "0:A9", "0:B5", "0:D7", "1:A7", "2:A3"])
+        XCTAssertTrue(findings.allSatisfy { $0.severity == .warning })
+    }
+
     func testEmptyTileHasNoLayers() throws {
         XCTAssertEqual(try [UInt8]().withUnsafeBytes { try VectorTile(bytes: $0).layers() }.count, 0)
-        XCTAssertTrue([UInt8]().withUnsafeBytes { MVTValidator.validate(VectorTile(bytes: $0)) }.isEmpty)
+        // A1: valid, but a tile SHOULD have a layer.
+        XCTAssertEqual([UInt8]().withUnsafeBytes { MVTValidator.validate(VectorTile(bytes: $0)) }.map(\.rule), ["A1"])
     }
 
     /// Robustness: every prefix and thousands of random mutations of a valid tile are
