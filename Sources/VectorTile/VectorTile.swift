@@ -52,6 +52,42 @@ public struct VectorTile {
     }
 }
 
+extension VectorTile {
+    /// The layers that can be read, skipping those whose header is broken (an unknown
+    /// version may be skipped per §4.1, A4; layers are self-contained, A13, so the rest
+    /// stay usable), with a finding for each skipped layer. A malformed tile-level field
+    /// ends the scan, as nothing after it can be located; that is reported too. Never
+    /// silent: every layer is either returned or reported.
+    ///
+    /// - Complexity: O(tile size).
+    public func readableLayers() -> (layers: [Layer], skipped: [MVTFinding]) {
+        var layers: [Layer] = []
+        var skipped: [MVTFinding] = []
+        var r = PBFReader(bytes: bytes)
+        var index = 0
+        while !r.isAtEnd {
+            let keyOffset = r.absoluteOffset
+            do throws(MVTError) {
+                let (field, wire) = try pbf { () throws(PBFError) in try r.readKey() }
+                guard field == 3 else {
+                    try pbf { () throws(PBFError) in try r.skip(wire) }
+                    continue
+                }
+                try expectOr(wire, .lengthDelimited, "Tile", field, keyOffset)
+                let sub = try pbf { () throws(PBFError) in try r.readLengthDelimited() }
+                defer { index += 1 }
+                do throws(MVTError) { layers.append(try Layer(sub)) } catch {
+                    skipped.append(MVTFinding(error: error, layer: index))
+                }
+            } catch {
+                skipped.append(MVTFinding(error: error, layer: index))
+                break
+            }
+        }
+        return (layers, skipped)
+    }
+}
+
 /// One layer (MVT 2.1 §4.1): its name, version, extent, keys and values, and its features.
 public struct Layer {
     /// The layer message's bytes.

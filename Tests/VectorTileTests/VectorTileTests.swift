@@ -200,6 +200,20 @@ final class VectorTileTests: XCTestCase {
         XCTAssertTrue(findings.allSatisfy { $0.severity == .warning })
     }
 
+    /// A4, A13: unreadable layers are skipped and reported, the others returned.
+    func testReadableLayersSkipAndReport() {
+        var bad = TileBuilder.LayerSpec(); bad.version = 7; bad.name = "future"
+        var good = TileBuilder.LayerSpec(); good.name = "ok"
+        var noName = TileBuilder.LayerSpec(); noName.name = nil
+        var tile = TileBuilder.tile([bad, good, noName, good])
+        tile += [0x1A, 0x05, 0x01]   // a layer record cut short: the scan ends there
+        tile.withUnsafeBytes { raw in
+            let (layers, skipped) = VectorTile(bytes: raw).readableLayers()
+            XCTAssertEqual(layers.map(\.name), ["ok", "ok"])
+            XCTAssertEqual(skipped.map { "\($0.layer ?? -1):\($0.rule)" }, ["0:A4", "2:A5", "4:P3"])
+        }
+    }
+
     func testEmptyTileHasNoLayers() throws {
         XCTAssertEqual(try [UInt8]().withUnsafeBytes { try VectorTile(bytes: $0).layers() }.count, 0)
         // A1: valid, but a tile SHOULD have a layer.
