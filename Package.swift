@@ -30,6 +30,9 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        // Runtime only, for the swift-protobuf peer in the benchmarks (its code is generated
+        // once with protoc-gen-swift and committed).
+        .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
     ],
     targets: [
         // jemalloc, found through pkg-config (Debian: libjemalloc-dev). Linking it replaces
@@ -54,8 +57,14 @@ let package = Package(
             path: "corpora/Generators"
         ),
         .target(
+            name: "SwiftProtobufPeer",
+            dependencies: [.product(name: "SwiftProtobuf", package: "swift-protobuf")],
+            path: "Benchmarks/Peers/SwiftProtobufPeer",
+            exclude: ["vector_tile.proto"]
+        ),
+        .target(
             name: "GraticuleBenchmarks",
-            dependencies: ["BenchKit", "PBF", "GeoModel", "VectorTile", "CorpusGenerators"],
+            dependencies: ["BenchKit", "PBF", "GeoModel", "VectorTile", "CorpusGenerators", "SwiftProtobufPeer"],
             path: "Benchmarks/Suites"
         ),
         .executableTarget(

@@ -18,6 +18,7 @@ public enum DefaultSuite {
         PBFBenchmarks.register(in: &suite, datasets: datasets)
         JSONBenchmarks.register(in: &suite, datasets: datasets)
         MVTBenchmarks.register(in: &suite, datasets: datasets)
+        MVTBenchmarks.registerSwiftProtobuf(in: &suite, datasets: datasets)
         MVTBenchmarks.registerEncode(in: &suite, datasets: datasets)
         for path in externalManifests {
             for c in try ExternalManifest.load(path: path).cases(datasets: datasets) { suite.add(c) }

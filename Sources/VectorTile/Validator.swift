@@ -26,8 +26,11 @@ public struct MVTFinding: Equatable, Sendable, CustomStringConvertible {
 /// next layers are (layers are self-contained, A13); a malformed tile-level field stops the
 /// scan, as nothing after it can be located.
 public enum MVTValidator {
+    /// - Parameter warnings: also check the SHOULD rules (A1, A3, A7, A8, A9, B5, D7). The
+    ///   duplicate checks hash every key, value and id, which costs about as much as the
+    ///   decode itself on tiles with large property tables.
     /// - Complexity: O(tile size); allocates per layer (keys, values) and per finding.
-    public static func validate(_ tile: VectorTile) -> [MVTFinding] {
+    public static func validate(_ tile: VectorTile, warnings: Bool = true) -> [MVTFinding] {
         var findings: [MVTFinding] = []
         var names = Set<[UInt8]>()
         var r = PBFReader(bytes: tile.bytes)
@@ -66,32 +69,32 @@ public enum MVTValidator {
                 findings.append(MVTFinding(error: .duplicateLayerName(layer.name, offset: layer.offset),
                                            layer: layerIndex))
             }
-            warnings(layer, layerIndex: layerIndex, into: &findings)
-            validateFeatures(layer, layerIndex: layerIndex, into: &findings)
+            if warnings { layerWarnings(layer, layerIndex: layerIndex, into: &findings) }
+            validateFeatures(layer, layerIndex: layerIndex, warnings: warnings, into: &findings)
         }
-        if layerIndex == 0 { findings.append(MVTFinding(error: .noLayers)) }
+        if warnings && layerIndex == 0 { findings.append(MVTFinding(error: .noLayers)) }
         return findings
     }
 
     /// SHOULD-level checks of a layer header (A3, A7, A8, A9).
-    static func warnings(_ layer: Layer, layerIndex: Int, into findings: inout [MVTFinding]) {
+    static func layerWarnings(_ layer: Layer, layerIndex: Int, into findings: inout [MVTFinding]) {
         func add(_ e: MVTError) { findings.append(MVTFinding(error: e, layer: layerIndex)) }
         var first = layer.message
         if let (field, _) = try? first.readKey(), field != 15 { add(.versionNotFirst(offset: layer.offset)) }
         if layer.featureCount == 0 { add(.emptyLayer(offset: layer.offset)) }
-        var keys = Set<[UInt8]>()
-        for k in layer.keys where !keys.insert(Array(k)).inserted {
+        var keys = Set<_BytesKey>(minimumCapacity: layer.keys.count)
+        for k in layer.keys where !keys.insert(_BytesKey(bytes: k)).inserted {
             add(.duplicateKey(String(decoding: k, as: UTF8.self), offset: layer.offset))
         }
-        var values = Set<[UInt8]>()
-        for v in layer.values where !values.insert(v.identity).inserted {
+        var values = Set<_ValueKey>(minimumCapacity: layer.values.count)
+        for v in layer.values where !values.insert(_ValueKey(value: v)).inserted {
             add(.duplicateValue(offset: layer.offset))
         }
     }
 
-    static func validateFeatures(_ layer: Layer, layerIndex: Int, into findings: inout [MVTFinding]) {
+    static func validateFeatures(_ layer: Layer, layerIndex: Int, warnings: Bool, into findings: inout [MVTFinding]) {
         var index = 0
-        var ids = Set<UInt64>()
+        var ids = Set<UInt64>(minimumCapacity: warnings ? layer.featureCount : 0)
         struct Discard: GeometryHandler {
             var degenerate = 0
             mutating func ringEnd(_ kind: RingKind) { if kind == .degenerate { degenerate += 1 } }
@@ -100,7 +103,7 @@ public enum MVTValidator {
             defer { index += 1 }
             func add(_ e: MVTError) { findings.append(MVTFinding(error: e, layer: layerIndex, feature: index)) }
             if let e = f.scanError { add(e); return }
-            if f.hasID && !ids.insert(f.id).inserted { add(.duplicateFeatureID(f.id, offset: f.offset)) }
+            if warnings && f.hasID && !ids.insert(f.id).inserted { add(.duplicateFeatureID(f.id, offset: f.offset)) }
             if f.rawType == nil { add(.missingType(offset: f.offset)) }
             do throws(MVTError) { try f.forEachTag { _, _ in } } catch { add(error) }
             guard f.geometryRecords > 0 else { add(.missingGeometry(offset: f.offset)); return }
@@ -109,7 +112,7 @@ public enum MVTValidator {
             if f.geometryRecords > 1 { add(.repeatedGeometry(offset: f.offset)); return }
             var h = Discard()
             do throws(MVTError) { try f._decodeCommands(into: &h, mode: .strict) } catch { add(error) }
-            if h.degenerate > 0 { add(.degenerateRing(offset: f.offset)) }
+            if warnings && h.degenerate > 0 { add(.degenerateRing(offset: f.offset)) }
         }
     }
 }

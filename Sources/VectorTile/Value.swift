@@ -23,19 +23,6 @@ public enum MVTValue: Equatable {
         }
     }
 
-    /// Type and bytes, for finding identical values (A9).
-    var identity: [UInt8] {
-        switch self {
-        case .string(let b): return [1] + Array(b)
-        case .float(let f): return [2] + withUnsafeBytes(of: f.bitPattern) { Array($0) }
-        case .double(let d): return [3] + withUnsafeBytes(of: d.bitPattern) { Array($0) }
-        case .int(let i): return [4] + withUnsafeBytes(of: i) { Array($0) }
-        case .uint(let u): return [5] + withUnsafeBytes(of: u) { Array($0) }
-        case .sint(let i): return [6] + withUnsafeBytes(of: i) { Array($0) }
-        case .bool(let b): return [7, b ? 1 : 0]
-        }
-    }
-
     /// The value as a GeoModel property (strings copied out of the tile).
     public var propertyValue: PropertyValue {
         switch self {
@@ -110,4 +97,30 @@ func expectOr(_ wire: WireType, _ expected: WireType, _ message: String, _ field
     if wire != expected {
         throw .wrongWireType(message: message, field: field, wireType: wire.rawValue, offset: offset)
     }
+}
+
+/// A value hashed by type and bytes without copying them, for finding duplicates (A9).
+struct _ValueKey: Hashable {
+    let value: MVTValue
+
+    func hash(into h: inout Hasher) {
+        switch value {
+        case .string(let b): h.combine(1 as UInt8); h.combine(bytes: b)
+        case .float(let f): h.combine(2 as UInt8); h.combine(f.bitPattern)
+        case .double(let d): h.combine(3 as UInt8); h.combine(d.bitPattern)
+        case .int(let i): h.combine(4 as UInt8); h.combine(i)
+        case .uint(let u): h.combine(5 as UInt8); h.combine(u)
+        case .sint(let i): h.combine(6 as UInt8); h.combine(i)
+        case .bool(let b): h.combine(7 as UInt8); h.combine(b)
+        }
+    }
+
+    static func == (a: _ValueKey, b: _ValueKey) -> Bool { a.value == b.value }
+}
+
+/// Borrowed bytes hashed and compared by content, for finding duplicate keys (A8).
+struct _BytesKey: Hashable {
+    let bytes: UnsafeRawBufferPointer
+    func hash(into h: inout Hasher) { h.combine(bytes: bytes) }
+    static func == (a: _BytesKey, b: _BytesKey) -> Bool { a.bytes.elementsEqual(b.bytes) }
 }
