@@ -188,7 +188,8 @@ public struct Gate: Sendable {
             t += "|---|---|---|---|---|---:|---:|---:|---:|\n"
             for f in rows {
                 let change = f.change.map { $0.isFinite ? String(format2($0 * 100)) + "%" : "new" } ?? ""
-                t += "| \(f.verdict.rawValue) | \(f.key.benchmark) | \(f.key.implementation) | \(f.key.dataset) | \(f.metric) | \(f.baseMedian.map(formatMetric) ?? "") | \(f.headMedian.map(formatMetric) ?? "") | \(change) | \(f.pValue.map { String(format4($0)) } ?? "") |\n"
+                let name = f.key.parameters.isEmpty ? f.key.benchmark : "\(f.key.benchmark) [\(f.key.parameters)]"
+                t += "| \(f.verdict.rawValue) | \(name) | \(f.key.implementation) | \(f.key.dataset) | \(f.metric) | \(f.baseMedian.map(formatMetric) ?? "") | \(f.headMedian.map(formatMetric) ?? "") | \(change) | \(f.pValue.map { String(format4($0)) } ?? "") |\n"
             }
             return t
         }

@@ -117,3 +117,24 @@ final class GateTests: XCTestCase {
         XCTAssertTrue(csv.hasPrefix("benchmark,implementation,dataset,parameters,metric,verdict,"))
     }
 }
+
+extension GateTests {
+    /// The heap peak is sampled by jemalloc every 64 KiB, so it moves between identical runs:
+    /// it must be reported but never gated.
+    func testSampledHeapPeakIsNotGated() throws {
+        let base = MetricResult.measured(key, bytes: 1, items: 1, metric: .peakHeapBytes, iterations: 1, samples: [2930])
+        let head = MetricResult.measured(key, bytes: 1, items: 1, metric: .peakHeapBytes, iterations: 1, samples: [7260])
+        let f = try Gate().compare(base: report([time([1, 2, 3]), base]), head: report([time([1, 2, 3]), head]))
+        XCTAssertFalse(f.contains { $0.metric == "peak_heap_bytes" })
+        XCTAssertEqual(Gate.exitCode(f), .ok)
+    }
+
+    func testMarkdownShowsParameters() throws {
+        let k = CaseKey(benchmark: "mvt.decode", implementation: "graticule", dataset: "d", parameters: "mode=tolerant")
+        let b = MetricResult.measured(k, bytes: 1, items: 1, metric: .allocCount, iterations: 1, samples: [1])
+        let h = MetricResult.measured(k, bytes: 1, items: 1, metric: .allocCount, iterations: 1, samples: [5])
+        let f = try Gate().compare(base: report([b]), head: report([h]))
+        XCTAssertTrue(Gate.markdown(f, base: ReportTests.metadata, head: ReportTests.metadata)
+            .contains("| regressed | mvt.decode [mode=tolerant] | graticule |"))
+    }
+}
