@@ -8,13 +8,12 @@
 // checksum so nothing can be skipped by the optimiser.
 //
 // Build: g++ -O2 -std=c++14 mvt_decode.cpp -o mvt_decode   (needs libprotozero-dev)
+#include "protocol.hpp"
+
 #include <protozero/pbf_reader.hpp>
 
-#include <chrono>
 #include <cstdint>
-#include <fstream>
-#include <iostream>
-#include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -102,16 +101,8 @@ int64_t decode_tile(const char* data, std::size_t size) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    std::string path;
-    for (int i = 1; i + 1 < argc; ++i) {
-        if (std::string(argv[i]) == "--dataset") path = argv[i + 1];
-    }
-    std::ifstream in(path, std::ios::binary);
-    if (path.empty() || !in) {
-        std::cout << "error cannot read dataset '" << path << "'" << std::endl;
-        return 2;
-    }
-    std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::string bytes;
+    if (!graticule_adapter::read_dataset(argc, argv, bytes)) return 2;
     std::vector<std::pair<const char*, std::size_t>> tiles;
     try {
         // The container is a sequence of length-delimited records without keys; read each
@@ -128,31 +119,14 @@ int main(int argc, char** argv) {
         std::cout << "error " << e.what() << std::endl;
         return 2;
     }
-    std::cout << "ready" << std::endl;
-    std::string line;
     volatile int64_t sink = 0;
-    while (std::getline(std::cin, line)) {
-        std::istringstream cmd(line);
-        std::string verb;
-        long long n = 0;
-        cmd >> verb >> n;
-        if (verb == "quit") return 0;
-        if (verb != "run") {
-            std::cout << "error unexpected command " << line << std::endl;
-            return 2;
-        }
-        const auto t0 = std::chrono::steady_clock::now();
-        for (long long i = 0; i < n; ++i) {
-            for (const auto& t : tiles) {
-                try {
-                    sink = sink + decode_tile(t.first, t.second);
-                } catch (const protozero::exception&) {
-                    sink = sink + 1;
-                }
+    return graticule_adapter::serve([&] {
+        for (const auto& t : tiles) {
+            try {
+                sink = sink + decode_tile(t.first, t.second);
+            } catch (const protozero::exception&) {
+                sink = sink + 1;
             }
         }
-        const auto t1 = std::chrono::steady_clock::now();
-        std::cout << "ns " << std::chrono::duration_cast<std::chrono::nanoseconds>(t1 - t0).count() << std::endl;
-    }
-    return 0;
+    });
 }

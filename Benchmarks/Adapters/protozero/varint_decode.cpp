@@ -3,54 +3,32 @@
 // varint of the dataset and sums them, like the in-process implementations.
 //
 // Build: g++ -O2 -std=c++14 varint_decode.cpp -o varint_decode   (needs libprotozero-dev)
+#include "protocol.hpp"
+
 #include <protozero/varint.hpp>
 
-#include <chrono>
 #include <cstdint>
-#include <fstream>
-#include <iostream>
-#include <sstream>
 #include <string>
 
 int main(int argc, char** argv) {
-    std::string path;
-    for (int i = 1; i + 1 < argc; ++i) {
-        if (std::string(argv[i]) == "--dataset") path = argv[i + 1];
-    }
-    std::ifstream in(path, std::ios::binary);
-    if (path.empty() || !in) {
-        std::cout << "error cannot read dataset '" << path << "'" << std::endl;
+    std::string bytes;
+    if (!graticule_adapter::read_dataset(argc, argv, bytes)) return 2;
+    volatile uint64_t sink = 0;
+    bool malformed = false;
+    const int status = graticule_adapter::serve([&] {
+        const char* p = bytes.data();
+        const char* end = p + bytes.size();
+        uint64_t sum = 0;
+        try {
+            while (p < end) sum += protozero::decode_varint(&p, end);
+        } catch (const std::exception&) {
+            malformed = true;
+        }
+        sink = sink + sum;
+    });
+    if (malformed) {
+        std::cout << "error malformed varint" << std::endl;
         return 2;
     }
-    const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    std::cout << "ready" << std::endl;
-    std::string line;
-    volatile uint64_t sink = 0;
-    while (std::getline(std::cin, line)) {
-        std::istringstream cmd(line);
-        std::string verb;
-        long long n = 0;
-        cmd >> verb >> n;
-        if (verb == "quit") return 0;
-        if (verb != "run") {
-            std::cout << "error unexpected command " << line << std::endl;
-            return 2;
-        }
-        const auto t0 = std::chrono::steady_clock::now();
-        for (long long i = 0; i < n; ++i) {
-            const char* p = bytes.data();
-            const char* end = p + bytes.size();
-            uint64_t sum = 0;
-            try {
-                while (p < end) sum += protozero::decode_varint(&p, end);
-            } catch (const std::exception&) {
-                std::cout << "error malformed varint" << std::endl;
-                return 2;
-            }
-            sink = sink + sum;
-        }
-        const auto t1 = std::chrono::steady_clock::now();
-        std::cout << "ns " << std::chrono::duration_cast<std::chrono::nanoseconds>(t1 - t0).count() << std::endl;
-    }
-    return 0;
+    return status;
 }
