@@ -43,6 +43,9 @@ public struct PBFWriter: Sendable {
         bytes.append(contentsOf: payload)
     }
 
+    /// Empties the writer, keeping its storage for reuse.
+    public mutating func removeAll() { bytes.removeAll(keepingCapacity: true) }
+
     /// Raw bytes, unchanged.
     public mutating func writeRaw(_ raw: [UInt8]) { bytes.append(contentsOf: raw) }
 }

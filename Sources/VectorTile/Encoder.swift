@@ -40,6 +40,14 @@ public struct MVTEncoder {
 
     var layers: [LayerState] = []
     var layerIndex: [String: Int] = [:]
+    // Scratch storage reused by every feature, so adding a feature allocates nothing once
+    // the buffers have grown (new keys and values excepted).
+    var points: [(Int32, Int32)] = []
+    var ring: [(Int32, Int32)] = []
+    var commandWriter = _CommandWriter()
+    var tags: [UInt32] = []
+    var featureWriter = PBFWriter()
+    var packedWriter = PBFWriter()
 
     public init() {}
 
@@ -50,7 +58,7 @@ public struct MVTEncoder {
                                     geometry: Geometry, properties: [(key: String, value: PropertyValue)] = [])
         throws(MVTEncodingError)
     {
-        let (type, commands) = try Self.commands(for: geometry)
+        let type = try encodeCommands(geometry)
         let li: Int
         if let i = layerIndex[name] {
             li = i
@@ -59,25 +67,27 @@ public struct MVTEncoder {
             li = layers.count - 1
             layerIndex[name] = li
         }
-        var tags: [UInt32] = []
+        tags.removeAll(keepingCapacity: true)
         for (k, v) in properties {
-            guard let encoded = Self.encodeValue(v) else { continue }
+            if case .null = v { continue }
             tags.append(layers[li].key(k))
-            tags.append(layers[li].value(v, encoded))
+            tags.append(layers[li].value(v))
         }
-        var f = PBFWriter()
-        if let id { f.writeKey(field: 1, wireType: .varint); f.writeVarint(id) }
+        featureWriter.removeAll()
+        if let id { featureWriter.writeKey(field: 1, wireType: .varint); featureWriter.writeVarint(id) }
         if !tags.isEmpty {
-            var t = PBFWriter()
-            for v in tags { t.writeVarint(UInt64(v)) }
-            f.writeKey(field: 2, wireType: .lengthDelimited); f.writeLengthDelimited(t.bytes)
+            packedWriter.removeAll()
+            for v in tags { packedWriter.writeVarint(UInt64(v)) }
+            featureWriter.writeKey(field: 2, wireType: .lengthDelimited)
+            featureWriter.writeLengthDelimited(packedWriter.bytes)
         }
-        f.writeKey(field: 3, wireType: .varint); f.writeVarint(type)
-        var g = PBFWriter()
-        for c in commands { g.writeVarint(UInt64(c)) }
-        f.writeKey(field: 4, wireType: .lengthDelimited); f.writeLengthDelimited(g.bytes)
+        featureWriter.writeKey(field: 3, wireType: .varint); featureWriter.writeVarint(type)
+        packedWriter.removeAll()
+        for c in commandWriter.values { packedWriter.writeVarint(UInt64(c)) }
+        featureWriter.writeKey(field: 4, wireType: .lengthDelimited)
+        featureWriter.writeLengthDelimited(packedWriter.bytes)
         layers[li].features.writeKey(field: 2, wireType: .lengthDelimited)
-        layers[li].features.writeLengthDelimited(f.bytes)
+        layers[li].features.writeLengthDelimited(featureWriter.bytes)
     }
 
     /// The tile's bytes.
@@ -111,64 +121,67 @@ public struct MVTEncoder {
 
     /// The geometry type and command integers of a geometry (§4.3).
     static func commands(for g: Geometry) throws(MVTEncodingError) -> (UInt64, [UInt32]) {
-        var pts: [(Int32, Int32)] = []
-        pts.reserveCapacity(g.positionCount)
+        var e = MVTEncoder()
+        let type = try e.encodeCommands(g)
+        return (type, e.commandWriter.values)
+    }
+
+    /// Writes the geometry's command integers into `commandWriter` and returns its type.
+    mutating func encodeCommands(_ g: Geometry) throws(MVTEncodingError) -> UInt64 {
+        points.removeAll(keepingCapacity: true)
         for i in 0..<g.positionCount {
             let x = g.coordinates[2 * i].rounded(), y = g.coordinates[2 * i + 1].rounded()
             guard let xi = Int32(exactly: x) else { throw .coordinateOutOfRange(g.coordinates[2 * i]) }
             guard let yi = Int32(exactly: y) else { throw .coordinateOutOfRange(g.coordinates[2 * i + 1]) }
-            pts.append((xi, yi))
+            points.append((xi, yi))
         }
-        var out = _CommandWriter()
+        commandWriter.reset()
         switch g.kind {
         case .point, .multiPoint:
-            guard !pts.isEmpty else { throw .emptyGeometry }
-            out.command(1, pts.count)
-            for p in pts { out.to(p) }
-            return (1, out.values)
+            guard !points.isEmpty else { throw .emptyGeometry }
+            commandWriter.command(1, points.count)
+            for p in points { commandWriter.to(p) }
+            return 1
         case .lineString, .multiLineString:
             for part in 0..<g.partStarts.count {
-                let line = dedup(Array(pts[g.partRange(part)]))
-                guard line.count >= 2 else { continue }
-                out.command(1, 1); out.to(line[0])
-                out.command(2, line.count - 1)
-                for p in line.dropFirst() { out.to(p) }
+                loadDeduplicated(g.partRange(part))
+                guard ring.count >= 2 else { continue }
+                commandWriter.command(1, 1); commandWriter.to(ring[0])
+                commandWriter.command(2, ring.count - 1)
+                for i in 1..<ring.count { commandWriter.to(ring[i]) }
             }
-            guard !out.values.isEmpty else { throw .emptyGeometry }
-            return (2, out.values)
+            guard !commandWriter.values.isEmpty else { throw .emptyGeometry }
+            return 2
         case .polygon, .multiPolygon:
             for poly in 0..<g.polygonStarts.count {
                 var wroteExterior = false
                 for (n, part) in g.polygonRange(poly).enumerated() {
-                    var ring = dedup(Array(pts[g.partRange(part)]))
+                    loadDeduplicated(g.partRange(part))
                     if ring.count > 1, ring.first! == ring.last! { ring.removeLast() }
                     guard ring.count >= 3 else { continue }
-                    let area = shoelace(ring)
+                    let area = Self.shoelace(ring)
                     guard area != 0 else { continue }
                     let exterior = n == 0
                     if !exterior && !wroteExterior { continue }
-                    // §4.3.4.4: exterior positive, interior negative (y down).
-                    if (area > 0) != exterior {
-                        // Reverse, keeping the starting vertex.
-                        ring = [ring[0]] + ring[1...].reversed()
-                    }
-                    out.command(1, 1); out.to(ring[0])
-                    out.command(2, ring.count - 1)
-                    for p in ring.dropFirst() { out.to(p) }
-                    out.command(7, 1)
+                    // §4.3.4.4: exterior positive, interior negative (y down). Reverse if
+                    // needed, keeping the starting vertex.
+                    if (area > 0) != exterior { ring[1...].reverse() }
+                    commandWriter.command(1, 1); commandWriter.to(ring[0])
+                    commandWriter.command(2, ring.count - 1)
+                    for i in 1..<ring.count { commandWriter.to(ring[i]) }
+                    commandWriter.command(7, 1)
                     if exterior { wroteExterior = true }
                 }
             }
-            guard !out.values.isEmpty else { throw .emptyGeometry }
-            return (3, out.values)
+            guard !commandWriter.values.isEmpty else { throw .emptyGeometry }
+            return 3
         }
     }
 
-    static func dedup(_ p: [(Int32, Int32)]) -> [(Int32, Int32)] {
-        var out: [(Int32, Int32)] = []
-        out.reserveCapacity(p.count)
-        for q in p where out.isEmpty || out.last! != q { out.append(q) }
-        return out
+    /// Copies the positions of `range` into `ring`, dropping consecutive repeats.
+    mutating func loadDeduplicated(_ range: Range<Int>) {
+        ring.removeAll(keepingCapacity: true)
+        for i in range where ring.isEmpty || ring[ring.count - 1] != points[i] { ring.append(points[i]) }
     }
 
     static func shoelace(_ r: [(Int32, Int32)]) -> Int64 {
@@ -189,9 +202,9 @@ extension MVTEncoder.LayerState {
         return UInt32(keys.count - 1)
     }
 
-    mutating func value(_ v: PropertyValue, _ encoded: [UInt8]) -> UInt32 {
+    mutating func value(_ v: PropertyValue) -> UInt32 {
         if let i = valueIndex[v] { return i }
-        values.append(encoded)
+        values.append(MVTEncoder.encodeValue(v)!)
         valueIndex[v] = UInt32(values.count - 1)
         return UInt32(values.count - 1)
     }
@@ -201,6 +214,10 @@ extension MVTEncoder.LayerState {
 struct _CommandWriter {
     var values: [UInt32] = []
     var x: Int32 = 0, y: Int32 = 0
+    mutating func reset() {
+        values.removeAll(keepingCapacity: true)
+        x = 0; y = 0
+    }
     mutating func command(_ id: UInt32, _ count: Int) { values.append(id | UInt32(count) << 3) }
     mutating func to(_ p: (Int32, Int32)) {
         values.append(ZigZag.encode(p.0 &- x))
