@@ -27,7 +27,8 @@ struct Conform: ParsableCommand {
             fail("unknown suite '\(suite)'; known: \(ConformanceSuites.names.joined(separator: ", "))")
         }
         guard let impl = ConformanceSuites.implementation(named: implementation, suite: suite) else {
-            fail("suite '\(suite)' has no implementation '\(implementation)'")
+            let known = ConformanceSuites.implementations[suite] ?? []
+            fail("suite '\(suite)' has no implementation '\(implementation)'; it has: \(known.joined(separator: ", "))")
         }
         let cases: [ConformanceCase]
         do { cases = try s.loadCases(from: path) } catch { fail("\(error)") }
@@ -48,12 +49,18 @@ struct Conform: ParsableCommand {
 
 /// The suites `graticule conform` knows, and their implementations.
 enum ConformanceSuites {
-    static let names = ["pbf-varint", "mvt-fixtures"]
+    static let names = ["pbf-varint", "mvt-fixtures", "json-test-suite"]
+
+    static let implementations: [String: [String]] = [
+        "pbf-varint": ["graticule"], "mvt-fixtures": ["graticule"],
+        "json-test-suite": ["foundation.jsonserialization"],
+    ]
 
     static func suite(named name: String) -> ConformanceSuite? {
         switch name {
         case "pbf-varint": return PBFVarintSuite()
         case "mvt-fixtures": return MVTFixturesSuite()
+        case "json-test-suite": return JSONTestSuite()
         default: return nil
         }
     }
@@ -62,6 +69,7 @@ enum ConformanceSuites {
         switch (suite, name) {
         case ("pbf-varint", "graticule"): return PBFVarintSuite.graticule
         case ("mvt-fixtures", "graticule"): return MVTFixturesSuite.graticule
+        case ("json-test-suite", "foundation.jsonserialization"): return JSONTestSuite.foundation
         default: return nil
         }
     }

@@ -1,0 +1,59 @@
+import Foundation
+
+/// The JSON parsing conformance suite (../shared/corpora/json-test-suite, `test_parsing/`):
+/// `y_*` files must be accepted, `n_*` rejected, `i_*` are implementation-defined (either
+/// outcome passes; the outcome is recorded). Each case cites the RFC 8259 section its
+/// file name points at.
+///
+/// Implementations: `foundation.jsonserialization` (Foundation, top-level scalars allowed
+/// as RFC 8259 §2 permits). Graticule's own tokenizer joins when the GeoJSON module has one.
+public struct JSONTestSuite: ConformanceSuite {
+    public let name = "json-test-suite"
+    public init() {}
+
+    public enum LoadError: Error, CustomStringConvertible {
+        case noCases(String)
+        public var description: String {
+            switch self { case .noCases(let p): return "\(p): no y_/n_/i_ files under test_parsing/" }
+        }
+    }
+
+    /// RFC 8259 section cited by a case, from its file name.
+    static func rule(for file: String) -> String {
+        let body = file.dropFirst(2)
+        if body.hasPrefix("number") { return "RFC8259-6" }
+        if body.hasPrefix("string") { return "RFC8259-7" }
+        if body.hasPrefix("array") { return "RFC8259-5" }
+        if body.hasPrefix("object") { return "RFC8259-4" }
+        if body.hasPrefix("incomplete") || body.hasPrefix("multidigit") { return "RFC8259-3" }
+        if body.contains("utf") || body.contains("UTF") { return "RFC8259-8.1" }
+        return "RFC8259-2"
+    }
+
+    public func loadCases(from directory: String) throws -> [ConformanceCase] {
+        let dir = directory + "/test_parsing"
+        let files = ((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? [])
+            .filter { $0.hasSuffix(".json") && ($0.hasPrefix("y_") || $0.hasPrefix("n_") || $0.hasPrefix("i_")) }
+            .sorted()
+        guard !files.isEmpty else { throw LoadError.noCases(directory) }
+        return files.compactMap { f in
+            guard let data = FileManager.default.contents(atPath: dir + "/" + f) else { return nil }
+            let expected: Expectation = f.hasPrefix("y_") ? .accept(output: nil)
+                : f.hasPrefix("n_") ? .reject(errorClass: nil) : .either
+            return ConformanceCase(id: String(f.dropLast(5)), rule: Self.rule(for: f), input: [UInt8](data),
+                                   expected: expected)
+        }
+    }
+
+    /// Foundation's `JSONSerialization`.
+    public static var foundation: ConformanceImplementation {
+        ConformanceImplementation(name: "foundation.jsonserialization") { c in
+            do {
+                _ = try JSONSerialization.jsonObject(with: Data(c.input), options: [.fragmentsAllowed])
+                return .accepted(output: nil)
+            } catch {
+                return .rejected(errorClass: "invalid", detail: "\(error)".prefix(160).description)
+            }
+        }
+    }
+}
