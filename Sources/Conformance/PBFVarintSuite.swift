@@ -1,3 +1,4 @@
+import Foundation
 import PBF
 
 /// Conformance of the protobuf varint and zigzag reader (mvt-pbf rules P1, P2, P3, P10,
@@ -25,7 +26,8 @@ public struct PBFVarintSuite: ConformanceSuite {
 
     public func loadCases(from directory: String) throws -> [ConformanceCase] {
         let path = directory + "/cases.tsv"
-        guard let text = _readText(path) else { throw LoadError.unreadable(path) }
+        guard let data = FileManager.default.contents(atPath: path) else { throw LoadError.unreadable(path) }
+        let text = String(decoding: data, as: UTF8.self)
         var cases: [ConformanceCase] = []
         for (n, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             if line.isEmpty || line.hasPrefix("#") { continue }
@@ -94,23 +96,4 @@ public struct PBFVarintSuite: ConformanceSuite {
             return .rejected(errorClass: cls, detail: "\(error) at byte \(error.offset)")
         }
     } }
-}
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
-func _readText(_ path: String) -> String? {
-    guard let f = fopen(path, "rb") else { return nil }
-    defer { fclose(f) }
-    var bytes: [UInt8] = []
-    var buf = [UInt8](repeating: 0, count: 65536)
-    while true {
-        let n = fread(&buf, 1, buf.count, f)
-        if n <= 0 { break }
-        bytes.append(contentsOf: buf[0..<n])
-    }
-    return String(decoding: bytes, as: UTF8.self)
 }
