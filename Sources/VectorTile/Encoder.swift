@@ -159,13 +159,19 @@ public struct MVTEncoder {
                     loadDeduplicated(g.partRange(part))
                     if ring.count > 1, ring.first! == ring.last! { ring.removeLast() }
                     guard ring.count >= 3 else { continue }
-                    let area = Self.shoelace(ring)
-                    guard area != 0 else { continue }
+                    // The decoder's overflow-safe area sum decides the winding (§4.3.4.4).
+                    var area = _ShoelaceSum()
+                    for i in 0..<ring.count {
+                        let (x1, y1) = ring[i], (x2, y2) = ring[(i + 1) % ring.count]
+                        area.add(Int64(x1), Int64(y1), Int64(x2), Int64(y2))
+                    }
+                    let kind = area.kind
+                    guard kind != .degenerate else { continue }
                     let exterior = n == 0
                     if !exterior && !wroteExterior { continue }
-                    // §4.3.4.4: exterior positive, interior negative (y down). Reverse if
-                    // needed, keeping the starting vertex.
-                    if (area > 0) != exterior { ring[1...].reverse() }
+                    // Exterior positive, interior negative (y down). Reverse if needed,
+                    // keeping the starting vertex.
+                    if (kind == .exterior) != exterior { ring[1...].reverse() }
                     commandWriter.command(1, 1); commandWriter.to(ring[0])
                     commandWriter.command(2, ring.count - 1)
                     for i in 1..<ring.count { commandWriter.to(ring[i]) }
@@ -182,15 +188,6 @@ public struct MVTEncoder {
     mutating func loadDeduplicated(_ range: Range<Int>) {
         ring.removeAll(keepingCapacity: true)
         for i in range where ring.isEmpty || ring[ring.count - 1] != points[i] { ring.append(points[i]) }
-    }
-
-    static func shoelace(_ r: [(Int32, Int32)]) -> Int64 {
-        var a: Int64 = 0
-        for i in 0..<r.count {
-            let (x1, y1) = r[i], (x2, y2) = r[(i + 1) % r.count]
-            a &+= Int64(x1) * Int64(y2) - Int64(x2) * Int64(y1)
-        }
-        return a
     }
 }
 

@@ -202,11 +202,4 @@ public struct PackedUInt32Stream {
             }
         }
     }
-
-    /// True when no value is left.
-    @inlinable
-    public mutating func isEmpty() throws(MVTError) -> Bool {
-        var copy = self
-        return try copy.next() == nil
-    }
 }
