@@ -45,7 +45,7 @@ let package = Package(
 
         .target(name: "PBF"),
         .target(name: "GeoModel"),
-        .target(name: "GeoJSON", dependencies: ["GeoModel"]),
+        .target(name: "GeoJSON", dependencies: ["GeoModel"], exclude: ["Tables"]),
         .target(name: "VectorTile", dependencies: ["PBF", "GeoModel"]),
         .target(name: "TileCover", dependencies: ["GeoModel"]),
         .target(name: "SourceDiff", dependencies: ["GeoModel", "TileCover"]),

@@ -48,13 +48,15 @@ public enum GeoJSONWriter {
         case .uint(let u): return String(u)
         case .double(let d): return number(d)
         case .string(let s): return string(s)
+        case .array(let a): return "[" + a.map(value).joined(separator: ",") + "]"
+        case .object(let o): return "{" + o.map { string($0.key) + ":" + value($0.value) }.joined(separator: ",") + "}"
         }
     }
 
     /// A geometry object (RFC 7946 §3.1), positions as [x, y].
     public static func geometry(_ g: Geometry) -> String {
         func position(_ i: Int) -> String {
-            "[" + number(g.coordinates[2 * i]) + "," + number(g.coordinates[2 * i + 1]) + "]"
+            "[" + number(g.x(i)) + "," + number(g.y(i)) + "]"
         }
         func positions(_ r: Range<Int>) -> String { "[" + r.map(position).joined(separator: ",") + "]" }
         func polygon(_ parts: Range<Int>) -> String {
@@ -70,6 +72,8 @@ public enum GeoJSONWriter {
         case .polygon: coordinates = polygon(g.polygonRange(0))
         case .multiPolygon:
             coordinates = "[" + (0..<g.polygonStarts.count).map { polygon(g.polygonRange($0)) }.joined(separator: ",") + "]"
+        case .geometryCollection:
+            return "{\"type\":\"GeometryCollection\",\"geometries\":[" + g.geometries.map(geometry).joined(separator: ",") + "]}"
         }
         return "{\"type\":\"\(g.kind.rawValue)\",\"coordinates\":\(coordinates)}"
     }

@@ -9,6 +9,11 @@ public enum MVTEncodingError: Error, Equatable, Sendable {
     /// Nothing is left of the geometry after dropping repeated positions and degenerate
     /// parts (a line needs two distinct positions, a ring three and a non-zero area).
     case emptyGeometry
+    /// MVT 2.1 values are scalars (§4.1): an array or object property cannot be written.
+    case nestedPropertyValue(key: String)
+    /// A geometry collection has no MVT geometry type (§4.3.4); add its members as
+    /// separate features.
+    case geometryCollection
 }
 
 /// Builds a vector tile (MVT 2.1) from GeoModel geometries in tile coordinates (0...extent
@@ -58,6 +63,7 @@ public struct MVTEncoder {
                                     geometry: Geometry, properties: [(key: String, value: PropertyValue)] = [])
         throws(MVTEncodingError)
     {
+        for (k, v) in properties where v.isNested { throw .nestedPropertyValue(key: k) }
         let type = try encodeCommands(geometry)
         let li: Int
         if let i = layerIndex[name] {
@@ -109,7 +115,7 @@ public struct MVTEncoder {
     static func encodeValue(_ v: PropertyValue) -> [UInt8]? {
         var w = PBFWriter()
         switch v {
-        case .null: return nil
+        case .null, .array, .object: return nil
         case .string(let s): w.writeKey(field: 1, wireType: .lengthDelimited); w.writeLengthDelimited(Array(s.utf8))
         case .double(let d): w.writeKey(field: 3, wireType: .fixed64); w.writeDouble(d)
         case .int(let i): w.writeKey(field: 6, wireType: .varint); w.writeSInt64(i)
@@ -129,10 +135,11 @@ public struct MVTEncoder {
     /// Writes the geometry's command integers into `commandWriter` and returns its type.
     mutating func encodeCommands(_ g: Geometry) throws(MVTEncodingError) -> UInt64 {
         points.removeAll(keepingCapacity: true)
+        if g.kind == .geometryCollection { throw .geometryCollection }
         for i in 0..<g.positionCount {
-            let x = g.coordinates[2 * i].rounded(), y = g.coordinates[2 * i + 1].rounded()
-            guard let xi = Int32(exactly: x) else { throw .coordinateOutOfRange(g.coordinates[2 * i]) }
-            guard let yi = Int32(exactly: y) else { throw .coordinateOutOfRange(g.coordinates[2 * i + 1]) }
+            let x = g.x(i).rounded(), y = g.y(i).rounded()
+            guard let xi = Int32(exactly: x) else { throw .coordinateOutOfRange(g.x(i)) }
+            guard let yi = Int32(exactly: y) else { throw .coordinateOutOfRange(g.y(i)) }
             points.append((xi, yi))
         }
         commandWriter.reset()
@@ -181,6 +188,8 @@ public struct MVTEncoder {
             }
             guard !commandWriter.values.isEmpty else { throw .emptyGeometry }
             return 3
+        case .geometryCollection:
+            throw .geometryCollection
         }
     }
 

@@ -1,0 +1,81 @@
+#if canImport(Glibc)
+import Glibc
+private let systemRead = Glibc.read
+#elseif canImport(Darwin)
+import Darwin
+private let systemRead = Darwin.read
+#endif
+
+/// Where a streaming reader gets its bytes: a file, a socket, a decompressor, a test's
+/// chunks. Results never depend on how the bytes are cut into reads.
+public protocol GeoJSONByteSource {
+    /// Reads up to `buffer.count` bytes into `buffer` and returns how many; 0 means the end
+    /// of the input.
+    mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws(GeoJSONSourceError) -> Int
+}
+
+/// A read failure of the byte source (not of the data).
+public struct GeoJSONSourceError: Error, Equatable, Sendable, CustomStringConvertible {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}
+
+/// Bytes in memory handed out at most `chunkSize` at a time (chunk-boundary tests, and
+/// data that arrives in pieces).
+public struct ChunkedByteSource: GeoJSONByteSource {
+    public let bytes: [UInt8]
+    public let chunkSize: Int
+    public private(set) var position = 0
+
+    public init(_ bytes: [UInt8], chunkSize: Int) {
+        precondition(chunkSize > 0, "chunk size must be positive")
+        self.bytes = bytes
+        self.chunkSize = chunkSize
+    }
+
+    public mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws(GeoJSONSourceError) -> Int {
+        let n = min(buffer.count, chunkSize, bytes.count - position)
+        guard n > 0 else { return 0 }
+        bytes.withUnsafeBytes { src in
+            // Safe: n bytes remain after `position` and fit in `buffer`.
+            buffer.baseAddress!.copyMemory(from: src.baseAddress! + position, byteCount: n)
+        }
+        position += n
+        return n
+    }
+}
+
+/// A file read with POSIX `read(2)`; the descriptor is closed when the last copy goes.
+public final class FileByteSource: GeoJSONByteSource {
+    private let fd: Int32
+    public let path: String
+
+    /// Opens `path` for reading.
+    ///
+    /// - Throws: `GeoJSONSourceError` naming the path and the system error.
+    public init(path: String) throws(GeoJSONSourceError) {
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { throw GeoJSONSourceError("cannot open \(path): \(String(cString: strerror(errno)))") }
+        self.fd = fd
+        self.path = path
+    }
+
+    deinit { close(fd) }
+
+    /// The file's size in bytes, nil when it cannot be told (a pipe).
+    public var size: Int? {
+        var st = stat()
+        guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { return nil }
+        return Int(st.st_size)
+    }
+
+    public func read(into buffer: UnsafeMutableRawBufferPointer) throws(GeoJSONSourceError) -> Int {
+        while true {
+            let n = systemRead(fd, buffer.baseAddress, buffer.count)
+            if n >= 0 { return n }
+            if errno == EINTR { continue }
+            throw GeoJSONSourceError("cannot read \(path): \(String(cString: strerror(errno)))")
+        }
+    }
+}

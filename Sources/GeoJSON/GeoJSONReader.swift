@@ -1,0 +1,160 @@
+import GeoModel
+
+/// How a GeoJSON text is read.
+///
+/// Policies that RFC 8259 and RFC 7946 leave open, decided here:
+/// - **BOM**: a leading UTF-8 byte order mark (EF BB BF) is skipped (RFC 8259 §8.1 lets
+///   parsers ignore it); a BOM anywhere else is an ordinary character.
+/// - **Duplicate member names**: a GeoJSON member (`type`, `coordinates`, `geometry`,
+///   `properties`, `features`, `geometries`, `id`, `bbox`, `crs`) twice in one object is an
+///   error (`duplicateMember`), since the two could disagree on what the object is. Inside
+///   `properties` duplicates are kept in order in the `PropertyList` (nothing is dropped;
+///   lookup by key finds the first); the validator reports them.
+/// - **Numbers**: correctly rounded doubles; `-0` keeps its sign; a magnitude that rounds
+///   to infinity is an error; underflow gives ±0. Integers in `id` and properties are kept
+///   exact as `Int64`/`UInt64` when they fit.
+/// - **Positions** with more than three values: the extra values are dropped (RFC 7946
+///   §3.1.1 lets parsers ignore them) and a warning is reported.
+/// - **Lone surrogate escapes** (`"\uD800"`): rejected, as a Swift `String` cannot hold
+///   them and replacing them would change the data.
+/// - **The `crs` member** (removed by RFC 7946 §4): accepted and surfaced in
+///   `GeoJSONDocument.crs`, never used to reproject.
+public struct GeoJSONReadOptions: Sendable {
+    /// The deepest nesting of arrays and objects accepted (deeper input gets
+    /// `depthLimitExceeded`, never a stack overflow).
+    public var maxDepth = 512
+    /// Skip `properties` members without building them (geometry-only reading). The
+    /// skipped JSON is still validated.
+    public var skipProperties = false
+    /// Reject Features without `geometry` or `properties` members (RFC 7946 §3.2 requires
+    /// both). By default they are read as null and reported as warnings.
+    public var strict = false
+    /// Collect warnings (`GeoJSONFinding`) while reading; see `GeoJSONValidator`.
+    public var collectFindings = false
+
+    public init(maxDepth: Int = 512, skipProperties: Bool = false, strict: Bool = false) {
+        self.maxDepth = maxDepth
+        self.skipProperties = skipProperties
+        self.strict = strict
+    }
+}
+
+/// A validation finding: an error (the text breaks a MUST of RFC 7946) or a warning (a
+/// SHOULD, or something parsers must accept but producers should not write).
+public struct GeoJSONFinding: Equatable, Sendable, CustomStringConvertible {
+    public enum Severity: String, Sendable { case error, warning }
+    public var severity: Severity
+    /// The section the finding rests on, as `RFC 7946 §3.1.6`.
+    public var rule: String
+    public var message: String
+    public var location: SourceLocation
+    public var path: [JSONPathComponent]
+
+    public var pathString: String { GeoJSONError(kind: .trailingContent, location: location, path: path).pathString }
+
+    public var description: String { "\(severity): \(message) (\(rule)) at \(location), in \(pathString)" }
+}
+
+/// A whole GeoJSON text: the object plus the top-level members that are not part of the
+/// model (`bbox`, the obsolete `crs`).
+public struct GeoJSONDocument: Equatable, Sendable {
+    public var object: GeoObject
+    /// The top-level `bbox` member (RFC 7946 §5), as written.
+    public var bbox: [Double]?
+    /// The top-level `crs` member if present (RFC 7946 §4 removed it; surfaced, not applied).
+    public var crs: PropertyValue?
+}
+
+/// Reads GeoJSON (RFC 7946) into `GeoModel` values.
+///
+/// ```swift
+/// let doc = try GeoJSONReader.read(bytes)            // whole text in memory
+/// for try feature in ... // see GeoJSONFeatureReader for files of any size
+/// ```
+public enum GeoJSONReader {
+    /// Reads one GeoJSON text held in memory.
+    ///
+    /// - Complexity: O(n) in the size of the text; allocates the model (one coordinate
+    ///   array per geometry) and nothing per position.
+    /// - Throws: `GeoJSONError` with the byte offset, line, column and member path.
+    public static func read(_ bytes: UnsafeRawBufferPointer,
+                            options: GeoJSONReadOptions = GeoJSONReadOptions()) throws(GeoJSONError) -> GeoJSONDocument {
+        var skip = 0
+        if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { skip = 3 }
+        let body = UnsafeRawBufferPointer(rebasing: bytes[skip...])
+        var parser = _GeoJSONParser(cursor: _Cursor(borrowing: body, maxDepth: options.maxDepth), options: options)
+        do {
+            let doc = try parser.readDocument()
+            return doc
+        } catch {
+            var e = error
+            e.location = SourceLocation(offset: e.location.offset + skip, in: bytes)
+            throw e
+        }
+    }
+
+    /// Reads one GeoJSON text held in memory.
+    public static func read(_ bytes: [UInt8], options: GeoJSONReadOptions = GeoJSONReadOptions()) throws(GeoJSONError) -> GeoJSONDocument {
+        var result: Result<GeoJSONDocument, GeoJSONError>!
+        bytes.withUnsafeBytes { raw in
+            do throws(GeoJSONError) { result = .success(try read(raw, options: options)) } catch { result = .failure(error) }
+        }
+        return try result.get()
+    }
+
+    /// Reads one GeoJSON text from a source, in chunks of `chunkSize` bytes. The model is
+    /// built as the bytes arrive; the text itself is never held whole.
+    ///
+    /// - Throws: `GeoJSONError`.
+    public static func read(from source: some GeoJSONByteSource, chunkSize: Int = 65_536,
+                            options: GeoJSONReadOptions = GeoJSONReadOptions()) throws(GeoJSONError) -> GeoJSONDocument {
+        var parser = _GeoJSONParser(cursor: _Cursor(source: source, chunkSize: chunkSize, maxDepth: options.maxDepth), options: options)
+        defer { parser.c.deallocate() }
+        try parser.skipBOM()
+        return try parser.readDocument()
+    }
+
+    /// Reads a text and returns it with every finding (errors it tolerates and warnings).
+    /// A fatal error is thrown; see `GeoJSONValidator` for a report that never throws.
+    static func readWithFindings(_ bytes: UnsafeRawBufferPointer, options: GeoJSONReadOptions) throws(GeoJSONError)
+        -> (GeoJSONDocument, [GeoJSONFinding])
+    {
+        var o = options
+        o.collectFindings = true
+        var parser = _GeoJSONParser(cursor: _Cursor(borrowing: bytes, maxDepth: o.maxDepth), options: o)
+        try parser.skipBOM()
+        let doc = try parser.readDocument()
+        return (doc, parser.findings ?? [])
+    }
+}
+
+extension _GeoJSONParser {
+    /// Skips a leading UTF-8 byte order mark.
+    mutating func skipBOM() throws(GeoJSONError) {
+        while c.end - c.pos < 3 && !c.atEnd { _ = try c.refill() }
+        if c.end - c.pos >= 3, c.base[c.pos] == 0xEF, c.base[c.pos + 1] == 0xBB, c.base[c.pos + 2] == 0xBF {
+            c.pos += 3
+        }
+    }
+
+    /// One GeoJSON text: an object, then only whitespace.
+    mutating func readDocument() throws(GeoJSONError) -> GeoJSONDocument {
+        guard let first = try c.peekNonWhitespace() else { throw c.error(.unexpectedEnd, at: c.end) }
+        guard first == UInt8(ascii: "{") else {
+            throw c.error(.unexpectedByte(first, expected: "a GeoJSON object (RFC 7946 §2)"), at: c.pos)
+        }
+        let parts = try parseObject(depth: 1, role: .root)
+        let built = try finish(parts, role: .root)
+        if let b = try c.peekNonWhitespace() {
+            _ = b
+            throw c.error(.trailingContent, at: c.pos)
+        }
+        let object: GeoObject
+        switch built {
+        case .geometry(let g): object = .geometry(g)
+        case .feature(let f): object = .feature(f)
+        case .featureCollection(let fs): object = .featureCollection(fs)
+        }
+        return GeoJSONDocument(object: object, bbox: parts.bbox, crs: parts.crs)
+    }
+}

@@ -1,0 +1,506 @@
+import GeoModel
+
+/// Line and column bookkeeping for bytes a streaming reader has already let go of.
+struct _LineCounter {
+    var line = 1
+    var column = 1
+    var lastWasCR = false
+
+    /// Continues the count over `bytes` (same rules as `SourceLocation`).
+    mutating func advance(_ p: UnsafePointer<UInt8>, _ count: Int) {
+        var i = 0
+        while i < count {
+            let b = p[i]
+            if b == 0x0A {
+                if !lastWasCR { line += 1 }
+                column = 1
+                lastWasCR = false
+            } else if b == 0x0D {
+                line += 1
+                column = 1
+                lastWasCR = true
+            } else {
+                lastWasCR = false
+                if b & 0xC0 != 0x80 { column += 1 }
+            }
+            i += 1
+        }
+    }
+}
+
+/// The one place that touches raw bytes: a window `base[0..<end]` over the input, the
+/// read position `pos`, and (when streaming) a source that refills the window.
+///
+/// Tokens are always scanned from contiguous bytes: when a token runs into the end of the
+/// window before the input ends, `refill()` keeps the bytes from `pos` (the token's start),
+/// reads more and the token is scanned again. So results never depend on where reads cut
+/// the input, and the window only grows beyond the chunk size for a single larger token.
+struct _Cursor {
+    var base: UnsafePointer<UInt8>
+    var pos = 0
+    var end: Int
+    /// True when no byte will follow `end`.
+    var atEnd: Bool
+
+    // Streaming state.
+    var storage: UnsafeMutablePointer<UInt8>?
+    var capacity = 0
+    var source: (any GeoJSONByteSource)?
+    var chunkSize = 0
+    /// Absolute offset of `base[0]` in the input.
+    var baseOffset = 0
+    /// Line/column at `baseOffset`.
+    var released = _LineCounter()
+    var maxDepth: Int
+    /// Scratch for strings with escapes.
+    var scratch: [UInt8] = []
+
+    /// A cursor over a whole document held by the caller.
+    init(borrowing bytes: UnsafeRawBufferPointer, maxDepth: Int) {
+        // Safe: a zero-length buffer may have a nil base; point at a static byte instead.
+        base = bytes.count > 0 ? bytes.baseAddress!.assumingMemoryBound(to: UInt8.self) : _Cursor.emptyByte
+        end = bytes.count
+        atEnd = true
+        self.maxDepth = maxDepth
+    }
+
+    /// A cursor that pulls `chunkSize`-byte reads from `source` into its own window.
+    init(source: any GeoJSONByteSource, chunkSize: Int, maxDepth: Int) {
+        precondition(chunkSize > 0, "chunk size must be positive")
+        capacity = max(chunkSize, 64)
+        let s = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+        storage = s
+        base = UnsafePointer(s)
+        end = 0
+        atEnd = false
+        self.source = source
+        self.chunkSize = chunkSize
+        self.maxDepth = maxDepth
+    }
+
+    nonisolated(unsafe) static let emptyByte: UnsafePointer<UInt8> = {
+        let p = UnsafeMutablePointer<UInt8>.allocate(capacity: 1)
+        p.initialize(to: 0)
+        return UnsafePointer(p)
+    }()
+
+    /// Frees the window (streaming cursors only). The owner calls this once.
+    mutating func deallocate() {
+        storage?.deallocate()
+        storage = nil
+    }
+
+    /// Absolute offset of window index `i`.
+    @inline(__always) func offset(_ i: Int) -> Int { baseOffset + i }
+
+    /// Drops the bytes before `pos`, reads more after the kept ones. Returns true when the
+    /// caller should scan again (bytes arrived, or the input just turned out to end), false
+    /// when nothing can change.
+    @inline(never)
+    mutating func refill() throws(GeoJSONError) -> Bool {
+        guard !atEnd else { return false }
+        guard let storage, source != nil else {
+            atEnd = true
+            return true
+        }
+        let keep = pos
+        released.advance(base, keep)
+        baseOffset += keep
+        let remaining = end - keep
+        if keep > 0 {
+            // Safe: both ranges lie inside the window; memmove semantics via update(from:).
+            storage.update(from: storage + keep, count: remaining)
+        }
+        pos = 0
+        end = remaining
+        if end == capacity {
+            // One token fills the window: grow it.
+            let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity * 2)
+            bigger.update(from: storage, count: end)
+            storage.deallocate()
+            self.storage = bigger
+            capacity *= 2
+            base = UnsafePointer(bigger)
+        }
+        let target = self.storage! + end
+        let room = min(capacity - end, max(chunkSize, 1))
+        let n: Int
+        do {
+            n = try source!.read(into: UnsafeMutableRawBufferPointer(start: target, count: room))
+        } catch {
+            throw GeoJSONError(kind: .invalidGeoJSON(rule: "input", message: "read failed: \(error.message)"),
+                               location: location(of: end))
+        }
+        if n == 0 {
+            atEnd = true
+        } else {
+            end += n
+        }
+        return true
+    }
+
+    /// The location of window index `i`.
+    func location(of i: Int) -> SourceLocation {
+        var c = released
+        c.advance(base, min(max(i, 0), end))
+        return SourceLocation(offset: baseOffset + min(max(i, 0), end), line: c.line, column: c.column)
+    }
+
+    func error(_ kind: GeoJSONError.Kind, at i: Int) -> GeoJSONError {
+        GeoJSONError(kind: kind, location: location(of: i))
+    }
+
+    // MARK: Whitespace and punctuation
+
+    @inline(__always)
+    static func isWhitespace(_ b: UInt8) -> Bool {
+        b == 0x20 || b == 0x0A || b == 0x0D || b == 0x09
+    }
+
+    /// Skips whitespace and returns the next byte without consuming it; nil at the end.
+    @inline(__always)
+    mutating func peekNonWhitespace() throws(GeoJSONError) -> UInt8? {
+        while true {
+            while pos < end {
+                let b = base[pos]
+                if b > 0x20 || !_Cursor.isWhitespace(b) { return b }
+                pos += 1
+            }
+            if try !refill() { return nil }
+        }
+    }
+
+    /// The next non-whitespace byte, consumed; an error at the end of input.
+    @inline(__always)
+    mutating func nextNonWhitespace(expected: String) throws(GeoJSONError) -> UInt8 {
+        guard let b = try peekNonWhitespace() else { throw error(.unexpectedEnd, at: end) }
+        pos += 1
+        return b
+    }
+
+    /// Consumes `byte` after optional whitespace, or throws naming `expected`.
+    @inline(__always)
+    mutating func expect(_ byte: UInt8, _ expected: String) throws(GeoJSONError) {
+        guard let b = try peekNonWhitespace() else { throw error(.unexpectedEnd, at: end) }
+        guard b == byte else { throw error(.unexpectedByte(b, expected: expected), at: pos) }
+        pos += 1
+    }
+
+    // MARK: Numbers
+
+    /// Reads a number at `pos` (after whitespace was skipped).
+    @inline(__always)
+    mutating func readNumber() throws(GeoJSONError) -> ScannedNumber {
+        while true {
+            switch NumberParser.scan(base, start: pos, end: end, atEnd: atEnd) {
+            case .number(let n, let e):
+                pos = e
+                return n
+            case .incomplete:
+                _ = try refill()
+            case .invalid(let at, let reason):
+                throw error(.invalidNumber(reason), at: at)
+            case .outOfRange:
+                throw error(.numberOutOfRange, at: pos)
+            }
+        }
+    }
+
+    // MARK: Literals
+
+    /// Reads `true`, `false` or `null` starting at `pos`.
+    mutating func readLiteral() throws(GeoJSONError) -> PropertyValue {
+        let b = base[pos]
+        let word: StaticString = b == UInt8(ascii: "t") ? "true" : b == UInt8(ascii: "f") ? "false" : "null"
+        let n = word.utf8CodeUnitCount
+        while end - pos < n && !atEnd { _ = try refill() }
+        let w = word.utf8Start
+        for k in 0..<n {
+            guard pos + k < end else { throw error(.unexpectedEnd, at: end) }
+            guard base[pos + k] == w[k] else {
+                throw error(.unexpectedByte(base[pos + k], expected: "a JSON value"), at: pos + k)
+            }
+        }
+        pos += n
+        switch b {
+        case UInt8(ascii: "t"): return .bool(true)
+        case UInt8(ascii: "f"): return .bool(false)
+        default: return .null
+        }
+    }
+
+    // MARK: Strings
+
+    /// Scans the string whose opening quote is at `pos`: validates it, leaves `pos` after
+    /// the closing quote and returns the window range of its contents (valid until the
+    /// next refill) and whether it holds escapes.
+    @inline(__always)
+    mutating func scanString() throws(GeoJSONError) -> (start: Int, end: Int, escaped: Bool) {
+        while true {
+            var i = pos + 1
+            var escaped = false
+            // Safe: every read is guarded by `i < end` or by the explicit length checks.
+            scan: while i < end {
+                let b = base[i]
+                if b == UInt8(ascii: "\"") {
+                    let start = pos + 1
+                    pos = i + 1
+                    return (start, i, escaped)
+                }
+                if b >= 0x20 && b < 0x80 && b != UInt8(ascii: "\\") {
+                    i += 1
+                    continue
+                }
+                if b == UInt8(ascii: "\\") {
+                    escaped = true
+                    guard i + 1 < end else { break scan }
+                    switch base[i + 1] {
+                    case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"),
+                         UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+                        i += 2
+                    case UInt8(ascii: "u"):
+                        guard i + 6 <= end else { break scan }
+                        guard let u = _Cursor.hex4(base, i + 2) else { throw error(.invalidEscape, at: i) }
+                        if u >= 0xD800 && u <= 0xDBFF {
+                            // A high surrogate must be followed by an escaped low one.
+                            guard i + 12 <= end else { break scan }
+                            guard base[i + 6] == UInt8(ascii: "\\"), base[i + 7] == UInt8(ascii: "u"),
+                                  let l = _Cursor.hex4(base, i + 8), l >= 0xDC00 && l <= 0xDFFF
+                            else { throw error(.invalidEscape, at: i) }
+                            i += 12
+                        } else if u >= 0xDC00 && u <= 0xDFFF {
+                            throw error(.invalidEscape, at: i)
+                        } else {
+                            i += 6
+                        }
+                    default:
+                        throw error(.invalidEscape, at: i)
+                    }
+                    continue
+                }
+                if b < 0x20 { throw error(.controlCharacterInString, at: i) }
+                // Multi-byte UTF-8 (RFC 3629 §4).
+                let need: Int
+                var lo: UInt8 = 0x80, hi: UInt8 = 0xBF
+                switch b {
+                case 0xC2...0xDF: need = 1
+                case 0xE0: need = 2; lo = 0xA0
+                case 0xE1...0xEC, 0xEE...0xEF: need = 2
+                case 0xED: need = 2; hi = 0x9F
+                case 0xF0: need = 3; lo = 0x90
+                case 0xF1...0xF3: need = 3
+                case 0xF4: need = 3; hi = 0x8F
+                default: throw error(.invalidUTF8, at: i)
+                }
+                guard i + need < end else { break scan }
+                let c1 = base[i + 1]
+                guard c1 >= lo && c1 <= hi else { throw error(.invalidUTF8, at: i) }
+                if need >= 2 { guard base[i + 2] & 0xC0 == 0x80 else { throw error(.invalidUTF8, at: i) } }
+                if need == 3 { guard base[i + 3] & 0xC0 == 0x80 else { throw error(.invalidUTF8, at: i) } }
+                i += need + 1
+            }
+            // Ran out of bytes inside the string.
+            if try !refill() { throw error(.unexpectedEnd, at: end) }
+        }
+    }
+
+    static func hex4(_ p: UnsafePointer<UInt8>, _ i: Int) -> UInt32? {
+        var v: UInt32 = 0
+        for k in 0..<4 {
+            let c = p[i + k]
+            let d: UInt8
+            switch c {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): d = c - 0x30
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): d = c - 0x61 + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): d = c - 0x41 + 10
+            default: return nil
+            }
+            v = v << 4 | UInt32(d)
+        }
+        return v
+    }
+
+    /// Reads a string at `pos` into a Swift String.
+    mutating func readString() throws(GeoJSONError) -> String {
+        let (s, e, escaped) = try scanString()
+        if !escaped {
+            return String(decoding: UnsafeBufferPointer(start: base + s, count: e - s), as: UTF8.self)
+        }
+        decodeEscapes(s, e)
+        return String(decoding: scratch, as: UTF8.self)
+    }
+
+    /// Decodes an already validated string body with escapes into `scratch`.
+    mutating func decodeEscapes(_ s: Int, _ e: Int) {
+        scratch.removeAll(keepingCapacity: true)
+        var i = s
+        while i < e {
+            let b = base[i]
+            guard b == UInt8(ascii: "\\") else {
+                scratch.append(b)
+                i += 1
+                continue
+            }
+            let c = base[i + 1]
+            switch c {
+            case UInt8(ascii: "b"): scratch.append(0x08); i += 2
+            case UInt8(ascii: "f"): scratch.append(0x0C); i += 2
+            case UInt8(ascii: "n"): scratch.append(0x0A); i += 2
+            case UInt8(ascii: "r"): scratch.append(0x0D); i += 2
+            case UInt8(ascii: "t"): scratch.append(0x09); i += 2
+            case UInt8(ascii: "u"):
+                var u = _Cursor.hex4(base, i + 2)!
+                i += 6
+                if u >= 0xD800 && u <= 0xDBFF {
+                    let l = _Cursor.hex4(base, i + 2)!
+                    u = 0x10000 + ((u - 0xD800) << 10) + (l - 0xDC00)
+                    i += 6
+                }
+                appendUTF8(u)
+            default: scratch.append(c); i += 2      // \" \\ \/
+            }
+        }
+    }
+
+    mutating func appendUTF8(_ u: UInt32) {
+        switch u {
+        case 0..<0x80: scratch.append(UInt8(u))
+        case 0x80..<0x800:
+            scratch.append(UInt8(0xC0 | u >> 6)); scratch.append(UInt8(0x80 | u & 0x3F))
+        case 0x800..<0x10000:
+            scratch.append(UInt8(0xE0 | u >> 12)); scratch.append(UInt8(0x80 | (u >> 6) & 0x3F))
+            scratch.append(UInt8(0x80 | u & 0x3F))
+        default:
+            scratch.append(UInt8(0xF0 | u >> 18)); scratch.append(UInt8(0x80 | (u >> 12) & 0x3F))
+            scratch.append(UInt8(0x80 | (u >> 6) & 0x3F)); scratch.append(UInt8(0x80 | u & 0x3F))
+        }
+    }
+
+    // MARK: Generic values
+
+    /// Reads any JSON value into a `PropertyValue` (objects keep member order; duplicate
+    /// member names are kept as they come, see `GeoJSONReader`).
+    mutating func readValue(depth: Int) throws(GeoJSONError) -> PropertyValue {
+        guard let b = try peekNonWhitespace() else { throw error(.unexpectedEnd, at: end) }
+        switch b {
+        case UInt8(ascii: "\""):
+            return .string(try readString())
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            let n = try readNumber()
+            switch n.propertyValue {
+            case .int(let i): return .int(i)
+            case .uint(let u): return .uint(u)
+            case .double(let d): return .double(d)
+            }
+        case UInt8(ascii: "{"):
+            return .object(try readObject(depth: depth + 1))
+        case UInt8(ascii: "["):
+            guard depth + 1 <= maxDepth else { throw error(.depthLimitExceeded(maxDepth), at: pos) }
+            pos += 1
+            var items: [PropertyValue] = []
+            if try peekNonWhitespace() == UInt8(ascii: "]") {
+                pos += 1
+                return .array(items)
+            }
+            while true {
+                do {
+                    items.append(try readValue(depth: depth + 1))
+                } catch {
+                    throw error.prefixed(.index(items.count))
+                }
+                let c = try nextNonWhitespace(expected: "',' or ']'")
+                if c == UInt8(ascii: "]") { return .array(items) }
+                guard c == UInt8(ascii: ",") else {
+                    throw self.error(.unexpectedByte(c, expected: "',' or ']'"), at: pos - 1)
+                }
+            }
+        case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
+            return try readLiteral()
+        default:
+            throw error(.unexpectedByte(b, expected: "a JSON value"), at: pos)
+        }
+    }
+
+    /// Reads an object at `pos` (its `{` not yet consumed) into a property list.
+    mutating func readObject(depth: Int) throws(GeoJSONError) -> PropertyList {
+        guard depth <= maxDepth else { throw error(.depthLimitExceeded(maxDepth), at: pos) }
+        try expect(UInt8(ascii: "{"), "'{'")
+        var list = PropertyList()
+        if try peekNonWhitespace() == UInt8(ascii: "}") {
+            pos += 1
+            return list
+        }
+        while true {
+            let q = try nextNonWhitespace(expected: "a member name")
+            guard q == UInt8(ascii: "\"") else { throw error(.unexpectedByte(q, expected: "a member name"), at: pos - 1) }
+            pos -= 1
+            let key = try readString()
+            try expect(UInt8(ascii: ":"), "':'")
+            do {
+                list.append(key: key, value: try readValue(depth: depth))
+            } catch {
+                throw error.prefixed(.key(key))
+            }
+            let c = try nextNonWhitespace(expected: "',' or '}'")
+            if c == UInt8(ascii: "}") { return list }
+            guard c == UInt8(ascii: ",") else { throw self.error(.unexpectedByte(c, expected: "',' or '}'"), at: pos - 1) }
+        }
+    }
+
+    /// Skips any JSON value, validating it, without building anything.
+    mutating func skipValue(depth: Int) throws(GeoJSONError) {
+        guard let b = try peekNonWhitespace() else { throw error(.unexpectedEnd, at: end) }
+        switch b {
+        case UInt8(ascii: "\""):
+            _ = try scanString()
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            _ = try readNumber()
+        case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
+            _ = try readLiteral()
+        case UInt8(ascii: "["):
+            guard depth + 1 <= maxDepth else { throw error(.depthLimitExceeded(maxDepth), at: pos) }
+            pos += 1
+            if try peekNonWhitespace() == UInt8(ascii: "]") {
+                pos += 1
+                return
+            }
+            var index = 0
+            while true {
+                do { try skipValue(depth: depth + 1) } catch { throw error.prefixed(.index(index)) }
+                index += 1
+                let c = try nextNonWhitespace(expected: "',' or ']'")
+                if c == UInt8(ascii: "]") { return }
+                guard c == UInt8(ascii: ",") else { throw self.error(.unexpectedByte(c, expected: "',' or ']'"), at: pos - 1) }
+            }
+        case UInt8(ascii: "{"):
+            guard depth + 1 <= maxDepth else { throw error(.depthLimitExceeded(maxDepth), at: pos) }
+            pos += 1
+            if try peekNonWhitespace() == UInt8(ascii: "}") {
+                pos += 1
+                return
+            }
+            while true {
+                let q = try nextNonWhitespace(expected: "a member name")
+                guard q == UInt8(ascii: "\"") else { throw error(.unexpectedByte(q, expected: "a member name"), at: pos - 1) }
+                pos -= 1
+                let key = try readString()
+                try expect(UInt8(ascii: ":"), "':'")
+                do { try skipValue(depth: depth + 1) } catch { throw error.prefixed(.key(key)) }
+                let c = try nextNonWhitespace(expected: "',' or '}'")
+                if c == UInt8(ascii: "}") { return }
+                guard c == UInt8(ascii: ",") else { throw self.error(.unexpectedByte(c, expected: "',' or '}'"), at: pos - 1) }
+            }
+        default:
+            throw error(.unexpectedByte(b, expected: "a JSON value"), at: pos)
+        }
+    }
+}
+
+extension GeoJSONError {
+    /// The same error one level further out in the member path.
+    func prefixed(_ c: JSONPathComponent) -> GeoJSONError {
+        var e = self
+        e.path.insert(c, at: 0)
+        return e
+    }
+}

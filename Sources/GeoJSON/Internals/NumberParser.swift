@@ -1,0 +1,272 @@
+/// JSON number scanning and decimal-to-binary conversion (RFC 8259 §6), correctly rounded.
+///
+/// The conversion has three tiers, each exact where it answers:
+/// 1. Clinger's fast path: a significand below 2^53 and a power of ten in 10^-22...10^22 are
+///    both exact doubles, so one IEEE multiplication or division rounds once, correctly.
+/// 2. The Eisel–Lemire algorithm (Lemire, "Number Parsing at a Gigabyte per Second",
+///    Software: Practice and Experience 51(8), 2021): a 64×128-bit product with a truncated
+///    power of five (`Pow5Table.swift`), which settles all but a vanishing share of inputs and
+///    says so when it cannot.
+/// 3. Otherwise the text goes to the standard library's `Double(_:)`, which on Linux calls
+///    glibc's `strtod_l` in the C locale; glibc rounds correctly with arbitrary precision.
+///
+/// Policies (documented in the module README section of the project README):
+/// - A magnitude that rounds to infinity (`1e400`) is an error (`numberOutOfRange`): JSON
+///   cannot carry infinities, and silently writing `inf` into a coordinate is data loss.
+/// - A magnitude below the smallest subnormal rounds to ±0 (`1e-400` is 0), as strtod does.
+/// - `-0`, `-0.0` and `-0e5` keep their sign (the double is -0.0).
+@usableFromInline
+struct ScannedNumber {
+    /// The correctly rounded value.
+    @usableFromInline var double: Double
+    /// True when the text had no fraction and no exponent.
+    @usableFromInline var isInteger: Bool
+    /// For integers whose magnitude fits 64 bits: the exact magnitude.
+    @usableFromInline var exactMagnitude: UInt64?
+    @usableFromInline var negative: Bool
+
+    /// The value as a property: integers that fit Int64 or UInt64 stay exact integers;
+    /// everything else (fractions, exponents, `-0`, larger integers) is a double.
+    @inlinable
+    var propertyValue: PropertyValueRepresentation {
+        if isInteger, let m = exactMagnitude, !(negative && m == 0) {
+            if negative {
+                if m <= UInt64(Int64.max) { return .int(-Int64(m)) }
+                if m == UInt64(Int64.max) + 1 { return .int(Int64.min) }
+                return .double(double)
+            }
+            if m <= UInt64(Int64.max) { return .int(Int64(m)) }
+            return .uint(m)
+        }
+        return .double(double)
+    }
+}
+
+@usableFromInline
+enum PropertyValueRepresentation: Equatable {
+    case int(Int64), uint(UInt64), double(Double)
+}
+
+/// Why a number failed to scan; the offset is absolute within the scanned bytes.
+@usableFromInline
+enum NumberScanResult {
+    case number(ScannedNumber, end: Int)
+    /// The bytes ran out inside the number (a streaming reader fetches more and rescans).
+    case incomplete
+    case invalid(offset: Int, reason: String)
+    case outOfRange
+}
+
+@usableFromInline
+enum NumberParser {
+    /// Powers of ten that are exact doubles (10^0...10^22).
+    static let exactPowersOfTen: [Double] = [
+        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+        1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+    ]
+
+    @inline(__always)
+    static func isDigit(_ b: UInt8) -> Bool { b &- 0x30 < 10 }
+
+    /// Scans one JSON number starting at `start` (which holds `-` or a digit) in
+    /// `base[start..<end]`. `atEnd` says whether the input really ends at `end` (otherwise a
+    /// number touching `end` is `incomplete`).
+    ///
+    /// - Complexity: O(length of the number); allocates nothing except in the rare exact
+    ///   fallback.
+    @inline(__always)
+    static func scan(_ base: UnsafePointer<UInt8>, start: Int, end: Int, atEnd: Bool) -> NumberScanResult {
+        var i = start
+        var negative = false
+        // Safe: every read below is guarded by `i < end`.
+        if base[i] == UInt8(ascii: "-") {
+            negative = true
+            i += 1
+            guard i < end else { return atEnd ? .invalid(offset: i, reason: "a minus sign must be followed by a digit") : .incomplete }
+        }
+        var w: UInt64 = 0          // up to 19 significant digits
+        var significant = 0        // significant digits seen (leading zeros excluded)
+        var dropped = false        // digits beyond the 19th were seen
+        var exponent10 = 0         // adjustment of the decimal point for w
+        var isInteger = true
+
+        let first = base[i]
+        if first == UInt8(ascii: "0") {
+            i += 1
+            if i < end, isDigit(base[i]) {
+                return .invalid(offset: i, reason: "a number must not have leading zeros")
+            }
+        } else if isDigit(first) {
+            // Integer part: the first 19 digits fit UInt64 exactly.
+            while i < end {
+                let d = base[i] &- 0x30
+                if d >= 10 { break }
+                if significant < 19 {
+                    w = w &* 10 &+ UInt64(d)
+                    significant += 1
+                } else {
+                    dropped = true
+                    exponent10 += 1
+                }
+                i += 1
+            }
+        } else {
+            return .invalid(offset: i, reason: "expected a digit")
+        }
+        if i < end, base[i] == UInt8(ascii: ".") {
+            isInteger = false
+            i += 1
+            guard i < end else { return atEnd ? .invalid(offset: i, reason: "a decimal point must be followed by a digit") : .incomplete }
+            guard isDigit(base[i]) else { return .invalid(offset: i, reason: "a decimal point must be followed by a digit") }
+            while i < end {
+                let d = base[i] &- 0x30
+                if d >= 10 { break }
+                if significant == 0 && d == 0 {
+                    exponent10 -= 1     // a leading zero of the fraction: not significant
+                } else if significant < 19 {
+                    w = w &* 10 &+ UInt64(d)
+                    significant += 1
+                    exponent10 -= 1
+                } else {
+                    dropped = true
+                }
+                i += 1
+            }
+        }
+        if i < end, base[i] | 0x20 == UInt8(ascii: "e") {
+            isInteger = false
+            i += 1
+            guard i < end else { return atEnd ? .invalid(offset: i, reason: "an exponent must have digits") : .incomplete }
+            var expNegative = false
+            if base[i] == UInt8(ascii: "-") || base[i] == UInt8(ascii: "+") {
+                expNegative = base[i] == UInt8(ascii: "-")
+                i += 1
+                guard i < end else { return atEnd ? .invalid(offset: i, reason: "an exponent must have digits") : .incomplete }
+            }
+            guard isDigit(base[i]) else { return .invalid(offset: i, reason: "an exponent must have digits") }
+            var e = 0
+            while i < end {
+                let d = base[i] &- 0x30
+                if d >= 10 { break }
+                if e < 1_000_000 { e = e * 10 + Int(d) }   // saturate: far beyond any double
+                i += 1
+            }
+            exponent10 += expNegative ? -e : e
+        }
+        if i == end && !atEnd { return .incomplete }
+
+        var result = ScannedNumber(double: 0, isInteger: isInteger, exactMagnitude: nil, negative: negative)
+        if isInteger && !dropped { result.exactMagnitude = w }
+
+        if w == 0 {
+            result.double = negative ? -0.0 : 0.0
+            if isInteger { result.exactMagnitude = 0 }
+            return .number(result, end: i)
+        }
+        if isInteger && dropped {
+            // A 20-digit integer may still fit UInt64 exactly (up to 18446744073709551615).
+            result.exactMagnitude = exactIntegerMagnitude(base, from: negative ? start + 1 : start, to: i)
+        }
+
+        var value: Double?
+        if !dropped {
+            if w <= 1 << 53 && exponent10 >= -22 && exponent10 <= 22 {
+                let d = Double(w)
+                value = exponent10 < 0 ? d / exactPowersOfTen[-exponent10] : d * exactPowersOfTen[exponent10]
+            } else {
+                value = eiselLemire(w, exponent10)
+            }
+        } else {
+            // The true significand lies in [w, w+1) × 10^q: if both ends round the same way,
+            // so does everything between.
+            if let a = eiselLemire(w, exponent10), let b = eiselLemire(w + 1, exponent10), a == b {
+                value = a
+            }
+        }
+        let magnitude: Double
+        if let value {
+            magnitude = value
+        } else {
+            magnitude = exactFallback(base, from: negative ? start + 1 : start, to: i)
+        }
+        if magnitude.isInfinite { return .outOfRange }
+        result.double = negative ? -magnitude : magnitude
+        return .number(result, end: i)
+    }
+
+    /// The magnitude of a decimal integer's digits, nil when it exceeds UInt64.
+    static func exactIntegerMagnitude(_ base: UnsafePointer<UInt8>, from: Int, to: Int) -> UInt64? {
+        var m: UInt64 = 0
+        for j in from..<to {
+            let (a, o1) = m.multipliedReportingOverflow(by: 10)
+            let (b, o2) = a.addingReportingOverflow(UInt64(base[j] &- 0x30))
+            if o1 || o2 { return nil }
+            m = b
+        }
+        return m
+    }
+
+    /// Correct rounding by the standard library (glibc `strtod_l`, C locale) for the few
+    /// inputs the fast tiers cannot settle. The digits are plain ASCII JSON number text,
+    /// a grammar `Double(_:)` accepts.
+    @inline(never)
+    static func exactFallback(_ base: UnsafePointer<UInt8>, from: Int, to: Int) -> Double {
+        let text = String(decoding: UnsafeBufferPointer(start: base + from, count: to - from), as: UTF8.self)
+        return Double(text) ?? .nan
+    }
+
+    /// Eisel–Lemire: the double nearest to w × 10^q for a nonzero w, or nil when the
+    /// truncated product cannot decide the rounding. Returns +infinity on overflow.
+    @inline(__always)
+    static func eiselLemire(_ w: UInt64, _ q: Int) -> Double? {
+        if q < pow5MinExponent { return 0 }
+        if q > pow5MaxExponent { return .infinity }
+        let lz = w.leadingZeroBitCount
+        let ws = w << UInt64(lz)
+        let index = 2 * (q - pow5MinExponent)
+        // Safe: index is within the table because q is within its exponent range.
+        let (hiWord, loWord) = pow5Table.withUnsafeBufferPointer { ($0[index], $0[index + 1]) }
+        var (high, low) = ws.multipliedFullWidth(by: hiWord)
+        // 55 bits are needed (52 + the implicit bit + the rounding bits); if the bits below
+        // them are all ones, the lower word of the power can still carry into them.
+        let precisionMask: UInt64 = 0xFFFF_FFFF_FFFF_FFFF >> 55
+        if high & precisionMask == precisionMask {
+            let (high2, _) = ws.multipliedFullWidth(by: loWord)
+            let (sum, carry) = low.addingReportingOverflow(high2)
+            low = sum
+            if carry { high &+= 1 }
+            if high & precisionMask == precisionMask && low == UInt64.max && (q < -27 || q > 55) {
+                return nil
+            }
+        }
+        let upperBit = Int(high >> 63)
+        let shift = UInt64(upperBit + 64 - 52 - 3)
+        var mantissa = high >> shift
+        // floor(log2(10^q)) + 63, by Lemire's integer approximation; minus the normalisation.
+        var power2 = (((152_170 + 65_536) * q) >> 16) + 63 + upperBit - lz + 1023
+
+        if power2 <= 0 {
+            // Subnormal result.
+            if -power2 + 1 >= 64 { return 0 }
+            mantissa >>= UInt64(-power2 + 1)
+            mantissa += mantissa & 1
+            mantissa >>= 1
+            power2 = mantissa < (1 << 52) ? 0 : 1
+            return Double(bitPattern: UInt64(power2) << 52 | (mantissa & ((1 << 52) - 1)))
+        }
+        // A product that is exactly halfway between two doubles rounds to even; this can
+        // only happen for small |q|, where the product is exact.
+        if low <= 1 && q >= -4 && q <= 23 && mantissa & 3 == 1 && (mantissa << shift) == high {
+            mantissa &= ~1
+        }
+        mantissa += mantissa & 1
+        mantissa >>= 1
+        if mantissa >= (2 << 52) {
+            mantissa = 1 << 52
+            power2 += 1
+        }
+        mantissa &= ~(1 << 52)
+        if power2 >= 0x7FF { return .infinity }
+        return Double(bitPattern: UInt64(power2) << 52 | mantissa)
+    }
+}

@@ -1,0 +1,640 @@
+import GeoModel
+
+/// Positions being read from a `coordinates` member, before the object's `type` (which may
+/// come later, RFC 7946 allows any member order) says how to cut them.
+struct _CoordinateScratch {
+    var values: [Double] = []
+    var dims = 2
+    /// Position count at the start of each array one level below the top.
+    var level1: [Int] = []
+    /// Number of level-2 arrays seen before each level-1 array.
+    var level1Parts: [Int] = []
+    /// Position count at the start of each array two levels below the top.
+    var level2: [Int] = []
+    /// The array depth at which positions sit (0: the member itself is a position); -1
+    /// before the first position.
+    var positionLevel = -1
+    var deepestLevel = 0
+    var extraValues = false
+
+    mutating func reset() {
+        values.removeAll(keepingCapacity: true)
+        level1.removeAll(keepingCapacity: true)
+        level1Parts.removeAll(keepingCapacity: true)
+        level2.removeAll(keepingCapacity: true)
+        dims = 2
+        positionLevel = -1
+        deepestLevel = 0
+        extraValues = false
+    }
+
+    var positionCount: Int { values.count / dims }
+
+    /// Adds an altitude slot (NaN: absent) to every position read so far.
+    mutating func upgradeTo3D() {
+        var out = [Double]()
+        out.reserveCapacity(values.count / 2 * 3 + 3)
+        var i = 0
+        while i < values.count {
+            out.append(values[i]); out.append(values[i + 1]); out.append(.nan)
+            i += 2
+        }
+        values = out
+        dims = 3
+    }
+}
+
+/// A `coordinates` member copied out of the scratch, waiting for the object's `type`.
+struct _PendingCoordinates {
+    var values: [Double]
+    var dims: Int
+    var level1: [Int]
+    var level1Parts: [Int]
+    var level2: [Int]
+    var positionLevel: Int
+    var deepestLevel: Int
+    var extraValues: Bool
+    var location: Int          // absolute offset of the member's value
+}
+
+/// Everything an object said that matters to GeoJSON, gathered before its type is known.
+struct _ObjectParts {
+    var start = 0              // absolute offset of '{'
+    var type: String?
+    var coordinates: _PendingCoordinates?
+    var geometries: [Geometry]?
+    var geometry: Geometry??
+    var properties: PropertyList??
+    var features: [GeoFeature]?
+    var id: FeatureID?
+    var bbox: [Double]?
+    var crs: PropertyValue?
+    var seen: UInt16 = 0       // bit per GeoJSON member, for the duplicate check
+}
+
+enum _Member: UInt16 {
+    case type = 1, coordinates = 2, geometries = 4, geometry = 8, properties = 16, features = 32,
+         id = 64, bbox = 128, crs = 256, other = 0
+
+    var name: String {
+        switch self {
+        case .type: return "type"
+        case .coordinates: return "coordinates"
+        case .geometries: return "geometries"
+        case .geometry: return "geometry"
+        case .properties: return "properties"
+        case .features: return "features"
+        case .id: return "id"
+        case .bbox: return "bbox"
+        case .crs: return "crs"
+        case .other: return ""
+        }
+    }
+}
+
+/// Where an object sits, which decides which types it may have.
+enum _Role { case root, featureGeometry, collectionMember, feature }
+
+/// Recursive-descent GeoJSON parser over a `_Cursor`, building GeoModel values directly
+/// (no intermediate JSON tree).
+struct _GeoJSONParser {
+    var c: _Cursor
+    var options: GeoJSONReadOptions
+    var scratch = _CoordinateScratch()
+    /// Non-nil when collecting validation findings (warnings and, in lenient reading, the
+    /// errors that reading tolerates).
+    var findings: [GeoJSONFinding]?
+    /// Path prefix for findings (streaming readers set `features[i]`).
+    var findingPrefix: [JSONPathComponent] = []
+
+    init(cursor: _Cursor, options: GeoJSONReadOptions) {
+        self.c = cursor
+        self.options = options
+        if options.collectFindings { findings = [] }
+    }
+
+    func fail(_ rule: String, _ message: String, at absolute: Int) -> GeoJSONError {
+        GeoJSONError(kind: .invalidGeoJSON(rule: rule, message: message), location: locationOfAbsolute(absolute))
+    }
+
+    func locationOfAbsolute(_ absolute: Int) -> SourceLocation {
+        c.location(of: absolute - c.baseOffset)
+    }
+
+    mutating func warn(_ rule: String, _ message: String, at absolute: Int, path: [JSONPathComponent]) {
+        guard findings != nil else { return }
+        findings!.append(GeoJSONFinding(severity: .warning, rule: rule, message: message,
+                                        location: locationOfAbsolute(absolute), path: findingPrefix + path))
+    }
+
+    // MARK: Member names
+
+    /// Classifies the member name at `pos` (its opening quote) and consumes it. Unknown
+    /// names come back as `.other` with the decoded name.
+    @inline(__always)
+    mutating func readMemberName() throws(GeoJSONError) -> (_Member, String?) {
+        let (s, e, escaped) = try c.scanString()
+        if !escaped {
+            let n = e - s
+            let p = c.base + s
+            @inline(__always) func eq(_ lit: StaticString) -> Bool {
+                lit.utf8CodeUnitCount == n && memcmpEqual(p, lit.utf8Start, n)
+            }
+            switch n {
+            case 4: if eq("type") { return (.type, nil) }; if eq("bbox") { return (.bbox, nil) }
+            case 11: if eq("coordinates") { return (.coordinates, nil) }
+            case 10: if eq("geometries") { return (.geometries, nil) }; if eq("properties") { return (.properties, nil) }
+            case 8: if eq("geometry") { return (.geometry, nil) }; if eq("features") { return (.features, nil) }
+            case 2: if eq("id") { return (.id, nil) }
+            case 3: if eq("crs") { return (.crs, nil) }
+            default: break
+            }
+            return (.other, String(decoding: UnsafeBufferPointer(start: p, count: n), as: UTF8.self))
+        }
+        c.decodeEscapes(s, e)
+        let name = String(decoding: c.scratch, as: UTF8.self)
+        switch name {
+        case "type": return (.type, nil)
+        case "bbox": return (.bbox, nil)
+        case "coordinates": return (.coordinates, nil)
+        case "geometries": return (.geometries, nil)
+        case "properties": return (.properties, nil)
+        case "geometry": return (.geometry, nil)
+        case "features": return (.features, nil)
+        case "id": return (.id, nil)
+        case "crs": return (.crs, nil)
+        default: return (.other, name)
+        }
+    }
+
+    // MARK: Objects
+
+    /// Parses a GeoJSON object at `pos` whose role decides what it may be.
+    mutating func parseObject(depth: Int, role: _Role) throws(GeoJSONError) -> _ObjectParts {
+        guard depth <= c.maxDepth else { throw c.error(.depthLimitExceeded(c.maxDepth), at: c.pos) }
+        guard let open = try c.peekNonWhitespace() else { throw c.error(.unexpectedEnd, at: c.end) }
+        guard open == UInt8(ascii: "{") else {
+            let expected = role == .feature ? "a Feature object" : "a GeoJSON object"
+            throw c.error(.unexpectedByte(open, expected: expected), at: c.pos)
+        }
+        var parts = _ObjectParts()
+        parts.start = c.offset(c.pos)
+        c.pos += 1
+        if try c.peekNonWhitespace() == UInt8(ascii: "}") {
+            c.pos += 1
+            return parts
+        }
+        while true {
+            let q = try c.nextNonWhitespace(expected: "a member name")
+            guard q == UInt8(ascii: "\"") else { throw c.error(.unexpectedByte(q, expected: "a member name"), at: c.pos - 1) }
+            c.pos -= 1
+            let (member, otherName) = try readMemberName()
+            try c.expect(UInt8(ascii: ":"), "':'")
+            if member != .other {
+                if parts.seen & member.rawValue != 0 {
+                    throw c.error(.duplicateMember(member.name), at: c.pos).prefixed(.key(member.name))
+                }
+                parts.seen |= member.rawValue
+            }
+            do {
+                try parseMember(member, into: &parts, depth: depth)
+            } catch {
+                throw error.prefixed(.key(otherName ?? member.name))
+            }
+            let d = try c.nextNonWhitespace(expected: "',' or '}'")
+            if d == UInt8(ascii: "}") { return parts }
+            guard d == UInt8(ascii: ",") else { throw c.error(.unexpectedByte(d, expected: "',' or '}'"), at: c.pos - 1) }
+        }
+    }
+
+    mutating func parseMember(_ member: _Member, into parts: inout _ObjectParts, depth: Int) throws(GeoJSONError) {
+        switch member {
+        case .type:
+            guard try c.peekNonWhitespace() == UInt8(ascii: "\"") else {
+                throw fail("RFC 7946 §1.4", "\"type\" must be a string", at: c.offset(c.pos))
+            }
+            parts.type = try c.readString()
+        case .coordinates:
+            guard let b = try c.peekNonWhitespace() else { throw c.error(.unexpectedEnd, at: c.end) }
+            guard b == UInt8(ascii: "[") else {
+                throw fail("RFC 7946 §3.1", "\"coordinates\" must be an array", at: c.offset(c.pos))
+            }
+            let at = c.offset(c.pos)
+            scratch.reset()
+            try parseCoordinateArray(level: 0, depth: depth)
+            parts.coordinates = _PendingCoordinates(
+                values: scratch.values, dims: scratch.dims, level1: scratch.level1, level1Parts: scratch.level1Parts,
+                level2: scratch.level2, positionLevel: scratch.positionLevel, deepestLevel: scratch.deepestLevel,
+                extraValues: scratch.extraValues, location: at)
+        case .geometries:
+            guard let b = try c.peekNonWhitespace() else { throw c.error(.unexpectedEnd, at: c.end) }
+            guard b == UInt8(ascii: "[") else {
+                throw fail("RFC 7946 §3.1.8", "\"geometries\" must be an array", at: c.offset(c.pos))
+            }
+            c.pos += 1
+            var list: [Geometry] = []
+            if try c.peekNonWhitespace() == UInt8(ascii: "]") {
+                c.pos += 1
+            } else {
+                while true {
+                    do {
+                        let p = try parseObject(depth: depth + 1, role: .collectionMember)
+                        guard case .geometry(let g) = try finish(p, role: .collectionMember) else { fatalError("unreachable") }
+                        list.append(g)
+                    } catch {
+                        throw error.prefixed(.index(list.count))
+                    }
+                    let d = try c.nextNonWhitespace(expected: "',' or ']'")
+                    if d == UInt8(ascii: "]") { break }
+                    guard d == UInt8(ascii: ",") else { throw c.error(.unexpectedByte(d, expected: "',' or ']'"), at: c.pos - 1) }
+                }
+            }
+            parts.geometries = list
+        case .geometry:
+            guard let b = try c.peekNonWhitespace() else { throw c.error(.unexpectedEnd, at: c.end) }
+            if b == UInt8(ascii: "n") {
+                let v = try c.readLiteral()
+                guard v == .null else { throw fail("RFC 7946 §3.2", "\"geometry\" must be an object or null", at: c.offset(c.pos)) }
+                parts.geometry = .some(nil)
+            } else if b == UInt8(ascii: "{") {
+                let p = try parseObject(depth: depth + 1, role: .featureGeometry)
+                guard case .geometry(let g) = try finish(p, role: .featureGeometry) else { fatalError("unreachable") }
+                parts.geometry = .some(g)
+            } else {
+                throw fail("RFC 7946 §3.2", "\"geometry\" must be an object or null", at: c.offset(c.pos))
+            }
+        case .properties:
+            guard let b = try c.peekNonWhitespace() else { throw c.error(.unexpectedEnd, at: c.end) }
+            if b == UInt8(ascii: "n") {
+                let v = try c.readLiteral()
+                guard v == .null else { throw fail("RFC 7946 §3.2", "\"properties\" must be an object or null", at: c.offset(c.pos)) }
+                parts.properties = .some(nil)
+            } else if b == UInt8(ascii: "{") {
+                if options.skipProperties {
+                    try c.skipValue(depth: depth)
+                    parts.properties = .some(PropertyList())
+                } else {
+                    parts.properties = .some(try c.readObject(depth: depth + 1))
+                }
+            } else {
+                throw fail("RFC 7946 §3.2", "\"properties\" must be an object or null", at: c.offset(c.pos))
+            }
+        case .features:
+            guard let b = try c.peekNonWhitespace() else { throw c.error(.unexpectedEnd, at: c.end) }
+            guard b == UInt8(ascii: "[") else {
+                throw fail("RFC 7946 §3.3", "\"features\" must be an array", at: c.offset(c.pos))
+            }
+            c.pos += 1
+            var list: [GeoFeature] = []
+            if try c.peekNonWhitespace() == UInt8(ascii: "]") {
+                c.pos += 1
+            } else {
+                while true {
+                    do {
+                        list.append(try parseFeature(depth: depth + 1))
+                    } catch {
+                        throw error.prefixed(.index(list.count))
+                    }
+                    let d = try c.nextNonWhitespace(expected: "',' or ']'")
+                    if d == UInt8(ascii: "]") { break }
+                    guard d == UInt8(ascii: ",") else { throw c.error(.unexpectedByte(d, expected: "',' or ']'"), at: c.pos - 1) }
+                }
+            }
+            parts.features = list
+        case .id:
+            guard let b = try c.peekNonWhitespace() else { throw c.error(.unexpectedEnd, at: c.end) }
+            if b == UInt8(ascii: "\"") {
+                parts.id = .string(try c.readString())
+            } else if b == UInt8(ascii: "-") || NumberParser.isDigit(b) {
+                switch try c.readNumber().propertyValue {
+                case .int(let i): parts.id = .int(i)
+                case .uint(let u): parts.id = .uint(u)
+                case .double(let d): parts.id = .double(d)
+                }
+            } else {
+                throw fail("RFC 7946 §3.2", "\"id\" must be a string or a number", at: c.offset(c.pos))
+            }
+        case .bbox:
+            let at = c.offset(c.pos)
+            guard case .array(let items) = try c.readValue(depth: depth) else {
+                throw fail("RFC 7946 §5", "\"bbox\" must be an array of numbers", at: at)
+            }
+            var box: [Double] = []
+            for v in items {
+                switch v {
+                case .double(let d): box.append(d)
+                case .int(let i): box.append(Double(i))
+                case .uint(let u): box.append(Double(u))
+                default: throw fail("RFC 7946 §5", "\"bbox\" must be an array of numbers", at: at)
+                }
+            }
+            guard box.count >= 4 && box.count % 2 == 0 else {
+                throw fail("RFC 7946 §5", "\"bbox\" must have 2×n values (n ≥ 2 dimensions)", at: at)
+            }
+            parts.bbox = box
+        case .crs:
+            parts.crs = try c.readValue(depth: depth)
+        case .other:
+            // Foreign member (RFC 7946 §6.1): validated as JSON and ignored; GeoJSON
+            // semantics do not apply inside it.
+            try c.skipValue(depth: depth)
+        }
+    }
+
+    /// Parses one element of a `features` array.
+    mutating func parseFeature(depth: Int) throws(GeoJSONError) -> GeoFeature {
+        let p = try parseObject(depth: depth, role: .feature)
+        guard case .feature(let f) = try finish(p, role: .feature) else { fatalError("unreachable") }
+        return f
+    }
+
+    // MARK: Coordinates
+
+    mutating func parseCoordinateArray(level: Int, depth: Int) throws(GeoJSONError) {
+        guard depth + level < c.maxDepth else { throw c.error(.depthLimitExceeded(c.maxDepth), at: c.pos) }
+        c.pos += 1                                           // '['
+        if level > scratch.deepestLevel { scratch.deepestLevel = level }
+        if level == 1 {
+            scratch.level1.append(scratch.positionCount)
+            scratch.level1Parts.append(scratch.level2.count)
+        } else if level == 2 {
+            scratch.level2.append(scratch.positionCount)
+        }
+        guard let b = try c.peekNonWhitespace() else { throw c.error(.unexpectedEnd, at: c.end) }
+        if b == UInt8(ascii: "]") {
+            c.pos += 1
+            return
+        }
+        if b == UInt8(ascii: "[") {
+            guard level < 3 else {
+                throw fail("RFC 7946 §3.1", "coordinates nest deeper than any geometry type allows", at: c.offset(c.pos))
+            }
+            var index = 0
+            while true {
+                do throws(GeoJSONError) {
+                    guard let o = try c.peekNonWhitespace() else { throw c.error(.unexpectedEnd, at: c.end) }
+                    guard o == UInt8(ascii: "[") else {
+                        throw fail("RFC 7946 §3.1", "expected an array of positions here", at: c.offset(c.pos))
+                    }
+                    try parseCoordinateArray(level: level + 1, depth: depth)
+                } catch {
+                    throw error.prefixed(.index(index))
+                }
+                index += 1
+                let d = try c.nextNonWhitespace(expected: "',' or ']'")
+                if d == UInt8(ascii: "]") { return }
+                guard d == UInt8(ascii: ",") else { throw c.error(.unexpectedByte(d, expected: "',' or ']'"), at: c.pos - 1) }
+            }
+        }
+        // A position (RFC 7946 §3.1.1).
+        if scratch.positionLevel != level {
+            if scratch.positionLevel == -1 {
+                scratch.positionLevel = level
+            } else {
+                throw fail("RFC 7946 §3.1", "positions at different nesting depths", at: c.offset(c.pos))
+            }
+        }
+        var n = 0
+        while true {
+            guard let v = try c.peekNonWhitespace() else { throw c.error(.unexpectedEnd, at: c.end) }
+            guard v == UInt8(ascii: "-") || NumberParser.isDigit(v) else {
+                throw fail("RFC 7946 §3.1.1", "a position holds numbers only", at: c.offset(c.pos)).prefixed(.index(n))
+            }
+            let x: Double
+            do { x = try c.readNumber().double } catch { throw error.prefixed(.index(n)) }
+            if n < 2 {
+                scratch.values.append(x)
+            } else if n == 2 {
+                if scratch.dims == 2 { scratch.upgradeTo3D() ; scratch.values[scratch.values.count - 1] = x }
+                else { scratch.values.append(x) }
+            } else {
+                scratch.extraValues = true
+            }
+            n += 1
+            let d = try c.nextNonWhitespace(expected: "',' or ']'")
+            if d == UInt8(ascii: "]") { break }
+            guard d == UInt8(ascii: ",") else { throw c.error(.unexpectedByte(d, expected: "',' or ']'"), at: c.pos - 1) }
+        }
+        if n < 2 {
+            throw fail("RFC 7946 §3.1.1", "a position needs at least two numbers", at: c.offset(c.pos - 1))
+        }
+        if n == 2 && scratch.dims == 3 { scratch.values.append(.nan) }
+    }
+
+    // MARK: Building the model
+
+    enum Built { case geometry(Geometry), feature(GeoFeature), featureCollection([GeoFeature]) }
+
+    static let geometryKinds: [String: Geometry.Kind] = [
+        "Point": .point, "MultiPoint": .multiPoint, "LineString": .lineString, "MultiLineString": .multiLineString,
+        "Polygon": .polygon, "MultiPolygon": .multiPolygon, "GeometryCollection": .geometryCollection,
+    ]
+
+    mutating func finish(_ p: _ObjectParts, role: _Role) throws(GeoJSONError) -> Built {
+        guard let type = p.type else {
+            throw fail("RFC 7946 §1.4", "a GeoJSON object needs a \"type\" member", at: p.start)
+        }
+        switch type {
+        case "Feature":
+            guard role == .root || role == .feature else {
+                throw fail("RFC 7946 §3.1", "expected a geometry object, found a Feature", at: p.start)
+            }
+            if options.strict {
+                if p.seen & _Member.geometry.rawValue == 0 {
+                    throw fail("RFC 7946 §3.2", "a Feature must have a \"geometry\" member", at: p.start)
+                }
+                if p.seen & _Member.properties.rawValue == 0 {
+                    throw fail("RFC 7946 §3.2", "a Feature must have a \"properties\" member", at: p.start)
+                }
+            } else {
+                if p.seen & _Member.geometry.rawValue == 0 {
+                    warn("RFC 7946 §3.2", "a Feature without a \"geometry\" member (read as null)", at: p.start, path: [])
+                }
+                if p.seen & _Member.properties.rawValue == 0 {
+                    warn("RFC 7946 §3.2", "a Feature without a \"properties\" member (read as null)", at: p.start, path: [])
+                }
+            }
+            if p.seen & (_Member.coordinates.rawValue | _Member.features.rawValue | _Member.geometries.rawValue) != 0 {
+                warn("RFC 7946 §7.1", "a Feature with \"coordinates\", \"geometries\" or \"features\" (ignored)", at: p.start, path: [])
+            }
+            let g: Geometry? = p.geometry ?? nil
+            let props: PropertyList? = p.properties ?? nil
+            return .feature(GeoFeature(id: p.id, geometry: g, properties: props))
+        case "FeatureCollection":
+            guard role == .root else {
+                throw fail("RFC 7946 §3.3", "a FeatureCollection can only be a top-level object", at: p.start)
+            }
+            guard let features = p.features else {
+                throw fail("RFC 7946 §3.3", "a FeatureCollection must have a \"features\" array", at: p.start)
+            }
+            return .featureCollection(features)
+        default:
+            guard let kind = _GeoJSONParser.geometryKinds[type] else {
+                throw fail("RFC 7946 §1.4", "unknown GeoJSON type \"\(type)\" (types are case-sensitive)", at: p.start)
+                    .prefixed(.key("type"))
+            }
+            guard role != .feature else {
+                throw fail("RFC 7946 §3.3", "a FeatureCollection's \"features\" must hold Feature objects, found \(type)", at: p.start)
+            }
+            if kind == .geometryCollection {
+                guard let members = p.geometries else {
+                    throw fail("RFC 7946 §3.1.8", "a GeometryCollection must have a \"geometries\" array", at: p.start)
+                }
+                if members.contains(where: { $0.kind == .geometryCollection }) {
+                    warn("RFC 7946 §3.1.8", "nested GeometryCollection (producers should avoid them)", at: p.start, path: ["geometries"].map { .key($0) })
+                }
+                return .geometry(.collection(members))
+            }
+            guard let coords = p.coordinates else {
+                throw fail("RFC 7946 §3.1", "a \(type) must have a \"coordinates\" member", at: p.start)
+            }
+            return .geometry(try build(kind, coords))
+        }
+    }
+
+    /// Cuts pending positions into a geometry of `kind`, checking the §3.1 shape rules.
+    mutating func build(_ kind: Geometry.Kind, _ pc: _PendingCoordinates) throws(GeoJSONError) -> Geometry {
+        let expectedLevel: Int
+        let shape: String
+        switch kind {
+        case .point: expectedLevel = 0; shape = "a Point's coordinates must be one position (RFC 7946 §3.1.2)"
+        case .multiPoint: expectedLevel = 1; shape = "a MultiPoint's coordinates must be an array of positions"
+        case .lineString: expectedLevel = 1; shape = "a LineString's coordinates must be an array of positions"
+        case .multiLineString: expectedLevel = 2; shape = "a MultiLineString's coordinates must be an array of LineString coordinate arrays"
+        case .polygon: expectedLevel = 2; shape = "a Polygon's coordinates must be an array of linear rings"
+        case .multiPolygon: expectedLevel = 3; shape = "a MultiPolygon's coordinates must be an array of Polygon coordinate arrays"
+        case .geometryCollection: fatalError("unreachable")
+        }
+        let rule: String
+        switch kind {
+        case .point: rule = "RFC 7946 §3.1.2"
+        case .multiPoint: rule = "RFC 7946 §3.1.3"
+        case .lineString: rule = "RFC 7946 §3.1.4"
+        case .multiLineString: rule = "RFC 7946 §3.1.5"
+        case .polygon: rule = "RFC 7946 §3.1.6"
+        case .multiPolygon: rule = "RFC 7946 §3.1.7"
+        case .geometryCollection: rule = ""
+        }
+        let path: [JSONPathComponent] = [.key("coordinates")]
+        if pc.positionLevel == -1 {
+            // No positions at all: `[]` is an empty geometry (§3.1); deeper empty arrays
+            // must still fit the type's nesting.
+            if pc.deepestLevel > max(expectedLevel - 1, 0) || (kind == .point && pc.deepestLevel > 0) {
+                throw fail(rule, shape, at: pc.location).prefixed(.key("coordinates"))
+            }
+            if kind == .point && pc.values.isEmpty {
+                warn("RFC 7946 §3.1", "empty Point coordinates", at: pc.location, path: path)
+                return Geometry(kind: .point)
+            }
+        } else if pc.positionLevel != expectedLevel {
+            throw fail(rule, shape, at: pc.location).prefixed(.key("coordinates"))
+        }
+        if pc.extraValues {
+            warn("RFC 7946 §3.1.1", "positions with more than three values (extra values dropped)", at: pc.location, path: path)
+        }
+        var g = Geometry(kind: kind, coordinates: pc.values, dimensions: pc.dims)
+        switch kind {
+        case .point, .multiPoint: break
+        case .lineString:
+            g.partStarts = [0]
+            if pc.values.isEmpty {
+                g.partStarts = []
+                warn("RFC 7946 §3.1", "empty LineString coordinates", at: pc.location, path: path)
+            } else if g.positionCount < 2 {
+                throw fail(rule, "a LineString needs two or more positions", at: pc.location).prefixed(.key("coordinates"))
+            }
+        case .multiLineString:
+            g.partStarts = pc.level1
+            for i in 0..<g.partStarts.count where g.partRange(i).count < 2 {
+                throw fail(rule, "each line of a MultiLineString needs two or more positions", at: pc.location)
+                    .prefixed(.index(i)).prefixed(.key("coordinates"))
+            }
+        case .polygon:
+            g.partStarts = pc.level1
+            g.polygonStarts = g.partStarts.isEmpty ? [] : [0]
+            try checkRings(g, 0..<g.partStarts.count, rule: rule, at: pc.location, prefix: [])
+        case .multiPolygon:
+            g.partStarts = pc.level2
+            g.polygonStarts = pc.level1Parts
+            for poly in 0..<g.polygonStarts.count {
+                let parts = g.polygonRange(poly)
+                if parts.isEmpty {
+                    throw fail(rule, "each polygon of a MultiPolygon needs an exterior ring", at: pc.location)
+                        .prefixed(.index(poly)).prefixed(.key("coordinates"))
+                }
+                try checkRings(g, parts, rule: rule, at: pc.location, prefix: [.index(poly)])
+            }
+        case .geometryCollection: break
+        }
+        if findings != nil { lint(g, at: pc.location) }
+        return g
+    }
+
+    /// §3.1.6: a linear ring has four or more positions and ends where it starts.
+    func checkRings(_ g: Geometry, _ parts: Range<Int>, rule: String, at: Int, prefix: [JSONPathComponent]) throws(GeoJSONError) {
+        for (n, part) in parts.enumerated() {
+            let r = g.partRange(part)
+            var path: [JSONPathComponent] = [.key("coordinates")] + prefix
+            path.append(.index(n))
+            if r.count < 4 {
+                var e = fail(rule, "a linear ring needs four or more positions", at: at)
+                e.path = path
+                throw e
+            }
+            let d = g.dimensions
+            for k in 0..<d {
+                let a = g.coordinates[r.lowerBound * d + k], b = g.coordinates[(r.upperBound - 1) * d + k]
+                if a != b && !(a.isNaN && b.isNaN) {
+                    var e = fail(rule, "a linear ring's first and last positions must be identical", at: at)
+                    e.path = path
+                    throw e
+                }
+            }
+        }
+    }
+
+    /// Warnings a parser must not reject on (RFC 7946 §3.1.6 winding, §3.1.9 antimeridian).
+    mutating func lint(_ g: Geometry, at: Int) {
+        if g.kind == .polygon || g.kind == .multiPolygon {
+            for poly in 0..<g.polygonStarts.count {
+                for (n, part) in g.polygonRange(poly).enumerated() {
+                    let r = g.partRange(part)
+                    var twiceArea = 0.0
+                    for i in r.lowerBound..<(r.upperBound - 1) {
+                        twiceArea += g.x(i) * g.y(i + 1) - g.x(i + 1) * g.y(i)
+                    }
+                    let ccw = twiceArea > 0
+                    if (n == 0) != ccw && twiceArea != 0 {
+                        var path: [JSONPathComponent] = [.key("coordinates")]
+                        if g.kind == .multiPolygon { path.append(.index(poly)) }
+                        path.append(.index(n))
+                        warn("RFC 7946 §3.1.6", n == 0 ? "exterior ring is clockwise (right-hand rule: counterclockwise)"
+                                                       : "hole is counterclockwise (right-hand rule: clockwise)", at: at, path: path)
+                    }
+                }
+            }
+        }
+        if g.kind != .point && g.kind != .multiPoint {
+            for part in 0..<g.partStarts.count {
+                let r = g.partRange(part)
+                guard r.count >= 2 else { continue }
+                for i in r.lowerBound..<(r.upperBound - 1) where abs(g.x(i + 1) - g.x(i)) > 180 {
+                    warn("RFC 7946 §3.1.9", "a segment spans more than 180° of longitude (antimeridian crossing not cut)",
+                         at: at, path: [.key("coordinates")])
+                    return
+                }
+            }
+        }
+    }
+}
+
+/// Byte equality of two short ranges (member names).
+@inline(__always)
+func memcmpEqual(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ n: Int) -> Bool {
+    var i = 0
+    while i < n {
+        if a[i] != b[i] { return false }
+        i += 1
+    }
+    return true
+}
