@@ -27,6 +27,9 @@ public struct GeoJSONError: Error, Equatable, Sendable, CustomStringConvertible 
         /// A GeoJSON member that appears twice in one object (`type`, `coordinates`, ...).
         case duplicateMember(String)
 
+        /// The byte source failed (an I/O error, not bad data).
+        case readFailed(String)
+
         // GeoJSON layer (RFC 7946)
         /// The text is JSON but not the GeoJSON the rule requires; `rule` names the section
         /// (`RFC 7946 §3.1.6`).
@@ -74,6 +77,7 @@ public struct GeoJSONError: Error, Equatable, Sendable, CustomStringConvertible 
         case .depthLimitExceeded(let n): what = "nesting deeper than \(n)"
         case .trailingContent: what = "content after the end of the JSON text"
         case .duplicateMember(let k): what = "duplicate member \"\(k)\""
+        case .readFailed(let message): what = "read failed: \(message)"
         case .invalidGeoJSON(let rule, let message): what = "\(message) (\(rule))"
         }
         return "\(what) at \(location), in \(pathString)"

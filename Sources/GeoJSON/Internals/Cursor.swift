@@ -54,6 +54,9 @@ struct _Cursor {
     var maxDepth: Int
     /// Scratch for strings with escapes.
     var scratch: [UInt8] = []
+    /// Absolute offset of bytes a reader may need to go back to (the start of the current
+    /// feature); refills keep them. Nil: only the current token is kept.
+    var mark: Int?
 
     /// A cursor over a whole document held by the caller.
     init(borrowing bytes: UnsafeRawBufferPointer, maxDepth: Int) {
@@ -103,7 +106,8 @@ struct _Cursor {
             atEnd = true
             return true
         }
-        let keep = pos
+        var keep = pos
+        if let mark { keep = min(keep, max(mark - baseOffset, 0)) }
         released.advance(base, keep)
         baseOffset += keep
         let remaining = end - keep
@@ -111,10 +115,11 @@ struct _Cursor {
             // Safe: both ranges lie inside the window; memmove semantics via update(from:).
             storage.update(from: storage + keep, count: remaining)
         }
-        pos = 0
+        pos -= keep
         end = remaining
-        if end == capacity {
-            // One token fills the window: grow it.
+        if end > capacity / 2 {
+            // Kept bytes (one token, or the feature being read) fill half the window: grow
+            // it, so reads stay chunk-sized.
             let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity * 2)
             bigger.update(from: storage, count: end)
             storage.deallocate()
@@ -128,8 +133,7 @@ struct _Cursor {
         do {
             n = try source!.read(into: UnsafeMutableRawBufferPointer(start: target, count: room))
         } catch {
-            throw GeoJSONError(kind: .invalidGeoJSON(rule: "input", message: "read failed: \(error.message)"),
-                               location: location(of: end))
+            throw GeoJSONError(kind: .readFailed(error.message), location: location(of: end))
         }
         if n == 0 {
             atEnd = true

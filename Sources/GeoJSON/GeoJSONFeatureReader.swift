@@ -1,0 +1,241 @@
+import GeoModel
+
+/// Reads the features of a FeatureCollection one at a time, from a file or any byte
+/// source, with memory bounded by the largest feature plus the read window — whatever the
+/// size of the file (RFC 7946 §3.3).
+///
+/// The first feature is returned as soon as its bytes have been read. Members of the
+/// collection may come in any order (`type` after `features`, `bbox` before it); the
+/// collection's `type` is checked when it has been seen (at the latest, at the end).
+///
+/// ```swift
+/// let reader = try GeoJSONFeatureReader(path: "big.geojson")
+/// while let feature = try reader.next() { ... }
+/// ```
+///
+/// A top-level Feature is returned as the only feature; a top-level geometry as one
+/// feature with that geometry and null properties.
+public final class GeoJSONFeatureReader {
+    /// What to do with a feature that is well-formed JSON but not valid GeoJSON.
+    public enum InvalidFeaturePolicy: Sendable {
+        /// Throw its error (the default).
+        case fail
+        /// Skip it, record it in `skipped` and go on. Nothing is dropped silently.
+        case skip
+    }
+
+    /// A feature left out under `.skip`.
+    public struct SkippedFeature: Equatable, Sendable {
+        public var index: Int
+        /// Where the feature starts.
+        public var location: SourceLocation
+        public var error: GeoJSONError
+    }
+
+    enum State { case start, inFeatures(first: Bool), afterFeatures, single(GeoFeature?), done }
+
+    var parser: _GeoJSONParser
+    var state = State.start
+    var root = _ObjectParts()
+    let policy: InvalidFeaturePolicy
+    /// Features skipped so far (policy `.skip`).
+    public private(set) var skipped: [SkippedFeature] = []
+    /// Index of the next feature in the collection (skipped ones included).
+    public private(set) var nextIndex = 0
+
+    /// Reads from `source` in reads of `chunkSize` bytes.
+    public init(source: some GeoJSONByteSource, chunkSize: Int = 65_536,
+                options: GeoJSONReadOptions = GeoJSONReadOptions(), onInvalidFeature: InvalidFeaturePolicy = .fail) {
+        parser = _GeoJSONParser(cursor: _Cursor(source: source, chunkSize: chunkSize, maxDepth: options.maxDepth),
+                                options: options)
+        policy = onInvalidFeature
+    }
+
+    /// Reads the file at `path`.
+    ///
+    /// - Throws: `GeoJSONSourceError` when the file cannot be opened.
+    public convenience init(path: String, chunkSize: Int = 65_536, options: GeoJSONReadOptions = GeoJSONReadOptions(),
+                            onInvalidFeature: InvalidFeaturePolicy = .fail) throws(GeoJSONSourceError) {
+        self.init(source: try FileByteSource(path: path), chunkSize: chunkSize, options: options,
+                  onInvalidFeature: onInvalidFeature)
+    }
+
+    deinit { parser.c.deallocate() }
+
+    /// Bytes consumed so far (for progress reports).
+    public var bytesConsumed: Int { parser.c.baseOffset + parser.c.pos }
+
+    /// Bytes currently held by the read window (its capacity).
+    public var windowCapacity: Int { parser.c.capacity }
+
+    /// The collection's `bbox` member, once read.
+    public var bbox: [Double]? { root.bbox }
+
+    /// The collection's `crs` member (obsolete, RFC 7946 §4), once read.
+    public var crs: PropertyValue? { root.crs }
+
+    /// Warnings collected so far when `options.collectFindings` is set.
+    public var findings: [GeoJSONFinding] { parser.findings ?? [] }
+
+    /// The next feature, or nil after the last one (and after checking that the rest of
+    /// the text is well-formed).
+    ///
+    /// - Complexity: O(size of the feature) amortised.
+    /// - Throws: `GeoJSONError`; after an error the reader is finished.
+    public func next() throws(GeoJSONError) -> GeoFeature? {
+        do {
+            return try step()
+        } catch {
+            state = .done
+            throw error
+        }
+    }
+
+    private func step() throws(GeoJSONError) -> GeoFeature? {
+        while true {
+            switch state {
+            case .done:
+                return nil
+            case .single(let f):
+                state = .done
+                return f
+            case .start:
+                try parser.skipBOM()
+                guard let b = try parser.c.peekNonWhitespace() else { throw parser.c.error(.unexpectedEnd, at: parser.c.end) }
+                guard b == UInt8(ascii: "{") else {
+                    throw parser.c.error(.unexpectedByte(b, expected: "a GeoJSON object (RFC 7946 §2)"), at: parser.c.pos)
+                }
+                root.start = parser.c.offset(parser.c.pos)
+                parser.c.pos += 1
+                if try parser.c.peekNonWhitespace() == UInt8(ascii: "}") {
+                    parser.c.pos += 1
+                    try finishRoot()
+                    continue
+                }
+                if try readRootMembers() { state = .inFeatures(first: true) }
+            case .inFeatures(let first):
+                if first {
+                    guard let b = try parser.c.peekNonWhitespace() else { throw parser.c.error(.unexpectedEnd, at: parser.c.end) }
+                    if b == UInt8(ascii: "]") {
+                        parser.c.pos += 1
+                        state = .afterFeatures
+                        continue
+                    }
+                } else {
+                    let d = try parser.c.nextNonWhitespace(expected: "',' or ']'")
+                    if d == UInt8(ascii: "]") {
+                        state = .afterFeatures
+                        continue
+                    }
+                    guard d == UInt8(ascii: ",") else {
+                        throw parser.c.error(.unexpectedByte(d, expected: "',' or ']'"), at: parser.c.pos - 1)
+                    }
+                }
+                state = .inFeatures(first: false)
+                if let f = try readFeature() { return f }
+            case .afterFeatures:
+                let d = try parser.c.nextNonWhitespace(expected: "',' or '}'")
+                if d == UInt8(ascii: "}") {
+                    try finishRoot()
+                    continue
+                }
+                guard d == UInt8(ascii: ",") else {
+                    throw parser.c.error(.unexpectedByte(d, expected: "',' or '}'"), at: parser.c.pos - 1)
+                }
+                if try readRootMembers() {
+                    throw parser.c.error(.duplicateMember("features"), at: parser.c.pos).prefixed(.key("features"))
+                }
+            }
+        }
+    }
+
+    /// Reads root members up to and including `"features": [`, returning true there, or to
+    /// the closing brace (then finishes the root), returning false.
+    private func readRootMembers() throws(GeoJSONError) -> Bool {
+        while true {
+            let q = try parser.c.nextNonWhitespace(expected: "a member name")
+            guard q == UInt8(ascii: "\"") else {
+                throw parser.c.error(.unexpectedByte(q, expected: "a member name"), at: parser.c.pos - 1)
+            }
+            parser.c.pos -= 1
+            let (member, otherName) = try parser.readMemberName()
+            try parser.c.expect(UInt8(ascii: ":"), "':'")
+            if member != .other {
+                if root.seen & member.rawValue != 0 {
+                    throw parser.c.error(.duplicateMember(member.name), at: parser.c.pos).prefixed(.key(member.name))
+                }
+                root.seen |= member.rawValue
+            }
+            if member == .features {
+                if let t = root.type, t != "FeatureCollection" {
+                    throw parser.fail("RFC 7946 §7.1", "\"features\" in a \(t) object", at: parser.c.offset(parser.c.pos))
+                        .prefixed(.key("features"))
+                }
+                guard let b = try parser.c.peekNonWhitespace() else { throw parser.c.error(.unexpectedEnd, at: parser.c.end) }
+                guard b == UInt8(ascii: "[") else {
+                    throw parser.fail("RFC 7946 §3.3", "\"features\" must be an array", at: parser.c.offset(parser.c.pos))
+                        .prefixed(.key("features"))
+                }
+                parser.c.pos += 1
+                root.features = []
+                return true
+            }
+            do {
+                try parser.parseMember(member, into: &root, depth: 1)
+            } catch {
+                throw error.prefixed(.key(otherName ?? member.name))
+            }
+            let d = try parser.c.nextNonWhitespace(expected: "',' or '}'")
+            if d == UInt8(ascii: "}") {
+                try finishRoot()
+                return false
+            }
+            guard d == UInt8(ascii: ",") else {
+                throw parser.c.error(.unexpectedByte(d, expected: "',' or '}'"), at: parser.c.pos - 1)
+            }
+        }
+    }
+
+    /// After the root's closing brace: only whitespace may follow; the type decides.
+    private func finishRoot() throws(GeoJSONError) {
+        if try parser.c.peekNonWhitespace() != nil { throw parser.c.error(.trailingContent, at: parser.c.pos) }
+        if root.features != nil {
+            guard let t = root.type else {
+                throw parser.fail("RFC 7946 §1.4", "a GeoJSON object needs a \"type\" member", at: root.start)
+            }
+            guard t == "FeatureCollection" else {
+                throw parser.fail("RFC 7946 §7.1", "\"features\" in a \(t) object", at: root.start)
+            }
+            state = .done
+            return
+        }
+        switch try parser.finish(root, role: .root) {
+        case .feature(let f): state = .single(f)
+        case .geometry(let g): state = .single(GeoFeature(geometry: g, properties: nil))
+        case .featureCollection: state = .done
+        }
+    }
+
+    /// One element of `features`; nil when it was skipped.
+    private func readFeature() throws(GeoJSONError) -> GeoFeature? {
+        let index = nextIndex
+        nextIndex += 1
+        _ = try parser.c.peekNonWhitespace()
+        let start = parser.c.offset(parser.c.pos)
+        if policy == .skip { parser.c.mark = start }
+        defer { parser.c.mark = nil }
+        parser.findingPrefix = [.key("features"), .index(index)]
+        do {
+            return try parser.parseFeature(depth: 2)
+        } catch {
+            let e = error.prefixed(.index(index)).prefixed(.key("features"))
+            guard policy == .skip, case .invalidGeoJSON = error.kind else { throw e }
+            // The feature is JSON but not GeoJSON: go back to its start and step over it.
+            parser.c.pos = start - parser.c.baseOffset
+            let location = parser.c.location(of: parser.c.pos)
+            try parser.c.skipValue(depth: 2)
+            skipped.append(SkippedFeature(index: index, location: location, error: e))
+            return nil
+        }
+    }
+}

@@ -1,0 +1,126 @@
+import GeoModel
+
+/// Reads a sequence of GeoJSON texts: RFC 8142 GeoJSON text sequences (each text after an
+/// ASCII RS, 0x1E, media type `application/geo+json-seq`) or newline-delimited GeoJSON as
+/// GDAL's GeoJSONSeq driver and other tools write it (`.geojsonl`, `.geojsons`).
+///
+/// The format is detected from the first non-whitespace byte: RS means RFC 8142, anything
+/// else newline-delimited. Elements may be any GeoJSON object (RFC 8142 §2 allows
+/// heterogeneous sequences).
+///
+/// A broken element (truncated by a crashed writer, or not GeoJSON) is recorded in
+/// `broken` and reading resumes at the next RS (RFC 7464 §2.1) or, newline-delimited, at
+/// the next line. Consecutive RS bytes are not empty elements and are skipped (RFC 7464
+/// §2.1). Memory is bounded by the largest element plus the read window.
+public final class GeoJSONSequenceReader {
+    public enum Format: Sendable, Equatable { case rfc8142, newlineDelimited }
+
+    /// An element that could not be read.
+    public struct BrokenElement: Equatable, Sendable {
+        /// Position of the element in the sequence (counting broken ones).
+        public var index: Int
+        public var error: GeoJSONError
+    }
+
+    var parser: _GeoJSONParser
+    public private(set) var format: Format?
+    public private(set) var broken: [BrokenElement] = []
+    public private(set) var nextIndex = 0
+    var started = false
+
+    public init(source: some GeoJSONByteSource, chunkSize: Int = 65_536, options: GeoJSONReadOptions = GeoJSONReadOptions()) {
+        parser = _GeoJSONParser(cursor: _Cursor(source: source, chunkSize: chunkSize, maxDepth: options.maxDepth),
+                                options: options)
+    }
+
+    public convenience init(path: String, chunkSize: Int = 65_536, options: GeoJSONReadOptions = GeoJSONReadOptions()) throws(GeoJSONSourceError) {
+        self.init(source: try FileByteSource(path: path), chunkSize: chunkSize, options: options)
+    }
+
+    deinit { parser.c.deallocate() }
+
+    public var bytesConsumed: Int { parser.c.baseOffset + parser.c.pos }
+
+    static let rs: UInt8 = 0x1E
+
+    /// The next readable element, or nil at the end of the input.
+    ///
+    /// - Throws: only `GeoJSONError`s of the source itself (a failed read); bad elements
+    ///   are recorded in `broken`.
+    public func next() throws(GeoJSONError) -> GeoObject? {
+        if !started {
+            started = true
+            try parser.skipBOM()
+        }
+        while true {
+            // Skip whitespace and RS bytes between elements.
+            var sawRS = false
+            while true {
+                guard let b = try parser.c.peekNonWhitespace() else { return nil }
+                if b == Self.rs {
+                    sawRS = true
+                    parser.c.pos += 1
+                    continue
+                }
+                break
+            }
+            if format == nil { format = sawRS ? .rfc8142 : .newlineDelimited }
+            let index = nextIndex
+            nextIndex += 1
+            let start = parser.c.offset(parser.c.pos)
+            parser.c.mark = start
+            defer { parser.c.mark = nil }
+            do throws(GeoJSONError) {
+                guard let b = try parser.c.peekNonWhitespace() else { return nil }
+                guard b == UInt8(ascii: "{") else {
+                    throw parser.c.error(.unexpectedByte(b, expected: "a GeoJSON object (RFC 8142 §2)"), at: parser.c.pos)
+                }
+                let parts = try parser.parseObject(depth: 1, role: .root)
+                let built = try parser.finish(parts, role: .root)
+                try checkElementEnd()
+                switch built {
+                case .geometry(let g): return .geometry(g)
+                case .feature(let f): return .feature(f)
+                case .featureCollection(let fs): return .featureCollection(fs)
+                }
+            } catch {
+                if case .readFailed = error.kind { throw error }
+                broken.append(BrokenElement(index: index, error: error))
+                // Go back to the element's start (kept by the mark), so a newline-delimited
+                // element that broke off is not allowed to swallow the next line.
+                parser.c.pos = start - parser.c.baseOffset + 1
+                try resynchronise()
+            }
+        }
+    }
+
+    /// After an element: RFC 8142 wants LF then RS (or the end); newline-delimited wants
+    /// the end of the line. Other content on the same element is an error.
+    private func checkElementEnd() throws(GeoJSONError) {
+        while true {
+            if parser.c.pos == parser.c.end {
+                if try !parser.c.refill() { return }
+                continue
+            }
+            let b = parser.c.base[parser.c.pos]
+            if b == 0x0A || b == Self.rs { return }
+            guard _Cursor.isWhitespace(b) else { throw parser.c.error(.trailingContent, at: parser.c.pos) }
+            parser.c.pos += 1
+        }
+    }
+
+    /// Steps to the next RS (RFC 8142) or past the next LF (newline-delimited).
+    private func resynchronise() throws(GeoJSONError) {
+        let stop: UInt8 = format == .rfc8142 ? Self.rs : 0x0A
+        while true {
+            while parser.c.pos < parser.c.end {
+                if parser.c.base[parser.c.pos] == stop {
+                    if stop == 0x0A { parser.c.pos += 1 }
+                    return
+                }
+                parser.c.pos += 1
+            }
+            if try !parser.c.refill() { return }
+        }
+    }
+}
