@@ -64,7 +64,7 @@ let package = Package(
         ),
         .target(
             name: "GraticuleBenchmarks",
-            dependencies: ["BenchKit", "PBF", "GeoModel", "VectorTile", "CorpusGenerators", "SwiftProtobufPeer"],
+            dependencies: ["BenchKit", "PBF", "GeoModel", "GeoJSON", "VectorTile", "CorpusGenerators", "SwiftProtobufPeer"],
             path: "Benchmarks/Suites"
         ),
         .executableTarget(

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""External implementation of `json.parse` for graticule's runner.
+"""External implementation of `geojson.parse` (mode whole) for graticule's runner.
 
 Speaks the external protocol (see `ExternalProgram` in Sources/BenchKit/External.swift and
 the README): load the dataset, print `ready`, then answer each `run N` with `ns T`, the

@@ -16,7 +16,7 @@ public enum DefaultSuite {
         var suite = BenchmarkSuite(name: "default")
         BaselineBenchmarks.register(in: &suite, datasets: datasets)
         PBFBenchmarks.register(in: &suite, datasets: datasets)
-        JSONBenchmarks.register(in: &suite, datasets: datasets)
+        GeoJSONBenchmarks.register(in: &suite, datasets: datasets)
         MVTBenchmarks.register(in: &suite, datasets: datasets)
         MVTBenchmarks.registerSwiftProtobuf(in: &suite, datasets: datasets)
         MVTBenchmarks.registerEncode(in: &suite, datasets: datasets)

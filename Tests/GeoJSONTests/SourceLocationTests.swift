@@ -31,3 +31,29 @@ final class SourceLocationTests: XCTestCase {
         XCTAssertEqual(location("x\ny", 2).description, "line 2, column 1 (byte 2)")
     }
 }
+
+import XCTest
+@testable import GeoJSON
+
+/// The streaming line counter agrees with the whole-buffer `SourceLocation` on text with
+/// LF, CR LF, lone CR and multi-byte characters, whatever the split.
+final class LineCounterTests: XCTestCase {
+    func testAgreesWithSourceLocation() {
+        var rng = SystemRandomNumberGenerator()
+        let pieces: [[UInt8]] = [[0x0A], [0x0D, 0x0A], [0x0D], Array("é".utf8), Array("😀".utf8), Array("abc".utf8), [0x20]]
+        for _ in 0..<300 {
+            var bytes: [UInt8] = []
+            for _ in 0..<Int.random(in: 0...60, using: &rng) { bytes += pieces.randomElement(using: &rng)! }
+            let split = Int.random(in: 0...bytes.count, using: &rng)
+            var c = _LineCounter()
+            bytes.withUnsafeBufferPointer { b in
+                c.advance(b.baseAddress! , split)
+                c.advance(b.baseAddress! + split, bytes.count - split)
+            }
+            let expected = bytes.withUnsafeBytes { SourceLocation(offset: bytes.count, in: $0) }
+            // A CR at the very end followed by nothing: both count the line.
+            XCTAssertEqual(c.line, expected.line, "\(bytes)")
+            XCTAssertEqual(c.column, expected.column, "\(bytes)")
+        }
+    }
+}

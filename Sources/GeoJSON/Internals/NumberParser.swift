@@ -68,6 +68,32 @@ enum NumberParser {
     @inline(__always)
     static func isDigit(_ b: UInt8) -> Bool { b &- 0x30 < 10 }
 
+    /// The eight bytes at `p` as a little-endian word.
+    @inline(__always)
+    static func load8(_ p: UnsafePointer<UInt8>) -> UInt64 {
+        UInt64(littleEndian: UnsafeRawPointer(p).loadUnaligned(as: UInt64.self))
+    }
+
+    /// True when all eight bytes of `w` are ASCII digits: adding 6 to each byte carries a
+    /// digit's low nibble into the high nibble only above '9', and '0'...'9' share the
+    /// high nibble 3.
+    @inline(__always)
+    static func allDigits(_ w: UInt64) -> Bool {
+        (w & 0xF0F0_F0F0_F0F0_F0F0) | (((w &+ 0x0606_0606_0606_0606) & 0xF0F0_F0F0_F0F0_F0F0) >> 4)
+            == 0x3333_3333_3333_3333
+    }
+
+    /// The value of eight ASCII digits (first digit in the lowest byte), by combining
+    /// neighbours pairwise: 8 × 1 digit → 4 × 2 → 2 × 4 → 1 × 8, three multiplications.
+    @inline(__always)
+    static func eightDigitsValue(_ w: UInt64) -> UInt64 {
+        var v = w &- 0x3030_3030_3030_3030
+        v = (v &* 10) &+ (v >> 8)                                   // pairs in bytes 0, 2, 4, 6
+        let pairs = v & 0x0000_00FF_0000_00FF                       // pairs 0 and 2 (bytes 0, 4)
+        let pairs2 = (v >> 16) & 0x0000_00FF_0000_00FF              // pairs 1 and 3
+        return ((pairs &* (100 + (1_000_000 << 32))) &+ (pairs2 &* (1 + (10_000 << 32)))) >> 32
+    }
+
     /// Scans one JSON number starting at `start` (which holds `-` or a digit) in
     /// `base[start..<end]`. `atEnd` says whether the input really ends at `end` (otherwise a
     /// number touching `end` is `incomplete`).
@@ -98,6 +124,13 @@ enum NumberParser {
             }
         } else if isDigit(first) {
             // Integer part: the first 19 digits fit UInt64 exactly.
+            while significant <= 11 && i + 8 <= end {
+                let word = load8(base + i)
+                guard allDigits(word) else { break }
+                w = w &* 100_000_000 &+ eightDigitsValue(word)
+                significant += 8
+                i += 8
+            }
             while i < end {
                 let d = base[i] &- 0x30
                 if d >= 10 { break }
@@ -118,6 +151,22 @@ enum NumberParser {
             i += 1
             guard i < end else { return atEnd ? .invalid(offset: i, reason: "a decimal point must be followed by a digit") : .incomplete }
             guard isDigit(base[i]) else { return .invalid(offset: i, reason: "a decimal point must be followed by a digit") }
+            // Leading zeros of the fraction (0.000123) are not significant digits.
+            if significant == 0 {
+                while i < end && base[i] == UInt8(ascii: "0") {
+                    exponent10 -= 1
+                    i += 1
+                }
+            }
+            // Then eight digits at a time while they fit the 19-digit significand.
+            while significant <= 11 && i + 8 <= end {
+                let word = load8(base + i)
+                guard allDigits(word) else { break }
+                w = w &* 100_000_000 &+ eightDigitsValue(word)
+                significant += 8
+                exponent10 -= 8
+                i += 8
+            }
             while i < end {
                 let d = base[i] &- 0x30
                 if d >= 10 { break }

@@ -222,9 +222,13 @@ struct _GeoJSONParser {
             let at = c.offset(c.pos)
             scratch.reset()
             try parseCoordinateArray(level: 0, depth: depth)
+            // Exact-size copies: the scratch keeps its capacity (and stays uniquely
+            // referenced, so the next reset allocates nothing), and each geometry holds
+            // only its own positions.
             parts.coordinates = _PendingCoordinates(
-                values: scratch.values, dims: scratch.dims, level1: scratch.level1, level1Parts: scratch.level1Parts,
-                level2: scratch.level2, positionLevel: scratch.positionLevel, deepestLevel: scratch.deepestLevel,
+                values: _exactCopy(scratch.values), dims: scratch.dims, level1: _exactCopy(scratch.level1),
+                level1Parts: _exactCopy(scratch.level1Parts), level2: _exactCopy(scratch.level2),
+                positionLevel: scratch.positionLevel, deepestLevel: scratch.deepestLevel,
                 extraValues: scratch.extraValues, location: at)
         case .geometries:
             guard let b = try c.peekNonWhitespace() else { throw c.error(.unexpectedEnd, at: c.end) }
@@ -626,6 +630,13 @@ struct _GeoJSONParser {
             }
         }
     }
+}
+
+/// A new array with exactly the elements of `a` (not sharing its buffer).
+@inline(__always)
+func _exactCopy<T>(_ a: [T]) -> [T] {
+    if a.isEmpty { return [] }
+    return a.withUnsafeBufferPointer { Array($0) }
 }
 
 /// Byte equality of two short ranges (member names).
