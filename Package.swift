@@ -50,7 +50,7 @@ let package = Package(
         .target(name: "TileCover", dependencies: ["GeoModel"]),
         .target(name: "SourceDiff", dependencies: ["GeoModel", "TileCover"]),
         .target(name: "BenchKit", dependencies: ["CJemalloc"]),
-        .target(name: "Conformance", dependencies: ["PBF", "VectorTile"]),
+        .target(name: "Conformance", dependencies: ["PBF", "VectorTile", "GeoJSON", "GeoModel"]),
         .target(
             name: "CorpusGenerators",
             dependencies: ["PBF"],
@@ -82,7 +82,7 @@ let package = Package(
         .testTarget(name: "TileCoverTests", dependencies: ["TileCover"]),
         .testTarget(name: "SourceDiffTests", dependencies: ["SourceDiff"]),
         .testTarget(name: "BenchKitTests", dependencies: ["BenchKit"]),
-        .testTarget(name: "ConformanceTests", dependencies: ["Conformance", "PBF", "VectorTile"]),
+        .testTarget(name: "ConformanceTests", dependencies: ["Conformance", "PBF", "VectorTile", "GeoJSON", "GeoModel"]),
         .testTarget(name: "CorpusGeneratorsTests", dependencies: ["CorpusGenerators", "PBF", "VectorTile"]),
     ]
 )

@@ -1,4 +1,5 @@
 import Foundation
+import GeoJSON
 
 /// The JSON parsing conformance suite (../shared/corpora/json-test-suite, `test_parsing/`):
 /// `y_*` files must be accepted, `n_*` rejected, `i_*` are implementation-defined (either
@@ -42,6 +43,21 @@ public struct JSONTestSuite: ConformanceSuite {
                 : f.hasPrefix("n_") ? .reject(errorClass: nil) : .either
             return ConformanceCase(id: String(f.dropLast(5)), rule: Self.rule(for: f), input: [UInt8](data),
                                    expected: expected)
+        }
+    }
+
+    /// Graticule's JSON layer (`JSONValueReader`, the tokenizer under the GeoJSON reader).
+    /// Its outcomes on the `i_` cases follow its documented policies: numbers that round to
+    /// infinity are rejected, underflow gives 0, lone surrogate escapes are rejected,
+    /// invalid UTF-8 is rejected, a leading BOM is skipped, nesting beyond 512 is rejected.
+    public static var graticule: ConformanceImplementation {
+        ConformanceImplementation(name: "graticule") { c in
+            do {
+                _ = try JSONValueReader.read(c.input)
+                return .accepted(output: nil)
+            } catch {
+                return .rejected(errorClass: "invalid", detail: "\(error)")
+            }
         }
     }
 

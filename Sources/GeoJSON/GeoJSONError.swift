@@ -62,7 +62,10 @@ public struct GeoJSONError: Error, Equatable, Sendable, CustomStringConvertible 
         return s.isEmpty ? "$" : s
     }
 
-    public var description: String {
+    public var description: String { "\(reason) at \(location), in \(pathString)" }
+
+    /// What is wrong, without the location.
+    public var reason: String {
         let what: String
         switch kind {
         case .unexpectedEnd: what = "unexpected end of input"
@@ -80,7 +83,7 @@ public struct GeoJSONError: Error, Equatable, Sendable, CustomStringConvertible 
         case .readFailed(let message): what = "read failed: \(message)"
         case .invalidGeoJSON(let rule, let message): what = "\(message) (\(rule))"
         }
-        return "\(what) at \(location), in \(pathString)"
+        return what
     }
 }
 

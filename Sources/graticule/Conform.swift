@@ -49,11 +49,14 @@ struct Conform: ParsableCommand {
 
 /// The suites `graticule conform` knows, and their implementations.
 enum ConformanceSuites {
-    static let names = ["pbf-varint", "mvt-fixtures", "json-test-suite"]
+    static let names = ["pbf-varint", "mvt-fixtures", "json-test-suite", "parse-number-fxx", "geojsonhint",
+                        "geojson-schema", "geojson-invalid-geometry", "geojson-rewind", "turf"]
 
     static let implementations: [String: [String]] = [
         "pbf-varint": ["graticule"], "mvt-fixtures": ["graticule"],
-        "json-test-suite": ["foundation.jsonserialization"],
+        "json-test-suite": ["graticule", "foundation.jsonserialization"], "parse-number-fxx": ["graticule"],
+        "geojsonhint": ["graticule"], "geojson-schema": ["graticule"], "geojson-invalid-geometry": ["graticule"],
+        "geojson-rewind": ["graticule"], "turf": ["graticule"],
     ]
 
     static func suite(named name: String) -> ConformanceSuite? {
@@ -61,6 +64,12 @@ enum ConformanceSuites {
         case "pbf-varint": return PBFVarintSuite()
         case "mvt-fixtures": return MVTFixturesSuite()
         case "json-test-suite": return JSONTestSuite()
+        case "parse-number-fxx": return ParseNumberFxxSuite()
+        case "geojsonhint": return GeoJSONHintSuite()
+        case "geojson-schema": return GeoJSONSchemaSuite()
+        case "geojson-invalid-geometry": return GeoJSONInvalidGeometrySuite()
+        case "geojson-rewind": return GeoJSONRewindSuite()
+        case "turf": return TurfSamplesSuite()
         default: return nil
         }
     }
@@ -70,6 +79,12 @@ enum ConformanceSuites {
         case ("pbf-varint", "graticule"): return PBFVarintSuite.graticule
         case ("mvt-fixtures", "graticule"): return MVTFixturesSuite.graticule
         case ("json-test-suite", "foundation.jsonserialization"): return JSONTestSuite.foundation
+        case ("json-test-suite", "graticule"): return JSONTestSuite.graticule
+        case ("parse-number-fxx", "graticule"): return ParseNumberFxxSuite.graticule
+        case ("geojsonhint", "graticule"), ("geojson-schema", "graticule"), ("geojson-invalid-geometry", "graticule"):
+            return GeoJSONVerdicts.implementation
+        case ("geojson-rewind", "graticule"): return GeoJSONRewindSuite.graticule
+        case ("turf", "graticule"): return TurfSamplesSuite.graticule
         default: return nil
         }
     }

@@ -15,9 +15,12 @@ struct _CoordinateScratch {
     /// before the first position.
     var positionLevel = -1
     var deepestLevel = 0
+    /// Bit per level at which an empty array was seen.
+    var emptyLevels: UInt8 = 0
     var extraValues = false
 
     mutating func reset() {
+        emptyLevels = 0
         values.removeAll(keepingCapacity: true)
         level1.removeAll(keepingCapacity: true)
         level1Parts.removeAll(keepingCapacity: true)
@@ -124,6 +127,19 @@ struct _GeoJSONParser {
     mutating func warn(_ rule: String, _ message: String, at absolute: Int, path: [JSONPathComponent]) {
         guard findings != nil else { return }
         findings!.append(GeoJSONFinding(severity: .warning, rule: rule, message: message,
+                                        location: locationOfAbsolute(absolute), path: findingPrefix + path))
+    }
+
+    /// A MUST of RFC 7946 that lenient reading tolerates: an error in strict reading, an
+    /// error finding when validating, ignored otherwise.
+    mutating func violation(_ rule: String, _ message: String, at absolute: Int, path: [JSONPathComponent]) throws(GeoJSONError) {
+        if options.strict {
+            var e = fail(rule, message, at: absolute)
+            e.path = path
+            throw e
+        }
+        guard findings != nil else { return }
+        findings!.append(GeoJSONFinding(severity: .error, rule: rule, message: message,
                                         location: locationOfAbsolute(absolute), path: findingPrefix + path))
     }
 
@@ -278,7 +294,12 @@ struct _GeoJSONParser {
                     try c.skipValue(depth: depth)
                     parts.properties = .some(PropertyList())
                 } else {
-                    parts.properties = .some(try c.readObject(depth: depth + 1))
+                    let at = c.offset(c.pos)
+                    let list = try c.readObject(depth: depth + 1)
+                    if findings != nil, Set(list.keys).count != list.keys.count {
+                        warn("RFC 8259 §4", "duplicate member names in \"properties\" (kept in order; I-JSON forbids them)", at: at, path: [.key("properties")])
+                    }
+                    parts.properties = .some(list)
                 }
             } else {
                 throw fail("RFC 7946 §3.2", "\"properties\" must be an object or null", at: c.offset(c.pos))
@@ -337,7 +358,9 @@ struct _GeoJSONParser {
             }
             parts.bbox = box
         case .crs:
+            let at = c.offset(c.pos)
             parts.crs = try c.readValue(depth: depth)
+            warn("RFC 7946 §4", "the \"crs\" member was removed from GeoJSON (coordinates are WGS 84 longitude/latitude)", at: at, path: [.key("crs")])
         case .other:
             // Foreign member (RFC 7946 §6.1): validated as JSON and ignored; GeoJSON
             // semantics do not apply inside it.
@@ -367,6 +390,10 @@ struct _GeoJSONParser {
         guard let b = try c.peekNonWhitespace() else { throw c.error(.unexpectedEnd, at: c.end) }
         if b == UInt8(ascii: "]") {
             c.pos += 1
+            scratch.emptyLevels |= 1 << UInt8(level)
+            if scratch.positionLevel == level {
+                throw fail("RFC 7946 §3.1.1", "a position needs at least two numbers", at: c.offset(c.pos - 2))
+            }
             return
         }
         if b == UInt8(ascii: "[") {
@@ -393,6 +420,9 @@ struct _GeoJSONParser {
         // A position (RFC 7946 §3.1.1).
         if scratch.positionLevel != level {
             if scratch.positionLevel == -1 {
+                if scratch.emptyLevels >> UInt8(level) != 0 {
+                    throw fail("RFC 7946 §3.1.1", "an empty array where a position belongs", at: c.offset(c.pos))
+                }
                 scratch.positionLevel = level
             } else {
                 throw fail("RFC 7946 §3.1", "positions at different nesting depths", at: c.offset(c.pos))
@@ -443,23 +473,14 @@ struct _GeoJSONParser {
             guard role == .root || role == .feature else {
                 throw fail("RFC 7946 §3.1", "expected a geometry object, found a Feature", at: p.start)
             }
-            if options.strict {
-                if p.seen & _Member.geometry.rawValue == 0 {
-                    throw fail("RFC 7946 §3.2", "a Feature must have a \"geometry\" member", at: p.start)
-                }
-                if p.seen & _Member.properties.rawValue == 0 {
-                    throw fail("RFC 7946 §3.2", "a Feature must have a \"properties\" member", at: p.start)
-                }
-            } else {
-                if p.seen & _Member.geometry.rawValue == 0 {
-                    warn("RFC 7946 §3.2", "a Feature without a \"geometry\" member (read as null)", at: p.start, path: [])
-                }
-                if p.seen & _Member.properties.rawValue == 0 {
-                    warn("RFC 7946 §3.2", "a Feature without a \"properties\" member (read as null)", at: p.start, path: [])
-                }
+            if p.seen & _Member.geometry.rawValue == 0 {
+                try violation("RFC 7946 §3.2", "a Feature must have a \"geometry\" member", at: p.start, path: [])
             }
-            if p.seen & (_Member.coordinates.rawValue | _Member.features.rawValue | _Member.geometries.rawValue) != 0 {
-                warn("RFC 7946 §7.1", "a Feature with \"coordinates\", \"geometries\" or \"features\" (ignored)", at: p.start, path: [])
+            if p.seen & _Member.properties.rawValue == 0 {
+                try violation("RFC 7946 §3.2", "a Feature must have a \"properties\" member", at: p.start, path: [])
+            }
+            for m in [_Member.coordinates, .geometries, .features] where p.seen & m.rawValue != 0 {
+                try violation("RFC 7946 §7.1", "a Feature must not have a \"\(m.name)\" member", at: p.start, path: [.key(m.name)])
             }
             let g: Geometry? = p.geometry ?? nil
             let props: PropertyList? = p.properties ?? nil
@@ -471,6 +492,9 @@ struct _GeoJSONParser {
             guard let features = p.features else {
                 throw fail("RFC 7946 §3.3", "a FeatureCollection must have a \"features\" array", at: p.start)
             }
+            for m in [_Member.coordinates, .geometries, .geometry, .properties] where p.seen & m.rawValue != 0 {
+                try violation("RFC 7946 §7.1", "a FeatureCollection must not have a \"\(m.name)\" member", at: p.start, path: [.key(m.name)])
+            }
             return .featureCollection(features)
         default:
             guard let kind = _GeoJSONParser.geometryKinds[type] else {
@@ -480,9 +504,21 @@ struct _GeoJSONParser {
             guard role != .feature else {
                 throw fail("RFC 7946 §3.3", "a FeatureCollection's \"features\" must hold Feature objects, found \(type)", at: p.start)
             }
+            for m in [_Member.geometry, .properties, .features] where p.seen & m.rawValue != 0 {
+                try violation("RFC 7946 §7.1", "a geometry must not have a \"\(m.name)\" member", at: p.start, path: [.key(m.name)])
+            }
+            if kind != .geometryCollection && p.seen & _Member.geometries.rawValue != 0 {
+                try violation("RFC 7946 §7.1", "a \(type) must not have a \"geometries\" member", at: p.start, path: [.key("geometries")])
+            }
+            if kind == .geometryCollection && p.seen & _Member.coordinates.rawValue != 0 {
+                try violation("RFC 7946 §7.1", "a GeometryCollection must not have a \"coordinates\" member", at: p.start, path: [.key("coordinates")])
+            }
             if kind == .geometryCollection {
                 guard let members = p.geometries else {
                     throw fail("RFC 7946 §3.1.8", "a GeometryCollection must have a \"geometries\" array", at: p.start)
+                }
+                if members.count == 1 {
+                    warn("RFC 7946 §3.1.8", "a GeometryCollection with a single member (producers should avoid them)", at: p.start, path: [.key("geometries")])
                 }
                 if members.contains(where: { $0.kind == .geometryCollection }) {
                     warn("RFC 7946 §3.1.8", "nested GeometryCollection (producers should avoid them)", at: p.start, path: ["geometries"].map { .key($0) })
@@ -599,6 +635,10 @@ struct _GeoJSONParser {
 
     /// Warnings a parser must not reject on (RFC 7946 §3.1.6 winding, §3.1.9 antimeridian).
     mutating func lint(_ g: Geometry, at: Int) {
+        for i in 0..<g.positionCount where abs(g.x(i)) > 180 || abs(g.y(i)) > 90 {
+            warn("RFC 7946 §4", "a position outside longitude ±180 / latitude ±90", at: at, path: [.key("coordinates")])
+            break
+        }
         if g.kind == .polygon || g.kind == .multiPolygon {
             for poly in 0..<g.polygonStarts.count {
                 for (n, part) in g.polygonRange(poly).enumerated() {

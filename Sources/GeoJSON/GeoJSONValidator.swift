@@ -1,0 +1,81 @@
+import GeoModel
+
+/// Validates GeoJSON against RFC 7946 (and the JSON layer against RFC 8259), reporting
+/// every finding instead of stopping at the first.
+///
+/// Levels, as the RFC words them:
+/// - **errors** (MUST): not JSON; unknown or missing `type` (§1.4); wrong member types;
+///   positions with fewer than two numbers (§3.1.1); a LineString with fewer than two
+///   positions (§3.1.4); a linear ring with fewer than four positions or not closed
+///   (§3.1.6); a Feature without `geometry` or `properties` (§3.2); members that change
+///   GeoJSON semantics (§7.1: `coordinates` in a Feature, `properties` in a geometry, ...).
+/// - **warnings** (SHOULD, or what parsers must accept): rings against the right-hand rule
+///   (§3.1.6, "parsers SHOULD NOT reject"), positions with more than three values (§3.1.1),
+///   segments spanning more than 180° of longitude (§3.1.9), single-member and nested
+///   GeometryCollections (§3.1.8), the removed `crs` member (§4), positions outside
+///   ±180/±90, empty geometries (§3.1), duplicate property names (RFC 8259 §4).
+///
+/// Features of a FeatureCollection are checked one by one: an invalid feature is reported
+/// and the next one checked. A JSON syntax error ends the check (the rest cannot be
+/// delimited reliably). Memory is bounded as for `GeoJSONFeatureReader`.
+public enum GeoJSONValidator {
+    public struct Report: Equatable, Sendable {
+        public var findings: [GeoJSONFinding]
+        /// Features read (valid and invalid) when the text is a FeatureCollection.
+        public var featureCount: Int
+        public var errors: [GeoJSONFinding] { findings.filter { $0.severity == .error } }
+        public var warnings: [GeoJSONFinding] { findings.filter { $0.severity == .warning } }
+        /// True when there is no error (warnings allowed).
+        public var isValid: Bool { !findings.contains { $0.severity == .error } }
+    }
+
+    /// Validates a text held in memory.
+    ///
+    /// - Complexity: O(n).
+    public static func validate(_ bytes: [UInt8], options: GeoJSONReadOptions = GeoJSONReadOptions()) -> Report {
+        validate(source: ChunkedByteSource(bytes, chunkSize: max(bytes.count, 1)), chunkSize: max(bytes.count, 1), options: options)
+    }
+
+    /// Validates a text from any source (files of any size), calling `progress` with the
+    /// bytes consumed after each feature.
+    public static func validate(source: some GeoJSONByteSource, chunkSize: Int = 65_536,
+                                options: GeoJSONReadOptions = GeoJSONReadOptions(),
+                                progress: ((Int) -> Void)? = nil) -> Report {
+        var o = options
+        o.collectFindings = true
+        o.strict = false
+        let reader = GeoJSONFeatureReader(source: source, chunkSize: chunkSize, options: o, onInvalidFeature: .skip)
+        var fatal: GeoJSONError?
+        while true {
+            do throws(GeoJSONError) {
+                guard try reader.next() != nil else { break }
+                progress?(reader.bytesConsumed)
+            } catch {
+                fatal = error
+                break
+            }
+        }
+        var findings = reader.findings
+        for s in reader.skipped { findings.append(finding(for: s.error)) }
+        if let fatal { findings.append(finding(for: fatal)) }
+        findings.sort { $0.location.offset < $1.location.offset }
+        return Report(findings: findings, featureCount: reader.nextIndex)
+    }
+
+    static func finding(for e: GeoJSONError) -> GeoJSONFinding {
+        let rule: String
+        let message: String
+        switch e.kind {
+        case .invalidGeoJSON(let r, let m):
+            rule = r
+            message = m
+        case .duplicateMember:
+            rule = "RFC 8259 §4"
+            message = e.reason
+        default:
+            rule = "RFC 8259"
+            message = e.reason
+        }
+        return GeoJSONFinding(severity: .error, rule: rule, message: message, location: e.location, path: e.path)
+    }
+}
