@@ -39,6 +39,24 @@ enum GeoJSONBenchmarks {
                     for _ in 0..<n { blackHole(try? GeoJSONReader.read(bytes, options: options)) }
                 }
             }
+            // geojson.write: the model back to GeoJSON text (dataset bytes = the input file).
+            suite.add("geojson.write", implementation: "graticule", dataset: d) { d in
+                let doc = try GeoJSONReader.read(try d.bytes())
+                var writer = GeoJSONWriter(capacity: try d.bytes().count)
+                return Workload { n in
+                    for _ in 0..<n {
+                        writer.removeAll()
+                        writer.write(doc.object, bbox: doc.bbox)
+                        blackHole(writer.bytes.count)
+                    }
+                }
+            }
+            suite.add("geojson.write", implementation: "foundation.jsonserialization", dataset: d) { d in
+                let tree = try JSONSerialization.jsonObject(with: Data(try d.bytes()))
+                return Workload { n in
+                    for _ in 0..<n { blackHole(try? JSONSerialization.data(withJSONObject: tree)) }
+                }
+            }
             suite.add("geojson.parse", implementation: "foundation.jsonserialization", dataset: d, parameters: ["mode": "whole"]) { d in
                 let data = Data(try d.bytes())
                 func walk(_ v: Any) -> Double {

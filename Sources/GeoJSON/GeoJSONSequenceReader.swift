@@ -41,6 +41,9 @@ public final class GeoJSONSequenceReader {
 
     public var bytesConsumed: Int { parser.c.baseOffset + parser.c.pos }
 
+    /// Warnings (and tolerated errors) collected when `options.collectFindings` is set.
+    public var findings: [GeoJSONFinding] { parser.findings ?? [] }
+
     static let rs: UInt8 = 0x1E
 
     /// The next readable element, or nil at the end of the input.

@@ -62,7 +62,8 @@ public enum GeoJSONValidator {
         return Report(findings: findings, featureCount: reader.nextIndex)
     }
 
-    static func finding(for e: GeoJSONError) -> GeoJSONFinding {
+    /// The error as an error finding (rule from the error kind).
+    public static func finding(for e: GeoJSONError) -> GeoJSONFinding {
         let rule: String
         let message: String
         switch e.kind {
