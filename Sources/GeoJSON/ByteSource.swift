@@ -12,6 +12,16 @@ public protocol GeoJSONByteSource {
     /// Reads up to `buffer.count` bytes into `buffer` and returns how many; 0 means the end
     /// of the input.
     mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws(GeoJSONSourceError) -> Int
+
+    /// Reads bytes at an absolute `offset` again, without disturbing `read`, and returns how
+    /// many (0 at the end); nil when the source cannot (a pipe). Readers use it only to
+    /// give the line and column of an error; sources that support it spare the readers
+    /// from counting lines in every byte they pass.
+    func reread(at offset: Int, into buffer: UnsafeMutableRawBufferPointer) -> Int?
+}
+
+extension GeoJSONByteSource {
+    public func reread(at offset: Int, into buffer: UnsafeMutableRawBufferPointer) -> Int? { nil }
 }
 
 /// A read failure of the byte source (not of the data).
@@ -44,6 +54,13 @@ public struct ChunkedByteSource: GeoJSONByteSource {
         position += n
         return n
     }
+
+    public func reread(at offset: Int, into buffer: UnsafeMutableRawBufferPointer) -> Int? {
+        let n = max(0, min(buffer.count, bytes.count - offset))
+        guard n > 0 else { return 0 }
+        bytes.withUnsafeBytes { buffer.baseAddress!.copyMemory(from: $0.baseAddress! + offset, byteCount: n) }
+        return n
+    }
 }
 
 /// A file read with POSIX `read(2)`; the descriptor is closed when the last copy goes.
@@ -68,6 +85,13 @@ public final class FileByteSource: GeoJSONByteSource {
         var st = stat()
         guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { return nil }
         return Int(st.st_size)
+    }
+
+    public func reread(at offset: Int, into buffer: UnsafeMutableRawBufferPointer) -> Int? {
+        guard size != nil else { return nil }      // pipes and sockets cannot seek
+        if buffer.count == 0 { return 0 }
+        let n = pread(fd, buffer.baseAddress, buffer.count, off_t(offset))
+        return n >= 0 ? n : nil
     }
 
     public func read(into buffer: UnsafeMutableRawBufferPointer) throws(GeoJSONSourceError) -> Int {

@@ -106,6 +106,7 @@ public final class GeoJSONFeatureReader {
                     throw parser.c.error(.unexpectedByte(b, expected: "a GeoJSON object (RFC 7946 §2)"), at: parser.c.pos)
                 }
                 root.start = parser.c.offset(parser.c.pos)
+                parser.c.remember(parser.c.pos, root: true)
                 parser.c.pos += 1
                 if try parser.c.peekNonWhitespace() == UInt8(ascii: "}") {
                     parser.c.pos += 1
@@ -225,6 +226,7 @@ public final class GeoJSONFeatureReader {
         if policy == .skip { parser.c.mark = start }
         defer { parser.c.mark = nil }
         parser.findingPrefix = [.key("features"), .index(index)]
+        parser.c.forgetRemembered()
         do {
             return try parser.parseFeature(depth: 2)
         } catch {

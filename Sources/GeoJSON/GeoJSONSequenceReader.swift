@@ -72,6 +72,7 @@ public final class GeoJSONSequenceReader {
             nextIndex += 1
             let start = parser.c.offset(parser.c.pos)
             parser.c.mark = start
+            parser.c.forgetRemembered()
             defer { parser.c.mark = nil }
             do throws(GeoJSONError) {
                 guard let b = try parser.c.peekNonWhitespace() else { return nil }

@@ -67,6 +67,30 @@ struct _LineCounter {
     }
 }
 
+/// Finds line and column of an absolute offset by re-reading the source from the last
+/// point found (or from the start when the target lies before it).
+final class _Locator {
+    var offset = 0
+    var counter = _LineCounter()
+
+    func locate(_ target: Int, in source: any GeoJSONByteSource) -> SourceLocation {
+        if target < offset {
+            offset = 0
+            counter = _LineCounter()
+        }
+        let chunk = 1 << 16
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunk, alignment: 1)
+        defer { buffer.deallocate() }
+        while offset < target {
+            let want = min(chunk, target - offset)
+            guard let n = source.reread(at: offset, into: UnsafeMutableRawBufferPointer(rebasing: buffer[..<want])), n > 0 else { break }
+            counter.advance(buffer.baseAddress!.assumingMemoryBound(to: UInt8.self), n)
+            offset += n
+        }
+        return SourceLocation(offset: target, line: counter.line, column: counter.column)
+    }
+}
+
 /// The one place that touches raw bytes: a window `base[0..<end]` over the input, the
 /// read position `pos`, and (when streaming) a source that refills the window.
 ///
@@ -88,8 +112,19 @@ struct _Cursor {
     var chunkSize = 0
     /// Absolute offset of `base[0]` in the input.
     var baseOffset = 0
-    /// Line/column at `baseOffset`.
+    /// For sources that cannot be re-read: line/column at absolute offset `countedTo`
+    /// (counted over bytes before they are released), and the locations of the offsets
+    /// the parser may report after their bytes are gone (object and member starts).
     var released = _LineCounter()
+    var countedTo = 0
+    var snapshots: [Int: SourceLocation] = [:]
+    var rootSnapshot: (offset: Int, location: SourceLocation)?
+    /// True when the source can re-read released bytes; then lines are not counted while
+    /// reading, and an error's line and column are found by re-reading up to it.
+    var rereadable = false
+    /// Where the last re-read location search ended, so errors in increasing order cost
+    /// O(file) in all.
+    let locator = _Locator()
     var maxDepth: Int
     /// Scratch for strings with escapes.
     var scratch: [UInt8] = []
@@ -118,6 +153,7 @@ struct _Cursor {
         self.source = source
         self.chunkSize = chunkSize
         self.maxDepth = maxDepth
+        rereadable = source.reread(at: 0, into: UnsafeMutableRawBufferPointer(start: nil, count: 0)) != nil
     }
 
     nonisolated(unsafe) static let emptyByte: UnsafePointer<UInt8> = {
@@ -147,7 +183,11 @@ struct _Cursor {
         }
         var keep = pos
         if let mark { keep = min(keep, max(mark - baseOffset, 0)) }
-        released.advance(base, keep)
+        if !rereadable && countedTo < baseOffset + keep {
+            let from = countedTo - baseOffset
+            released.advance(base + from, keep - from)
+            countedTo = baseOffset + keep
+        }
         baseOffset += keep
         let remaining = end - keep
         if keep > 0 {
@@ -184,9 +224,44 @@ struct _Cursor {
 
     /// The location of window index `i`.
     func location(of i: Int) -> SourceLocation {
+        let target = baseOffset + min(i, end)
+        if rereadable, let source {
+            return locator.locate(target, in: source)
+        }
+        if let s = snapshots[target] { return s }
+        if let r = rootSnapshot, r.offset == target { return r.location }
+        // Bytes from `countedTo` on are still in the window.
         var c = released
-        c.advance(base, min(max(i, 0), end))
-        return SourceLocation(offset: baseOffset + min(max(i, 0), end), line: c.line, column: c.column)
+        let from = countedTo - baseOffset
+        let to = max(min(i, end), from)
+        c.advance(base + from, to - from)
+        return SourceLocation(offset: baseOffset + to, line: c.line, column: c.column)
+    }
+
+    /// Records the location of window index `i` for a later error report, when the source
+    /// is one-way (a no-op otherwise: whole buffers keep every byte, re-readable sources
+    /// re-read). Locations are asked for in increasing order, so the counting is one pass.
+    @inline(__always)
+    mutating func remember(_ i: Int, root: Bool = false) {
+        guard !rereadable, source != nil else { return }
+        rememberSlow(i, root: root)
+    }
+
+    @inline(never)
+    mutating func rememberSlow(_ i: Int, root: Bool) {
+        let from = countedTo - baseOffset
+        if i > from {
+            released.advance(base + from, i - from)
+            countedTo = baseOffset + i
+        }
+        let loc = SourceLocation(offset: baseOffset + i, line: released.line, column: released.column)
+        if root { rootSnapshot = (loc.offset, loc) } else { snapshots[loc.offset] = loc }
+    }
+
+    /// Drops remembered locations (after a feature, whose offsets will not be reported).
+    @inline(__always)
+    mutating func forgetRemembered() {
+        if !snapshots.isEmpty { snapshots.removeAll(keepingCapacity: true) }
     }
 
     func error(_ kind: GeoJSONError.Kind, at i: Int) -> GeoJSONError {

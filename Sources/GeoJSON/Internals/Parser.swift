@@ -195,6 +195,7 @@ struct _GeoJSONParser {
         }
         var parts = _ObjectParts()
         parts.start = c.offset(c.pos)
+        c.remember(c.pos, root: role == .root)
         c.pos += 1
         if try c.peekNonWhitespace() == UInt8(ascii: "}") {
             c.pos += 1
@@ -236,6 +237,7 @@ struct _GeoJSONParser {
                 throw fail("RFC 7946 §3.1", "\"coordinates\" must be an array", at: c.offset(c.pos))
             }
             let at = c.offset(c.pos)
+            c.remember(c.pos)
             scratch.reset()
             try parseCoordinateArray(level: 0, depth: depth)
             // Exact-size copies: the scratch keeps its capacity (and stays uniquely
@@ -295,6 +297,7 @@ struct _GeoJSONParser {
                     parts.properties = .some(PropertyList())
                 } else {
                     let at = c.offset(c.pos)
+                    c.remember(c.pos)
                     let list = try c.readObject(depth: depth + 1)
                     if findings != nil, Set(list.keys).count != list.keys.count {
                         warn("RFC 8259 §4", "duplicate member names in \"properties\" (kept in order; I-JSON forbids them)", at: at, path: [.key("properties")])
@@ -317,6 +320,7 @@ struct _GeoJSONParser {
                 while true {
                     do {
                         list.append(try parseFeature(depth: depth + 1))
+                        c.forgetRemembered()
                     } catch {
                         throw error.prefixed(.index(list.count))
                     }
@@ -341,6 +345,7 @@ struct _GeoJSONParser {
             }
         case .bbox:
             let at = c.offset(c.pos)
+            c.remember(c.pos)
             guard case .array(let items) = try c.readValue(depth: depth) else {
                 throw fail("RFC 7946 §5", "\"bbox\" must be an array of numbers", at: at)
             }
@@ -359,6 +364,7 @@ struct _GeoJSONParser {
             parts.bbox = box
         case .crs:
             let at = c.offset(c.pos)
+            c.remember(c.pos)
             parts.crs = try c.readValue(depth: depth)
             warn("RFC 7946 §4", "the \"crs\" member was removed from GeoJSON (coordinates are WGS 84 longitude/latitude)", at: at, path: [.key("crs")])
         case .other:

@@ -1,0 +1,111 @@
+// External implementation of `geojson.parse` with simdjson's On-Demand API (Debian
+// libsimdjson-dev), for graticule's runner (protocol in ../protozero/protocol.hpp).
+//
+// Modes (first argument):
+//   geometry-only  every coordinate of every geometry read as a double into one flat
+//                  vector (as graticule's flat coordinates), properties skipped;
+//   whole          the same, plus every property value materialised (strings copied,
+//                  numbers converted, nested values kept as raw JSON text), like a model.
+// The parser and the output buffers are reused across runs; the padded input is built once.
+#include <simdjson.h>
+
+#include <string>
+#include <vector>
+
+#include "../protozero/protocol.hpp"
+
+using namespace simdjson;
+
+struct Model {
+    std::vector<double> coords;
+    std::vector<std::string> keys;
+    std::vector<std::string> strings;
+    std::vector<double> numbers;
+    std::size_t features = 0;
+    void clear() {
+        coords.clear();
+        keys.clear();
+        strings.clear();
+        numbers.clear();
+        features = 0;
+    }
+};
+
+static void walk_coordinates(ondemand::value v, Model& m) {
+    if (v.type() == ondemand::json_type::array) {
+        for (auto child : v.get_array()) walk_coordinates(child.value(), m);
+    } else {
+        m.coords.push_back(double(v.get_double()));
+    }
+}
+
+static void walk_geometry(ondemand::object geometry, Model& m) {
+    for (auto field : geometry) {
+        std::string_view key = field.unescaped_key();
+        if (key == "coordinates") {
+            walk_coordinates(field.value(), m);
+        } else if (key == "geometries") {
+            for (auto g : field.value().get_array()) walk_geometry(g.get_object(), m);
+        }
+    }
+}
+
+static void read_properties(ondemand::object props, Model& m) {
+    for (auto field : props) {
+        m.keys.emplace_back(std::string_view(field.unescaped_key()));
+        ondemand::value v = field.value();
+        switch (v.type()) {
+            case ondemand::json_type::string: m.strings.emplace_back(std::string_view(v.get_string())); break;
+            case ondemand::json_type::number: m.numbers.push_back(double(v.get_double())); break;
+            case ondemand::json_type::boolean: m.numbers.push_back(bool(v.get_bool()) ? 1 : 0); break;
+            case ondemand::json_type::null: (void)v.is_null(); break;
+            default: m.strings.emplace_back(std::string_view(v.raw_json())); break;
+        }
+    }
+}
+
+int main(int argc, char** argv) {
+    if (argc < 2) {
+        std::cout << "error usage: geojson_parse geometry-only|whole --dataset PATH" << std::endl;
+        return 2;
+    }
+    const std::string mode = argv[1];
+    const bool properties = mode == "whole";
+    if (!properties && mode != "geometry-only") {
+        std::cout << "error unknown mode " << mode << std::endl;
+        return 2;
+    }
+    std::string bytes;
+    if (!graticule_adapter::read_dataset(argc, argv, bytes)) return 2;
+    padded_string json(bytes);
+    ondemand::parser parser;
+    Model model;
+    auto parse = [&]() {
+        model.clear();
+        ondemand::document doc = parser.iterate(json);
+        for (auto field : doc.get_object()) {
+            std::string_view key = field.unescaped_key();
+            if (key != "features") continue;
+            for (auto feature : field.value().get_array()) {
+                model.features++;
+                for (auto member : feature.get_object()) {
+                    std::string_view k = member.unescaped_key();
+                    if (k == "geometry") {
+                        ondemand::value g = member.value();
+                        if (!g.is_null()) walk_geometry(g.get_object(), model);
+                    } else if (k == "properties" && properties) {
+                        ondemand::value p = member.value();
+                        if (!p.is_null()) read_properties(p.get_object(), model);
+                    }
+                }
+            }
+        }
+    };
+    try {
+        parse();  // fail at setup, not while timing
+    } catch (const simdjson_error& e) {
+        std::cout << "error simdjson: " << e.what() << std::endl;
+        return 2;
+    }
+    return graticule_adapter::serve(parse);
+}
