@@ -50,21 +50,36 @@ static void walk_geometry(ondemand::object geometry, Model& m) {
     }
 }
 
+static void read_value(ondemand::value v, Model& m) {
+    switch (v.type()) {
+        case ondemand::json_type::string: m.strings.emplace_back(std::string_view(v.get_string())); break;
+        case ondemand::json_type::number: m.numbers.push_back(double(v.get_double())); break;
+        case ondemand::json_type::boolean: m.numbers.push_back(bool(v.get_bool()) ? 1 : 0); break;
+        case ondemand::json_type::null: (void)v.is_null(); break;
+        case ondemand::json_type::array:
+            for (auto item : v.get_array()) read_value(item.value(), m);
+            break;
+        case ondemand::json_type::object:
+            for (auto field : v.get_object()) {
+                m.keys.emplace_back(std::string_view(field.unescaped_key()));
+                read_value(field.value(), m);
+            }
+            break;
+    }
+}
+
 static void read_properties(ondemand::object props, Model& m) {
     for (auto field : props) {
         m.keys.emplace_back(std::string_view(field.unescaped_key()));
-        ondemand::value v = field.value();
-        switch (v.type()) {
-            case ondemand::json_type::string: m.strings.emplace_back(std::string_view(v.get_string())); break;
-            case ondemand::json_type::number: m.numbers.push_back(double(v.get_double())); break;
-            case ondemand::json_type::boolean: m.numbers.push_back(bool(v.get_bool()) ? 1 : 0); break;
-            case ondemand::json_type::null: (void)v.is_null(); break;
-            default: m.strings.emplace_back(std::string_view(v.raw_json())); break;
-        }
+        read_value(field.value(), m);
     }
 }
 
 int main(int argc, char** argv) {
+    if (argc >= 2 && std::string(argv[1]) == "--implementation") {
+        std::cout << SIMDJSON_STRINGIFY(SIMDJSON_BUILTIN_IMPLEMENTATION) << std::endl;
+        return 0;
+    }
     if (argc < 2) {
         std::cout << "error usage: geojson_parse geometry-only|whole --dataset PATH" << std::endl;
         return 2;

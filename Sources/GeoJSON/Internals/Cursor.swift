@@ -601,9 +601,29 @@ struct _Cursor {
                 let q = try nextNonWhitespace(expected: "a member name")
                 guard q == UInt8(ascii: "\"") else { throw error(.unexpectedByte(q, expected: "a member name"), at: pos - 1) }
                 pos -= 1
-                let key = try readString()
+                // The name is decoded only if its value turns out bad; the mark keeps its
+                // bytes in the window until then.
+                let keyAbs = offset(pos)
+                let savedMark = mark
+                mark = min(savedMark ?? keyAbs, keyAbs)
+                let (ks, ke, kEscaped) = try scanString()
+                let keyLength = ke - ks
                 try expect(UInt8(ascii: ":"), "':'")
-                do { try skipValue(depth: depth + 1) } catch { throw error.prefixed(.key(key)) }
+                do {
+                    try skipValue(depth: depth + 1)
+                } catch {
+                    let s = keyAbs - baseOffset + 1
+                    let key: String
+                    if kEscaped {
+                        decodeEscapes(s, s + keyLength)
+                        key = String(decoding: scratch, as: UTF8.self)
+                    } else {
+                        key = String(decoding: UnsafeBufferPointer(start: base + s, count: keyLength), as: UTF8.self)
+                    }
+                    mark = savedMark
+                    throw error.prefixed(.key(key))
+                }
+                mark = savedMark
                 let c = try nextNonWhitespace(expected: "',' or '}'")
                 if c == UInt8(ascii: "}") { return }
                 guard c == UInt8(ascii: ",") else { throw self.error(.unexpectedByte(c, expected: "',' or '}'"), at: pos - 1) }

@@ -183,6 +183,34 @@ struct _GeoJSONParser {
         }
     }
 
+    /// The value of a `type` member: the nine names are recognised from their bytes (no
+    /// String is built for them); anything else is decoded for the error message.
+    @inline(__always)
+    mutating func readTypeName() throws(GeoJSONError) -> String {
+        let (s, e, escaped) = try c.scanString()
+        if !escaped {
+            let n = e - s
+            let p = c.base + s
+            @inline(__always) func eq(_ lit: StaticString) -> Bool {
+                lit.utf8CodeUnitCount == n && memcmpEqual(p, lit.utf8Start, n)
+            }
+            // String literals are immortal: returning one allocates and validates nothing.
+            switch n {
+            case 5: if eq("Point") { return "Point" }
+            case 7: if eq("Feature") { return "Feature" }; if eq("Polygon") { return "Polygon" }
+            case 10: if eq("MultiPoint") { return "MultiPoint" }; if eq("LineString") { return "LineString" }
+            case 17: if eq("FeatureCollection") { return "FeatureCollection" }
+            case 15: if eq("MultiLineString") { return "MultiLineString" }
+            case 12: if eq("MultiPolygon") { return "MultiPolygon" }
+            case 18: if eq("GeometryCollection") { return "GeometryCollection" }
+            default: break
+            }
+            return String(decoding: UnsafeBufferPointer(start: p, count: n), as: UTF8.self)
+        }
+        c.decodeEscapes(s, e)
+        return String(decoding: c.scratch, as: UTF8.self)
+    }
+
     // MARK: Objects
 
     /// Parses a GeoJSON object at `pos` whose role decides what it may be.
@@ -230,7 +258,7 @@ struct _GeoJSONParser {
             guard try c.peekNonWhitespace() == UInt8(ascii: "\"") else {
                 throw fail("RFC 7946 §1.4", "\"type\" must be a string", at: c.offset(c.pos))
             }
-            parts.type = try c.readString()
+            parts.type = try readTypeName()
         case .coordinates:
             guard let b = try c.peekNonWhitespace() else { throw c.error(.unexpectedEnd, at: c.end) }
             guard b == UInt8(ascii: "[") else {
@@ -465,10 +493,19 @@ struct _GeoJSONParser {
 
     enum Built { case geometry(Geometry), feature(GeoFeature), featureCollection([GeoFeature]) }
 
-    static let geometryKinds: [String: Geometry.Kind] = [
-        "Point": .point, "MultiPoint": .multiPoint, "LineString": .lineString, "MultiLineString": .multiLineString,
-        "Polygon": .polygon, "MultiPolygon": .multiPolygon, "GeometryCollection": .geometryCollection,
-    ]
+    @inline(__always)
+    static func geometryKind(_ type: String) -> Geometry.Kind? {
+        switch type {
+        case "Point": return .point
+        case "LineString": return .lineString
+        case "Polygon": return .polygon
+        case "MultiPoint": return .multiPoint
+        case "MultiLineString": return .multiLineString
+        case "MultiPolygon": return .multiPolygon
+        case "GeometryCollection": return .geometryCollection
+        default: return nil
+        }
+    }
 
     mutating func finish(_ p: _ObjectParts, role: _Role) throws(GeoJSONError) -> Built {
         guard let type = p.type else {
@@ -503,7 +540,7 @@ struct _GeoJSONParser {
             }
             return .featureCollection(features)
         default:
-            guard let kind = _GeoJSONParser.geometryKinds[type] else {
+            guard let kind = _GeoJSONParser.geometryKind(type) else {
                 throw fail("RFC 7946 §1.4", "unknown GeoJSON type \"\(type)\" (types are case-sensitive)", at: p.start)
                     .prefixed(.key("type"))
             }
