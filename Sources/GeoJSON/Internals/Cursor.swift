@@ -128,6 +128,10 @@ struct _Cursor {
     var maxDepth: Int
     /// Scratch for strings with escapes.
     var scratch: [UInt8] = []
+    /// Recently seen member names (see `readKey`).
+    var keyCache: [String?] = []
+    /// Members of the last object read, to size the next one.
+    var lastObjectSize = 0
     /// Absolute offset of bytes a reader may need to go back to (the start of the current
     /// feature); refills keep them. Nil: only the current token is kept.
     var mark: Int?
@@ -448,6 +452,39 @@ struct _Cursor {
         return String(decoding: scratch, as: UTF8.self)
     }
 
+    /// Reads a member name, reusing the String of an identical earlier name: the features
+    /// of a collection repeat the same property names, so most names cost a hash and a
+    /// byte comparison instead of building and validating a new String.
+    @inline(__always)
+    mutating func readKey() throws(GeoJSONError) -> String {
+        let (s, e, escaped) = try scanString()
+        let n = e - s
+        guard !escaped, n <= 64 else {
+            if !escaped { return String(decoding: UnsafeBufferPointer(start: base + s, count: n), as: UTF8.self) }
+            decodeEscapes(s, e)
+            return String(decoding: scratch, as: UTF8.self)
+        }
+        // FNV-1a over the bytes selects one of the cache slots.
+        var h: UInt32 = 2_166_136_261
+        for i in s..<e { h = (h ^ UInt32(base[i])) &* 16_777_619 }
+        let slot = Int(h & UInt32(_Cursor.keyCacheSize - 1))
+        if keyCache.isEmpty { keyCache = Array(repeating: nil, count: _Cursor.keyCacheSize) }
+        if let cached = keyCache[slot], cached.utf8.count == n {
+            var hit = true
+            var k = s
+            for b in cached.utf8 {
+                if b != base[k] { hit = false; break }
+                k += 1
+            }
+            if hit { return cached }
+        }
+        let key = String(decoding: UnsafeBufferPointer(start: base + s, count: n), as: UTF8.self)
+        keyCache[slot] = key
+        return key
+    }
+
+    static let keyCacheSize = 512
+
     /// Decodes an already validated string body with escapes into `scratch`.
     mutating func decodeEscapes(_ s: Int, _ e: Int) {
         scratch.removeAll(keepingCapacity: true)
@@ -548,11 +585,17 @@ struct _Cursor {
             pos += 1
             return list
         }
+        // Features of one collection usually share a schema: size for the last object.
+        if lastObjectSize > 0 {
+            list.keys.reserveCapacity(lastObjectSize)
+            list.values.reserveCapacity(lastObjectSize)
+        }
+        defer { lastObjectSize = list.count }
         while true {
             let q = try nextNonWhitespace(expected: "a member name")
             guard q == UInt8(ascii: "\"") else { throw error(.unexpectedByte(q, expected: "a member name"), at: pos - 1) }
             pos -= 1
-            let key = try readString()
+            let key = try readKey()
             try expect(UInt8(ascii: ":"), "':'")
             do {
                 list.append(key: key, value: try readValue(depth: depth))
