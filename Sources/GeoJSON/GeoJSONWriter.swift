@@ -230,16 +230,18 @@ public struct GeoJSONWriter {
         bytes.append(UInt8(ascii: "}"))
     }
 
-    /// Any GeoJSON object, with an optional top-level `bbox` (RFC 7946 §5).
-    public mutating func write(_ object: GeoObject, bbox: [Double]? = nil) {
+    /// Any GeoJSON object, with an optional top-level `bbox` (RFC 7946 §5) and `crs` (the
+    /// obsolete member is written back as read, so nothing read is lost; RFC 7946 §4).
+    public mutating func write(_ object: GeoObject, bbox: [Double]? = nil, crs: PropertyValue? = nil) {
         switch object {
         case .geometry(let g):
-            if let bbox { writeWithBBox(bbox) { $0.writeGeometry(g) } } else { writeGeometry(g) }
+            if bbox != nil || crs != nil { writeWithMembers(bbox, crs) { $0.writeGeometry(g) } } else { writeGeometry(g) }
         case .feature(let f):
-            if let bbox { writeWithBBox(bbox) { $0.writeFeature(f) } } else { writeFeature(f) }
+            if bbox != nil || crs != nil { writeWithMembers(bbox, crs) { $0.writeFeature(f) } } else { writeFeature(f) }
         case .featureCollection(let fs):
             raw("{\"type\":\"FeatureCollection\"")
             if let bbox { writeBBoxMember(bbox) }
+            if let crs { writeCRSMember(crs) }
             raw(",\"features\":[")
             for (i, f) in fs.enumerated() {
                 if i > 0 { bytes.append(UInt8(ascii: ",")) }
@@ -258,8 +260,13 @@ public struct GeoJSONWriter {
         bytes.append(UInt8(ascii: "]"))
     }
 
-    /// Writes an object then splices `"bbox"` in after its `type` member.
-    mutating func writeWithBBox(_ bbox: [Double], _ body: (inout GeoJSONWriter) -> Void) {
+    mutating func writeCRSMember(_ crs: PropertyValue) {
+        raw(",\"crs\":")
+        writeValue(crs)
+    }
+
+    /// Writes an object then splices `"bbox"` and `"crs"` in after its `type` member.
+    mutating func writeWithMembers(_ bbox: [Double]?, _ crs: PropertyValue?, _ body: (inout GeoJSONWriter) -> Void) {
         var inner = GeoJSONWriter()
         body(&inner)
         // Every object written here starts with {"type":"NAME" — find the end of NAME.
@@ -269,14 +276,15 @@ public struct GeoJSONWriter {
             if quotes == 4 { cut = i + 1; break }
         }
         bytes.append(contentsOf: inner.bytes[..<cut])
-        writeBBoxMember(bbox)
+        if let bbox { writeBBoxMember(bbox) }
+        if let crs { writeCRSMember(crs) }
         bytes.append(contentsOf: inner.bytes[cut...])
     }
 
     /// The text of a document.
     public static func encode(_ document: GeoJSONDocument) -> [UInt8] {
         var w = GeoJSONWriter()
-        w.write(document.object, bbox: document.bbox)
+        w.write(document.object, bbox: document.bbox, crs: document.crs)
         return w.bytes
     }
 

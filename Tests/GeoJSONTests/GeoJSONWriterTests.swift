@@ -49,6 +49,24 @@ final class GeoJSONRoundTripTests: XCTestCase {
         XCTAssertEqual(GeoJSONWriter.encode(try GeoJSONReader.read(text)), text)
     }
 
+    /// The obsolete `crs` member (RFC 7946 §4) is written back as read; regression input
+    /// from the fuzzer (corpora/regressions/geojson).
+    func testCRSIsWrittenBack() throws {
+        for text in [#"{"type":"FeatureCollection","crs":{"type":"name","properties":{"name":"x"}},"features":[]}"#,
+                     #"{"type":"Point","bbox":[0,0,0,0],"crs":null,"coordinates":[0,0]}"#] {
+            let doc = try GeoJSONReader.read(Array(text.utf8))
+            XCTAssertEqual(try GeoJSONReader.read(GeoJSONWriter.encode(doc)), doc)
+        }
+        let dir = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("corpora/regressions/geojson").path
+        for f in (try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? [] {
+            let bytes = [UInt8](FileManager.default.contents(atPath: dir + "/" + f)!)
+            if let doc = try? GeoJSONReader.read(bytes) {
+                XCTAssertEqual(try GeoJSONReader.read(GeoJSONWriter.encode(doc)), doc, f)
+            }
+        }
+    }
+
     func testNumberFormsRoundTripBitExact() {
         var rng = SystemRandomNumberGenerator()
         for _ in 0..<20_000 {

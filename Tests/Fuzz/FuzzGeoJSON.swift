@@ -1,0 +1,31 @@
+// libFuzzer entry point for the GeoJSON reader (built by run-geojson.sh, not by SwiftPM).
+// Each input is read whole, read through chunked sources of two sizes, validated, and read
+// as a text sequence. Besides crashes, hangs and sanitizer reports, it fails when a chunked
+// read gives a different outcome (document, or error with location and path) than the
+// whole-buffer read: chunk boundaries must never matter.
+import GeoJSON
+import GeoModel
+
+func outcome(_ f: () throws -> GeoJSONDocument) -> String {
+    do { return "ok \(try f())" } catch { return "error \(error)" }
+}
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzOne(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    let bytes = Array(UnsafeBufferPointer(start: data, count: size))
+    let whole = outcome { try GeoJSONReader.read(bytes) }
+    let chunk = 1 + (size % 13)
+    let chunked = outcome { try GeoJSONReader.read(from: ChunkedByteSource(bytes, chunkSize: chunk), chunkSize: chunk) }
+    precondition(whole == chunked, "chunked read differs:\n\(whole)\n\(chunked)")
+    let report = GeoJSONValidator.validate(bytes)
+    for f in report.findings { precondition(f.location.offset <= size, "finding outside the input") }
+    let seq = GeoJSONSequenceReader(source: ChunkedByteSource(bytes, chunkSize: 5), chunkSize: 5)
+    var n = 0
+    while (try? seq.next()) != nil, n < 100_000 { n += 1 }
+    if let doc = try? GeoJSONReader.read(bytes) {
+        let text = GeoJSONWriter.encode(doc)
+        let again = try? GeoJSONReader.read(text)
+        precondition(again == doc, "write(read(x)) does not read back equal")
+    }
+    return 0
+}

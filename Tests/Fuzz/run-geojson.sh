@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Coverage-guided fuzzing of the GeoJSON reader, validator, sequence reader and writer with
+# libFuzzer (differential: chunked reads must equal whole reads; write(read(x)) must read
+# back equal). Usage: Tests/Fuzz/run-geojson.sh [SECONDS] [CORPUS_DIR...]
+# Seeds: corpora/regressions/geojson and, when present, the small GeoJSON fixtures of
+# ../shared/corpora. New failures are written to corpora/regressions/geojson.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+secs=${1:-60}; shift || true
+out=.build/fuzz
+mkdir -p "$out" "$out/corpus-geojson" corpora/regressions/geojson
+flags=(-sanitize=fuzzer,address -parse-as-library -O -g)
+swiftc "${flags[@]}" -emit-library -static -emit-module -module-name GeoModel \
+  -emit-module-path "$out/GeoModel.swiftmodule" Sources/GeoModel/*.swift -o "$out/libGeoModel.a"
+swiftc "${flags[@]}" -I "$out" -emit-library -static -emit-module -module-name GeoJSON \
+  -emit-module-path "$out/GeoJSON.swiftmodule" $(find Sources/GeoJSON -name '*.swift') -o "$out/libGeoJSON.a"
+swiftc "${flags[@]}" -I "$out" Tests/Fuzz/FuzzGeoJSON.swift "$out/libGeoJSON.a" "$out/libGeoModel.a" \
+  -o "$out/fuzz-geojson"
+if [ -z "$(ls -A "$out/corpus-geojson")" ]; then
+  for d in geojsonhint geojson-schema geojson-invalid-geometry json-test-suite/test_parsing; do
+    [ -d "../shared/corpora/$d" ] || continue
+    find "../shared/corpora/$d" \( -name '*.json' -o -name '*.geojson' \) -size -16k | while read -r f; do
+      cp "$f" "$out/corpus-geojson/$(sha1sum "$f" | cut -c1-16)"
+    done
+  done
+fi
+"$out/fuzz-geojson" -max_total_time="$secs" -max_len=16384 -timeout=5 -rss_limit_mb=2048 \
+  -artifact_prefix=corpora/regressions/geojson/ "$out/corpus-geojson" corpora/regressions/geojson "$@"
