@@ -1,0 +1,250 @@
+import GeoModel
+
+/// The tiles a geometry touches at one zoom.
+///
+/// **Semantics (closed mode).** A tile is in the cover when its *closed* square
+/// [x, x+1] × [y, y+1] (in tile units) intersects the geometry: a point on a tile edge is
+/// in both neighbours, one on a corner in all four; a line running along a tile edge is in
+/// the tiles on both sides; a polygon covers its interior and boundary (even-odd per
+/// polygon, union across the polygons of a MultiPolygon and the members of a collection).
+/// The answer is exact: whether a segment meets a square is decided with exact comparisons
+/// and an exact orientation predicate, never by floating-point luck.
+///
+/// **Projection.** Longitude/latitude go to Web Mercator (`WebMercator`), latitudes clamped
+/// to ±85.0511287798066°. Coordinates are taken literally: nothing is wrapped at ±180; parts
+/// beyond the world square touch no tile. Unclosed rings are closed; repeated vertices,
+/// zero-length segments (a point) and self-intersecting rings (even-odd) have defined
+/// answers.
+///
+/// **Cost.** O(vertices + output tiles), never proportional to the bounding box's area:
+/// boundaries by a column-by-column walk over each segment, interiors by scanlines at tile
+/// centres between boundary crossings.
+public enum TileCoverage {
+    /// Tiles of `geometry` (longitude/latitude) at `zoom` (0...30), sorted by (y, x).
+    ///
+    /// - Complexity: O(vertices + tiles); allocates the result and per-row scratch.
+    public static func tiles(for geometry: Geometry, zoom: Int) -> [TileID] {
+        precondition(zoom >= 0 && zoom <= Int(TileID.maxZoom), "zoom must be 0...30")
+        var cover = _Cover(zoom: zoom)
+        cover.add(geometry, projected: true)
+        return cover.finish().map { TileID(z: zoom, x: Int($0 & 0xFFFF_FFFF), y: Int($0 >> 32))! }
+    }
+
+    /// Tiles of a geometry already in tile units at `zoom` (x east, y south, tile (i, j)
+    /// spanning [i, i+1] × [j, j+1]), as packed keys `y << 32 | x`, sorted.
+    public static func tileKeys(tileSpace geometry: Geometry, zoom: Int) -> [UInt64] {
+        var cover = _Cover(zoom: zoom)
+        cover.add(geometry, projected: false)
+        return cover.finish()
+    }
+}
+
+/// Accumulates tile keys; boundaries tile by tile, interiors as row intervals.
+struct _Cover {
+    let zoom: Int
+    let n: Int                       // tiles per side
+    var keys: [UInt64] = []
+    /// Scanline crossings of the polygon being filled, bucketed by row.
+    var crossings: [Int: [Double]] = [:]
+    var xs: [Double] = []            // projected positions of the current geometry
+    var ys: [Double] = []
+
+    init(zoom: Int) {
+        self.zoom = zoom
+        n = 1 << zoom
+    }
+
+    @inline(__always)
+    mutating func emit(_ x: Int, _ y: Int) { keys.append(UInt64(y) << 32 | UInt64(x)) }
+
+    /// floor(v) as a tile index, saturated just outside the grid (no trap on huge values).
+    @inline(__always)
+    func index(_ v: Double) -> Int {
+        if v <= -2 { return -2 }
+        if v >= Double(n) + 2 { return n + 2 }
+        return Int(v.rounded(.down))
+    }
+
+    /// Projects the positions of `g` into `xs`, `ys` (tile units).
+    mutating func load(_ g: Geometry, projected: Bool) {
+        xs.removeAll(keepingCapacity: true)
+        ys.removeAll(keepingCapacity: true)
+        let scale = Double(n)
+        for i in 0..<g.positionCount {
+            if projected {
+                xs.append(WebMercator.x(longitude: g.x(i)) * scale)
+                ys.append(WebMercator.y(latitude: g.y(i)) * scale)
+            } else {
+                xs.append(g.x(i))
+                ys.append(g.y(i))
+            }
+        }
+    }
+
+    mutating func add(_ g: Geometry, projected: Bool) {
+        if g.kind == .geometryCollection {
+            for m in g.geometries { add(m, projected: projected) }
+            return
+        }
+        load(g, projected: projected)
+        switch g.kind {
+        case .point, .multiPoint:
+            for i in 0..<xs.count { point(xs[i], ys[i]) }
+        case .lineString, .multiLineString:
+            let parts = g.partStarts.isEmpty ? (g.positionCount > 0 ? [0..<g.positionCount] : []) : (0..<g.partStarts.count).map(g.partRange)
+            for r in parts { polyline(r, closed: false) }
+        case .polygon, .multiPolygon:
+            for poly in 0..<g.polygonStarts.count {
+                let rings = g.polygonRange(poly).map(g.partRange)
+                for r in rings { polyline(r, closed: true) }
+                fill(rings)
+            }
+        case .geometryCollection:
+            break
+        }
+    }
+
+    // MARK: Points
+
+    /// Every tile whose closed square holds (x, y): 1, 2 on an edge, 4 on a corner.
+    mutating func point(_ x: Double, _ y: Double) {
+        guard x >= 0, x <= Double(n), y >= 0, y <= Double(n) else { return }
+        let fx = x.rounded(.down), fy = y.rounded(.down)
+        let ix = Int(fx), iy = Int(fy)      // safe: 0 <= x, y <= n by the guard
+        for cy in (fy == y ? iy - 1 : iy)...iy where cy >= 0 && cy < n {
+            for cx in (fx == x ? ix - 1 : ix)...ix where cx >= 0 && cx < n {
+                emit(cx, cy)
+            }
+        }
+    }
+
+    // MARK: Lines
+
+    mutating func polyline(_ r: Range<Int>, closed: Bool) {
+        guard !r.isEmpty else { return }
+        if r.count == 1 {
+            point(xs[r.lowerBound], ys[r.lowerBound])
+            return
+        }
+        var i = r.lowerBound
+        while i + 1 < r.upperBound {
+            segment(xs[i], ys[i], xs[i + 1], ys[i + 1])
+            i += 1
+        }
+        if closed {
+            let a = r.lowerBound, b = r.upperBound - 1
+            if xs[a] != xs[b] || ys[a] != ys[b] { segment(xs[b], ys[b], xs[a], ys[a]) }
+        }
+    }
+
+    /// Every tile whose closed square meets the closed segment PQ.
+    ///
+    /// Columns are walked from the segment's west end to its east end; in each, the rows
+    /// the segment spans there (estimated in floating point, widened by one row each side)
+    /// are the candidates, and each candidate is decided exactly by `meets`.
+    mutating func segment(_ px: Double, _ py: Double, _ qx: Double, _ qy: Double) {
+        if px == qx && py == qy { return point(px, py) }
+        let minX = min(px, qx), maxX = max(px, qx), minY = min(py, qy), maxY = max(py, qy)
+        guard maxX >= 0, minX <= Double(n), maxY >= 0, minY <= Double(n) else { return }
+        let firstCol = max(index(minX) - 1, 0)
+        let lastCol = min(index(maxX), n - 1)
+        let firstRowAll = max(index(minY) - 1, 0)
+        let lastRowAll = min(index(maxY), n - 1)
+        guard firstCol <= lastCol, firstRowAll <= lastRowAll else { return }
+        let dx = qx - px, dy = qy - py
+        for col in firstCol...lastCol {
+            // The segment's y range over x in [col, col+1], by interpolation.
+            var y0: Double, y1: Double
+            if dx == 0 {
+                y0 = minY; y1 = maxY
+            } else {
+                let xa = max(Double(col), minX), xb = min(Double(col + 1), maxX)
+                if xa > xb { continue }
+                let ta = py + (xa - px) / dx * dy, tb = py + (xb - px) / dx * dy
+                y0 = min(ta, tb); y1 = max(ta, tb)
+            }
+            let r0 = max(index(max(y0, minY)) - 1, firstRowAll)
+            let r1 = min(index(min(y1, maxY)) + 1, lastRowAll)
+            if r0 > r1 { continue }
+            for row in r0...r1 where _Cover.meets(px, py, qx, qy, col, row) {
+                emit(col, row)
+            }
+        }
+    }
+
+    /// Whether the closed segment PQ meets the closed square [i, i+1] × [j, j+1], exactly:
+    /// the bounding boxes overlap, and the square's corners are not all strictly on one
+    /// side of the line PQ (separating axes of a segment and a box).
+    @inline(__always)
+    static func meets(_ px: Double, _ py: Double, _ qx: Double, _ qy: Double, _ i: Int, _ j: Int) -> Bool {
+        let x0 = Double(i), x1 = Double(i + 1), y0 = Double(j), y1 = Double(j + 1)
+        guard max(px, qx) >= x0, min(px, qx) <= x1, max(py, qy) >= y0, min(py, qy) <= y1 else { return false }
+        let s1 = _orientationSign(px, py, qx, qy, x0, y0)
+        let s2 = _orientationSign(px, py, qx, qy, x1, y0)
+        let s3 = _orientationSign(px, py, qx, qy, x0, y1)
+        let s4 = _orientationSign(px, py, qx, qy, x1, y1)
+        return !((s1 > 0 && s2 > 0 && s3 > 0 && s4 > 0) || (s1 < 0 && s2 < 0 && s3 < 0 && s4 < 0))
+    }
+
+    // MARK: Polygon interiors
+
+    /// Adds the tiles whose centre lies inside the polygon (even-odd over its rings). A
+    /// tile the boundary does not touch is wholly inside or wholly outside, so its centre
+    /// decides; tiles the boundary touches were added by `polyline`.
+    mutating func fill(_ rings: [Range<Int>]) {
+        crossings.removeAll(keepingCapacity: true)
+        for r in rings where r.count >= 2 {
+            var i = r.lowerBound
+            let last = r.upperBound - 1
+            let closedInput = xs[r.lowerBound] == xs[last] && ys[r.lowerBound] == ys[last]
+            let edges = closedInput ? r.count - 1 : r.count
+            for _ in 0..<edges {
+                let j = i == last ? r.lowerBound : i + 1
+                crossEdge(xs[i], ys[i], xs[j], ys[j])
+                i = j
+            }
+        }
+        for (row, var list) in crossings {
+            list.sort()
+            var k = 0
+            while k + 1 < list.count {
+                let a = list[k], b = list[k + 1]
+                // Tile centres c = col + 0.5 with a < c < b.
+                var c0 = index(a - 0.5) + 1
+                if Double(c0) + 0.5 <= a { c0 += 1 }
+                if c0 > 0, Double(c0 - 1) + 0.5 > a { c0 -= 1 }
+                var c1 = index(b - 0.5)
+                if Double(c1) + 0.5 >= b { c1 -= 1 }
+                c0 = max(c0, 0)
+                c1 = min(c1, n - 1)
+                if c0 <= c1 { for col in c0...c1 { emit(col, row) } }
+                k += 2
+            }
+        }
+    }
+
+    /// Records where the edge crosses the centre lines y = row + 0.5 of the rows it spans
+    /// (half-open in y, so a vertex on a centre line is counted once).
+    mutating func crossEdge(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double) {
+        if y0 == y1 { return }
+        let lo = min(y0, y1), hi = max(y0, y1)
+        let first = max(index(lo - 0.5), 0)
+        let last = min(index(hi - 0.5) + 1, n - 1)
+        guard first <= last else { return }
+        for row in first...last {
+            let yc = Double(row) + 0.5
+            guard (y0 <= yc) != (y1 <= yc) else { continue }
+            let x = x0 + (yc - y0) / (y1 - y0) * (x1 - x0)
+            crossings[row, default: []].append(x)
+        }
+    }
+
+    /// The keys, sorted and without duplicates.
+    mutating func finish() -> [UInt64] {
+        keys.sort()
+        var out: [UInt64] = []
+        out.reserveCapacity(keys.count)
+        for k in keys where out.last != k { out.append(k) }
+        return out
+    }
+}

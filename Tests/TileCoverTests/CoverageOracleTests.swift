@@ -1,0 +1,196 @@
+import XCTest
+@testable import TileCover
+import GeoModel
+
+/// Coverage against a brute-force oracle written independently here: geometries with
+/// vertices on a 1/4-tile grid (so they fall exactly on tile edges and corners often) are
+/// scaled to integers, and every tile of the world is tested with exact integer arithmetic
+/// (tilecover.md §6.1 closed mode, §6.3 fill rule, §6.4 lines, §6.5 points).
+final class CoverageOracleTests: XCTestCase {
+    let zoom = 3
+    var n: Int { 1 << zoom }
+    let scale = 4               // vertices are multiples of 1/4 tile
+
+    struct Rng: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    // MARK: The oracle (integer units: one tile = `scale`)
+
+    func orient(_ a: (Int, Int), _ b: (Int, Int), _ c: (Int, Int)) -> Int {
+        let v = (b.0 - a.0) * (c.1 - a.1) - (b.1 - a.1) * (c.0 - a.0)
+        return v > 0 ? 1 : v < 0 ? -1 : 0
+    }
+
+    func segmentMeetsTile(_ p: (Int, Int), _ q: (Int, Int), _ i: Int, _ j: Int) -> Bool {
+        let x0 = i * scale, x1 = (i + 1) * scale, y0 = j * scale, y1 = (j + 1) * scale
+        if max(p.0, q.0) < x0 || min(p.0, q.0) > x1 || max(p.1, q.1) < y0 || min(p.1, q.1) > y1 { return false }
+        let s = [(x0, y0), (x1, y0), (x0, y1), (x1, y1)].map { orient(p, q, $0) }
+        return !(s.allSatisfy { $0 > 0 } || s.allSatisfy { $0 < 0 })
+    }
+
+    /// Even-odd: is the point (2·cx, 2·cy) in half units inside the rings?
+    func inside(_ rings: [[(Int, Int)]], _ cx2: Int, _ cy2: Int) -> Bool {
+        var odd = false
+        for ring in rings {
+            for k in 0..<ring.count {
+                let a = ring[k], b = ring[(k + 1) % ring.count]
+                let ay = 2 * a.1, by = 2 * b.1
+                guard (ay > cy2) != (by > cy2) else { continue }
+                // crossing x = 2a.x + (cy2 − ay)(2b.x − 2a.x)/(by − ay); the point is left of it
+                // when (cx2 − 2a.x)(by − ay) < (cy2 − ay)(2b.x − 2a.x), for by > ay.
+                let left = (cx2 - 2 * a.0) * (by - ay)
+                let right = (cy2 - ay) * (2 * b.0 - 2 * a.0)
+                if by > ay ? left < right : left > right { odd.toggle() }
+            }
+        }
+        return odd
+    }
+
+    func oracle(points: [(Int, Int)] = [], lines: [[(Int, Int)]] = [], polygons: [[[(Int, Int)]]] = []) -> Set<UInt64> {
+        var out = Set<UInt64>()
+        for j in 0..<n {
+            for i in 0..<n {
+                let key = UInt64(j) << 32 | UInt64(i)
+                var hit = points.contains { $0.0 >= i * scale && $0.0 <= (i + 1) * scale && $0.1 >= j * scale && $0.1 <= (j + 1) * scale }
+                if !hit {
+                    hit = lines.contains { l in
+                        l.count == 1 ? segmentMeetsTile(l[0], l[0], i, j)
+                            : (0..<(l.count - 1)).contains { segmentMeetsTile(l[$0], l[$0 + 1], i, j) }
+                    }
+                }
+                if !hit {
+                    hit = polygons.contains { rings in
+                        rings.contains { r in (0..<r.count).contains { segmentMeetsTile(r[$0], r[($0 + 1) % r.count], i, j) } }
+                            || inside(rings, (2 * i + 1) * scale, (2 * j + 1) * scale)
+                    }
+                }
+                if hit { out.insert(key) }
+            }
+        }
+        return out
+    }
+
+    // MARK: Random geometries
+
+    func vertex(_ rng: inout Rng) -> (Int, Int) {
+        // Mostly inside the world, sometimes on its border or just outside.
+        (Int.random(in: -2...(n * scale + 2), using: &rng), Int.random(in: -2...(n * scale + 2), using: &rng))
+    }
+
+    func geometry(_ kind: Geometry.Kind, _ parts: [[(Int, Int)]], polygonStarts: [Int] = []) -> Geometry {
+        var coords: [Double] = []
+        var starts: [Int] = []
+        for p in parts {
+            starts.append(coords.count / 2)
+            for v in p { coords += [Double(v.0) / Double(scale), Double(v.1) / Double(scale)] }
+        }
+        return Geometry(kind: kind, coordinates: coords, partStarts: kind == .multiPoint ? [] : starts, polygonStarts: polygonStarts)
+    }
+
+    func cover(_ g: Geometry) -> Set<UInt64> { Set(TileCoverage.tileKeys(tileSpace: g, zoom: zoom)) }
+
+    func testPointsOnEdgesAndCorners() {
+        var rng = Rng(state: 1)
+        for _ in 0..<300 {
+            let pts = (0..<Int.random(in: 1...6, using: &rng)).map { _ in vertex(&rng) }
+            XCTAssertEqual(cover(geometry(.multiPoint, [pts])), oracle(points: pts), "\(pts)")
+        }
+        // §6.5: an edge point is in 2 tiles, a corner point in 4.
+        XCTAssertEqual(cover(Geometry(kind: .point, coordinates: [2, 2.5])).count, 2)
+        XCTAssertEqual(cover(Geometry(kind: .point, coordinates: [2, 2])).count, 4)
+    }
+
+    func testLines() {
+        var rng = Rng(state: 2)
+        for _ in 0..<400 {
+            let line = (0..<Int.random(in: 1...7, using: &rng)).map { _ in vertex(&rng) }
+            XCTAssertEqual(cover(geometry(.lineString, [line])), oracle(lines: [line]), "\(line)")
+        }
+        // §6.4: a run exactly along a tile edge covers both sides; a zero-length line a point.
+        XCTAssertEqual(cover(Geometry(kind: .lineString, coordinates: [0.5, 2, 3.5, 2], partStarts: [0])).count, 8)
+        XCTAssertEqual(cover(Geometry(kind: .lineString, coordinates: [1.5, 1.5, 1.5, 1.5], partStarts: [0])).count, 1)
+    }
+
+    func testPolygonsWithHolesAndSelfIntersections() {
+        var rng = Rng(state: 3)
+        for round in 0..<300 {
+            var polys: [[[(Int, Int)]]] = []
+            for _ in 0..<Int.random(in: 1...2, using: &rng) {
+                var rings: [[(Int, Int)]] = []
+                for _ in 0..<Int.random(in: 1...3, using: &rng) {
+                    rings.append((0..<Int.random(in: 3...7, using: &rng)).map { _ in vertex(&rng) })
+                }
+                polys.append(rings)
+            }
+            // Closed rings for the geometry (repeat the first vertex), open for the oracle.
+            var parts: [[(Int, Int)]] = []
+            var polyStarts: [Int] = []
+            for p in polys {
+                polyStarts.append(parts.count)
+                // Half the rounds leave the rings unclosed (§6.3: close them, don't crash).
+                for r in p { parts.append(round % 2 == 0 ? r + [r[0]] : r) }
+            }
+            let g = geometry(.multiPolygon, parts, polygonStarts: polyStarts)
+            let ours = cover(g), want = oracle(polygons: polys)
+            XCTAssertEqual(ours, want, "round \(round): extra \(ours.subtracting(want).count), missing \(want.subtracting(ours).count) \(polys)")
+        }
+    }
+
+    /// §6.7, §6.8: the whole world at z2 is 16 tiles; z30 ids have no precision loss;
+    /// a line to the pole terminates.
+    func testWorldPolesAndDeepZooms() {
+        let world = Geometry(kind: .polygon, coordinates: [-180, -90, 180, -90, 180, 90, -180, 90, -180, -90],
+                             partStarts: [0], polygonStarts: [0])
+        XCTAssertEqual(TileCoverage.tiles(for: world, zoom: 2).count, 16)
+        XCTAssertEqual(TileCoverage.tiles(for: world, zoom: 5).count, 1024)
+        let pole = Geometry(kind: .lineString, coordinates: [10, 80, 10, 90], partStarts: [0])
+        XCTAssertFalse(TileCoverage.tiles(for: pole, zoom: 12).isEmpty)
+        let p = TileCoverage.tiles(for: Geometry(kind: .point, coordinates: [8.5417, 47.3769]), zoom: 30)
+        XCTAssertEqual(p.count, 1)
+        let b = p[0].bounds
+        XCTAssertTrue(b.west <= 8.5417 && 8.5417 <= b.east && b.south <= 47.3769 && 47.3769 <= b.north)
+        // Coordinates taken literally: beyond +180 touches nothing; huge values do not trap.
+        XCTAssertEqual(TileCoverage.tiles(for: Geometry(kind: .point, coordinates: [190, 0]), zoom: 3), [])
+        _ = TileCoverage.tiles(for: Geometry(kind: .lineString, coordinates: [-1e308, 0, 1e308, 1], partStarts: [0]), zoom: 4)
+        XCTAssertEqual(TileCoverage.tiles(for: Geometry(kind: .point, coordinates: [.nan, 0]), zoom: 3), [])
+    }
+
+    /// §6.2: a tile corner computed by the inverse projection lands exactly on the grid.
+    func testProjectionOfTileCorners() {
+        for z in [1, 5, 12] {
+            for (x, y) in [(0, 0), (1, 1), ((1 << z) - 1, (1 << z) / 2)] {
+                let t = TileID(z: z, x: x, y: y)!
+                let b = t.bounds
+                XCTAssertEqual(WebMercator.x(longitude: b.west) * Double(1 << z), Double(x))
+                XCTAssertEqual(WebMercator.y(latitude: b.north) * Double(1 << z), Double(y), accuracy: 1e-9)
+                XCTAssertEqual(WebMercator.tile(longitude: (b.west + b.east) / 2, latitude: (b.south + b.north) / 2, zoom: z), t)
+            }
+        }
+        XCTAssertEqual(WebMercator.y(latitude: 90), 0)
+        XCTAssertEqual(WebMercator.y(latitude: -90), 1)
+        XCTAssertEqual(WebMercator.tile(longitude: 180, latitude: 0, zoom: 3).x, 7)
+        XCTAssertEqual(WebMercator.tile(longitude: -180, latitude: 0, zoom: 3).x, 0)
+    }
+
+    /// The exact orientation predicate on near-degenerate inputs (collinear points that
+    /// floating-point evaluation gets wrong).
+    func testOrientationExactness() {
+        // Points on the line y = x at large magnitudes, nudged by one ulp.
+        let a = 0.5, b = 12.0, c = 24.0
+        XCTAssertEqual(_orientationSign(a, a, b, b, c, c), 0)
+        XCTAssertEqual(_orientationSign(a, a, b, b, c, c.nextUp), 1)
+        XCTAssertEqual(_orientationSign(a, a, b, b, c, c.nextDown), -1)
+        let big = 1 << 29
+        let x = Double(big) + 0.25
+        XCTAssertEqual(_orientationSign(0.1, 0.1, x, x, 0.3, 0.3), _orientationSignExact(0.1, 0.1, x, x, 0.3, 0.3))
+        XCTAssertEqual(_orientationSignExact(0, 0, 1, 1, 2, 2), 0)
+    }
+}
