@@ -64,13 +64,13 @@ let package = Package(
         ),
         .target(
             name: "GraticuleBenchmarks",
-            dependencies: ["BenchKit", "PBF", "GeoModel", "GeoJSON", "VectorTile", "CorpusGenerators", "SwiftProtobufPeer"],
+            dependencies: ["BenchKit", "PBF", "GeoModel", "GeoJSON", "TileCover", "VectorTile", "CorpusGenerators", "SwiftProtobufPeer"],
             path: "Benchmarks/Suites"
         ),
         .executableTarget(
             name: "graticule",
             dependencies: [
-                "BenchKit", "Conformance", "GraticuleBenchmarks", "CorpusGenerators", "GeoJSON", "GeoModel", "VectorTile",
+                "BenchKit", "Conformance", "GraticuleBenchmarks", "CorpusGenerators", "GeoJSON", "GeoModel", "TileCover", "VectorTile",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

