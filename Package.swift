@@ -50,7 +50,7 @@ let package = Package(
         .target(name: "TileCover", dependencies: ["GeoModel"]),
         .target(name: "SourceDiff", dependencies: ["GeoModel", "TileCover"]),
         .target(name: "BenchKit", dependencies: ["CJemalloc"]),
-        .target(name: "Conformance", dependencies: ["PBF", "VectorTile", "GeoJSON", "GeoModel"]),
+        .target(name: "Conformance", dependencies: ["PBF", "VectorTile", "GeoJSON", "GeoModel", "TileCover"]),
         .target(
             name: "CorpusGenerators",
             dependencies: ["PBF"],

@@ -30,6 +30,33 @@ public enum TileCoverage {
         return cover.finish().map { TileID(z: zoom, x: Int($0 & 0xFFFF_FFFF), y: Int($0 >> 32))! }
     }
 
+    /// Tiles for every zoom in `minZoom...maxZoom`: the cover at `maxZoom`, with each
+    /// complete group of four siblings replaced by their parent, repeatedly, down to
+    /// `minZoom` when `merge` is true (lossless: expanding the result back to `maxZoom`
+    /// gives the cover at `maxZoom` exactly). Without `merge`, the union of the covers of
+    /// every zoom in the range. Sorted by zoom, then y, then x.
+    public static func tiles(for geometry: Geometry, minZoom: Int, maxZoom: Int, merge: Bool = true) -> [TileID] {
+        precondition(0 <= minZoom && minZoom <= maxZoom && maxZoom <= Int(TileID.maxZoom), "0 <= minZoom <= maxZoom <= 30")
+        if !merge {
+            return (minZoom...maxZoom).flatMap { tiles(for: geometry, zoom: $0) }
+        }
+        var level = Set(tiles(for: geometry, zoom: maxZoom))
+        var out: [TileID] = []
+        var z = maxZoom
+        while z > minZoom {
+            var groups: [TileID: Int] = [:]
+            for t in level { groups[t.parent!, default: 0] += 1 }
+            var next = Set<TileID>()
+            for t in level {
+                if groups[t.parent!] == 4 { next.insert(t.parent!) } else { out.append(t) }
+            }
+            level = next
+            z -= 1
+        }
+        out.append(contentsOf: level)
+        return out.sorted { ($0.z, $0.y, $0.x) < ($1.z, $1.y, $1.x) }
+    }
+
     /// Tiles of a geometry already in tile units at `zoom` (x east, y south, tile (i, j)
     /// spanning [i, i+1] × [j, j+1]), as packed keys `y << 32 | x`, sorted.
     public static func tileKeys(tileSpace geometry: Geometry, zoom: Int) -> [UInt64] {

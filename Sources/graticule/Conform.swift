@@ -50,13 +50,13 @@ struct Conform: ParsableCommand {
 /// The suites `graticule conform` knows, and their implementations.
 enum ConformanceSuites {
     static let names = ["pbf-varint", "mvt-fixtures", "json-test-suite", "parse-number-fxx", "geojsonhint",
-                        "geojson-schema", "geojson-invalid-geometry", "geojson-rewind", "turf"]
+                        "geojson-schema", "geojson-invalid-geometry", "geojson-rewind", "turf", "tile-cover"]
 
     static let implementations: [String: [String]] = [
         "pbf-varint": ["graticule"], "mvt-fixtures": ["graticule"],
         "json-test-suite": ["graticule", "foundation.jsonserialization"], "parse-number-fxx": ["graticule"],
         "geojsonhint": ["graticule"], "geojson-schema": ["graticule"], "geojson-invalid-geometry": ["graticule"],
-        "geojson-rewind": ["graticule"], "turf": ["graticule"],
+        "geojson-rewind": ["graticule"], "turf": ["graticule"], "tile-cover": ["graticule"],
     ]
 
     static func suite(named name: String) -> ConformanceSuite? {
@@ -70,6 +70,7 @@ enum ConformanceSuites {
         case "geojson-invalid-geometry": return GeoJSONInvalidGeometrySuite()
         case "geojson-rewind": return GeoJSONRewindSuite()
         case "turf": return TurfSamplesSuite()
+        case "tile-cover": return TileCoverSuite()
         default: return nil
         }
     }
@@ -85,6 +86,7 @@ enum ConformanceSuites {
             return GeoJSONVerdicts.implementation
         case ("geojson-rewind", "graticule"): return GeoJSONRewindSuite.graticule
         case ("turf", "graticule"): return TurfSamplesSuite.graticule
+        case ("tile-cover", "graticule"): return TileCoverSuite.graticule
         default: return nil
         }
     }

@@ -1,4 +1,5 @@
 import XCTest
+import Foundation
 @testable import Conformance
 
 /// The JSON and GeoJSON suites against graticule's reader and validator, with the
@@ -64,5 +65,23 @@ final class GeoJSONSuitesTests: XCTestCase {
                     .contains { $0.verdict == .fail }, suite.name)
             }
         }
+    }
+}
+
+/// tile-cover fixtures: every tile tile-cover lists lies in graticule's closed cover; the
+/// three inputs reaching longitude 180 are flagged as tile-cover listing non-tiles.
+final class TileCoverSuiteTests: XCTestCase {
+    func testTileCoverFixtures() throws {
+        let p = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/corpora/tile-cover").path
+        guard FileManager.default.fileExists(atPath: p) else { throw XCTSkip("tile-cover fixtures not found") }
+        let cases = try TileCoverSuite().loadCases(from: p)
+        XCTAssertGreaterThanOrEqual(cases.count, 18)
+        let rows = ConformanceRunner.run(suite: "tile-cover", cases: cases, implementation: TileCoverSuite.graticule)
+        XCTAssertEqual(rows.filter { $0.verdict == .fail }.map(\.caseID), [])
+        XCTAssertEqual(Set(rows.filter { $0.rule == "TC-6.6" }.map(\.caseID)).isSuperset(of: ["russia"]), true)
+        // An implementation that covers nothing must fail the consistent cases.
+        let empty = ConformanceImplementation(name: "nothing") { _ in .rejected(errorClass: "tile-cover-extra", detail: "") }
+        XCTAssertTrue(ConformanceRunner.run(suite: "tile-cover", cases: cases, implementation: empty).contains { $0.verdict == .fail })
     }
 }

@@ -194,3 +194,32 @@ final class CoverageOracleTests: XCTestCase {
         XCTAssertEqual(_orientationSignExact(0, 0, 1, 1, 2, 2), 0)
     }
 }
+
+/// §6.7: merging complete sibling groups into parents is lossless.
+final class ZoomRangeTests: XCTestCase {
+    func expand(_ tiles: [TileID], to z: Int) -> Set<TileID> {
+        var out = Set<TileID>()
+        for t in tiles {
+            var level = [t]
+            while level[0].z < z { level = level.flatMap(\.children) }
+            out.formUnion(level)
+        }
+        return out
+    }
+
+    func testMergeIsLossless() {
+        let shapes: [Geometry] = [
+            Geometry(kind: .polygon, coordinates: [-10, -10, 30, -5, 25, 40, -12, 35, -10, -10], partStarts: [0], polygonStarts: [0]),
+            Geometry(kind: .lineString, coordinates: [-100, 20, 60, -45, 120, 10], partStarts: [0]),
+            Geometry(kind: .multiPoint, coordinates: [0, 0, 45, 45, -120, -60]),
+        ]
+        for g in shapes {
+            let merged = TileCoverage.tiles(for: g, minZoom: 2, maxZoom: 7)
+            XCTAssertEqual(expand(merged, to: 7), Set(TileCoverage.tiles(for: g, zoom: 7)))
+            XCTAssertTrue(merged.allSatisfy { $0.z >= 2 && $0.z <= 7 })
+            XCTAssertEqual(Set(merged).count, merged.count)
+        }
+        let world = Geometry(kind: .polygon, coordinates: [-180, -90, 180, -90, 180, 90, -180, 90, -180, -90], partStarts: [0], polygonStarts: [0])
+        XCTAssertEqual(TileCoverage.tiles(for: world, minZoom: 0, maxZoom: 6).map(\.description), ["0/0/0"])
+    }
+}
