@@ -47,7 +47,7 @@ enum GeoJSONBenchmarks {
                     for _ in 0..<n {
                         writer.removeAll()
                         writer.write(doc.object, bbox: doc.bbox)
-                        blackHole(writer.bytes.count)
+                        blackHole(writer.count)
                     }
                 }
             }

@@ -16,37 +16,87 @@ import GeoModel
 /// Allocates only when the buffer grows; `GeoJSONStreamWriter` flushes it to a sink for
 /// collections of any size.
 public struct GeoJSONWriter {
-    public internal(set) var bytes: [UInt8] = []
+    /// The output buffer: raw memory with explicit count and capacity, so the hot paths
+    /// reserve once and then store bytes through a pointer (Array's per-append uniqueness
+    /// and capacity checks cost more than the formatting). Copy-on-write keeps value
+    /// semantics.
+    final class _Storage {
+        var base: UnsafeMutablePointer<UInt8>
+        var count = 0
+        var capacity: Int
+        init(capacity: Int) {
+            self.capacity = max(capacity, 256)
+            base = .allocate(capacity: self.capacity)
+        }
+        deinit { base.deallocate() }
+    }
 
-    public init(capacity: Int = 0) { bytes.reserveCapacity(capacity) }
+    var storage: _Storage
+
+    public init(capacity: Int = 0) { storage = _Storage(capacity: capacity) }
+
+    /// The text written so far (a copy).
+    public var bytes: [UInt8] { Array(UnsafeBufferPointer(start: storage.base, count: storage.count)) }
+
+    /// Number of bytes written so far.
+    public var count: Int { storage.count }
+
+    /// Calls `body` with the text written so far, without copying it.
+    public func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+        try body(UnsafeBufferPointer(start: storage.base, count: storage.count))
+    }
 
     /// Empties the buffer, keeping its capacity.
-    public mutating func removeAll() { bytes.removeAll(keepingCapacity: true) }
+    public mutating func removeAll() {
+        if !isKnownUniquelyReferenced(&storage) { storage = _Storage(capacity: storage.capacity) }
+        storage.count = 0
+    }
 
     // MARK: Building blocks
 
+    /// Makes room for `n` more bytes and returns where they go.
+    @inline(__always)
+    mutating func reserve(_ n: Int) -> UnsafeMutablePointer<UInt8> {
+        if _slowPath(!isKnownUniquelyReferenced(&storage) || storage.count + n > storage.capacity) { grow(n) }
+        return storage.base + storage.count
+    }
+
+    @inline(never)
+    mutating func grow(_ n: Int) {
+        let s = _Storage(capacity: max(storage.capacity * 2, storage.count + n))
+        s.base.update(from: storage.base, count: storage.count)
+        s.count = storage.count
+        storage = s
+    }
+
+    @inline(__always)
+    mutating func put(_ b: UInt8) {
+        reserve(1).pointee = b
+        storage.count += 1
+    }
+
+    @inline(__always)
+    mutating func put(_ p: UnsafePointer<UInt8>, _ n: Int) {
+        reserve(n).update(from: p, count: n)
+        storage.count += n
+    }
+
     @inline(__always)
     mutating func raw(_ s: StaticString) {
-        bytes.append(contentsOf: UnsafeBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount))
+        put(s.utf8Start, s.utf8CodeUnitCount)
     }
 
     /// A JSON number; `compactIntegers` writes integral values below 2^53 without `.0`.
     @inline(__always)
     public mutating func writeNumber(_ d: Double, compactIntegers: Bool = true) {
-        guard d.isFinite else { return raw("null") }
-        if compactIntegers, d == d.rounded(.towardZero), abs(d) < 9_007_199_254_740_992, !(d == 0 && d.sign == .minus) {
-            writeInteger(Int64(d))
-            return
-        }
-        // The standard library's shortest round-trip digits (`description`).
-        var text = d.description
-        text.withUTF8 { bytes.append(contentsOf: $0) }
+        let p = reserve(64)
+        storage.count += _ShortestDecimal.renderNumber(d, compactIntegers: compactIntegers, into: p)
     }
 
     @inline(__always)
     public mutating func writeInteger(_ v: Int64) {
         if v >= 0 && v < 10 {
-            bytes.append(UInt8(truncatingIfNeeded: v) + 0x30)
+            put(UInt8(truncatingIfNeeded: v) + 0x30)
             return
         }
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { buf in
@@ -61,25 +111,40 @@ public struct GeoJSONWriter {
                 i -= 1
                 buf[i] = UInt8(ascii: "-")
             }
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buf[i..<24]))
+            put(buf.baseAddress! + i, 24 - i)
         }
     }
 
     public mutating func writeUnsigned(_ v: UInt64) {
         if v <= UInt64(Int64.max) { return writeInteger(Int64(v)) }
-        bytes.append(contentsOf: String(v).utf8)
+        var text = String(v)
+        text.withUTF8 { put($0.baseAddress!, $0.count) }
     }
 
     /// A JSON string literal with the escapes RFC 8259 §7 requires.
     public mutating func writeString(_ s: String) {
-        bytes.append(UInt8(ascii: "\""))
         var s = s
         s.withUTF8 { u in
+            // Fast path: nothing to escape, one copy.
+            var clean = true
+            for b in u where b < 0x20 || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") {
+                clean = false
+                break
+            }
+            if clean {
+                let p = reserve(u.count + 2)
+                p[0] = UInt8(ascii: "\"")
+                if u.count > 0 { (p + 1).update(from: u.baseAddress!, count: u.count) }
+                p[u.count + 1] = UInt8(ascii: "\"")
+                storage.count += u.count + 2
+                return
+            }
+            put(UInt8(ascii: "\""))
             var start = 0
             for i in 0..<u.count {
                 let b = u[i]
                 guard b < 0x20 || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") else { continue }
-                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: u[start..<i]))
+                if i > start { put(u.baseAddress! + start, i - start) }
                 switch b {
                 case UInt8(ascii: "\""): raw("\\\"")
                 case UInt8(ascii: "\\"): raw("\\\\")
@@ -89,16 +154,16 @@ public struct GeoJSONWriter {
                 case 0x08: raw("\\b")
                 case 0x0C: raw("\\f")
                 default:
-                    let hex: [UInt8] = Array("0123456789abcdef".utf8)
+                    let hex: StaticString = "0123456789abcdef"
                     raw("\\u00")
-                    bytes.append(hex[Int(b >> 4)])
-                    bytes.append(hex[Int(b & 15)])
+                    put(hex.utf8Start[Int(b >> 4)])
+                    put(hex.utf8Start[Int(b & 15)])
                 }
                 start = i + 1
             }
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: u[start..<u.count]))
+            if u.count > start { put(u.baseAddress! + start, u.count - start) }
+            put(UInt8(ascii: "\""))
         }
-        bytes.append(UInt8(ascii: "\""))
     }
 
     public mutating func writeValue(_ v: PropertyValue) {
@@ -110,59 +175,66 @@ public struct GeoJSONWriter {
         case .double(let d): writeNumber(d, compactIntegers: false)
         case .string(let s): writeString(s)
         case .array(let a):
-            bytes.append(UInt8(ascii: "["))
+            put(UInt8(ascii: "["))
             for (i, x) in a.enumerated() {
-                if i > 0 { bytes.append(UInt8(ascii: ",")) }
+                if i > 0 { put(UInt8(ascii: ",")) }
                 writeValue(x)
             }
-            bytes.append(UInt8(ascii: "]"))
+            put(UInt8(ascii: "]"))
         case .object(let o): writeObject(o)
         }
     }
 
     public mutating func writeObject(_ o: PropertyList) {
-        bytes.append(UInt8(ascii: "{"))
+        put(UInt8(ascii: "{"))
         for i in 0..<o.count {
-            if i > 0 { bytes.append(UInt8(ascii: ",")) }
+            if i > 0 { put(UInt8(ascii: ",")) }
             writeString(o.keys[i])
-            bytes.append(UInt8(ascii: ":"))
+            put(UInt8(ascii: ":"))
             writeValue(o.values[i])
         }
-        bytes.append(UInt8(ascii: "}"))
+        put(UInt8(ascii: "}"))
     }
 
     // MARK: GeoJSON objects
 
+    /// One position, rendered into a stack buffer and appended at once (one capacity check
+    /// instead of one per byte).
     @inline(__always)
     mutating func writePosition(_ g: Geometry, _ i: Int, _ c: UnsafeBufferPointer<Double>) {
         let d = g.dimensions
-        bytes.append(UInt8(ascii: "["))
-        writeNumber(c[i * d])
-        bytes.append(UInt8(ascii: ","))
-        writeNumber(c[i * d + 1])
-        if d == 3, !c[i * d + 2].isNaN {
-            bytes.append(UInt8(ascii: ","))
-            writeNumber(c[i * d + 2])
+        do {
+            let b = reserve(220)
+            var n = 0
+            b[n] = UInt8(ascii: "["); n += 1
+            n += _ShortestDecimal.renderNumber(c[i * d], compactIntegers: true, into: b + n)
+            b[n] = UInt8(ascii: ","); n += 1
+            n += _ShortestDecimal.renderNumber(c[i * d + 1], compactIntegers: true, into: b + n)
+            if d == 3, !c[i * d + 2].isNaN {
+                b[n] = UInt8(ascii: ","); n += 1
+                n += _ShortestDecimal.renderNumber(c[i * d + 2], compactIntegers: true, into: b + n)
+            }
+            b[n] = UInt8(ascii: "]"); n += 1
+            storage.count += n
         }
-        bytes.append(UInt8(ascii: "]"))
     }
 
     mutating func writePositions(_ g: Geometry, _ r: Range<Int>, _ c: UnsafeBufferPointer<Double>) {
-        bytes.append(UInt8(ascii: "["))
+        put(UInt8(ascii: "["))
         for i in r {
-            if i > r.lowerBound { bytes.append(UInt8(ascii: ",")) }
+            if i > r.lowerBound { put(UInt8(ascii: ",")) }
             writePosition(g, i, c)
         }
-        bytes.append(UInt8(ascii: "]"))
+        put(UInt8(ascii: "]"))
     }
 
     mutating func writePolygon(_ g: Geometry, _ parts: Range<Int>, _ c: UnsafeBufferPointer<Double>) {
-        bytes.append(UInt8(ascii: "["))
+        put(UInt8(ascii: "["))
         for p in parts {
-            if p > parts.lowerBound { bytes.append(UInt8(ascii: ",")) }
+            if p > parts.lowerBound { put(UInt8(ascii: ",")) }
             writePositions(g, g.partRange(p), c)
         }
-        bytes.append(UInt8(ascii: "]"))
+        put(UInt8(ascii: "]"))
     }
 
     /// A geometry object (RFC 7946 §3.1).
@@ -170,11 +242,12 @@ public struct GeoJSONWriter {
     /// - Complexity: O(positions); allocates only when the buffer grows.
     public mutating func writeGeometry(_ g: Geometry) {
         raw("{\"type\":\"")
-        bytes.append(contentsOf: g.kind.rawValue.utf8)
+        var name = g.kind.rawValue
+        name.withUTF8 { put($0.baseAddress!, $0.count) }
         if g.kind == .geometryCollection {
             raw("\",\"geometries\":[")
             for (i, m) in g.geometries.enumerated() {
-                if i > 0 { bytes.append(UInt8(ascii: ",")) }
+                if i > 0 { put(UInt8(ascii: ",")) }
                 writeGeometry(m)
             }
             raw("]}")
@@ -194,17 +267,17 @@ public struct GeoJSONWriter {
             case .polygon:
                 writePolygon(g, g.polygonStarts.isEmpty ? 0..<0 : g.polygonRange(0), c)
             case .multiPolygon:
-                bytes.append(UInt8(ascii: "["))
+                put(UInt8(ascii: "["))
                 for p in 0..<g.polygonStarts.count {
-                    if p > 0 { bytes.append(UInt8(ascii: ",")) }
+                    if p > 0 { put(UInt8(ascii: ",")) }
                     writePolygon(g, g.polygonRange(p), c)
                 }
-                bytes.append(UInt8(ascii: "]"))
+                put(UInt8(ascii: "]"))
             case .geometryCollection:
                 break
             }
         }
-        bytes.append(UInt8(ascii: "}"))
+        put(UInt8(ascii: "}"))
     }
 
     public mutating func writeFeatureID(_ id: FeatureID) {
@@ -227,7 +300,7 @@ public struct GeoJSONWriter {
         if let g = f.geometry { writeGeometry(g) } else { raw("null") }
         raw(",\"properties\":")
         if let p = f.properties { writeObject(p) } else { raw("null") }
-        bytes.append(UInt8(ascii: "}"))
+        put(UInt8(ascii: "}"))
     }
 
     /// Any GeoJSON object, with an optional top-level `bbox` (RFC 7946 §5) and `crs` (the
@@ -244,7 +317,7 @@ public struct GeoJSONWriter {
             if let crs { writeCRSMember(crs) }
             raw(",\"features\":[")
             for (i, f) in fs.enumerated() {
-                if i > 0 { bytes.append(UInt8(ascii: ",")) }
+                if i > 0 { put(UInt8(ascii: ",")) }
                 writeFeature(f)
             }
             raw("]}")
@@ -254,10 +327,10 @@ public struct GeoJSONWriter {
     mutating func writeBBoxMember(_ bbox: [Double]) {
         raw(",\"bbox\":[")
         for (i, v) in bbox.enumerated() {
-            if i > 0 { bytes.append(UInt8(ascii: ",")) }
+            if i > 0 { put(UInt8(ascii: ",")) }
             writeNumber(v)
         }
-        bytes.append(UInt8(ascii: "]"))
+        put(UInt8(ascii: "]"))
     }
 
     mutating func writeCRSMember(_ crs: PropertyValue) {
@@ -270,15 +343,18 @@ public struct GeoJSONWriter {
         var inner = GeoJSONWriter()
         body(&inner)
         // Every object written here starts with {"type":"NAME" — find the end of NAME.
+        let text = inner.bytes
         var quotes = 0, cut = 0
-        for (i, b) in inner.bytes.enumerated() where b == UInt8(ascii: "\"") {
+        for (i, b) in text.enumerated() where b == UInt8(ascii: "\"") {
             quotes += 1
             if quotes == 4 { cut = i + 1; break }
         }
-        bytes.append(contentsOf: inner.bytes[..<cut])
-        if let bbox { writeBBoxMember(bbox) }
-        if let crs { writeCRSMember(crs) }
-        bytes.append(contentsOf: inner.bytes[cut...])
+        text.withUnsafeBufferPointer { t in
+            put(t.baseAddress!, cut)
+            if let bbox { writeBBoxMember(bbox) }
+            if let crs { writeCRSMember(crs) }
+            put(t.baseAddress! + cut, t.count - cut)
+        }
     }
 
     /// The text of a document.
@@ -353,10 +429,10 @@ public struct GeoJSONStreamWriter {
     }
 
     public mutating func write(_ feature: GeoFeature) throws {
-        if count > 0 { writer.bytes.append(UInt8(ascii: ",")) }
+        if count > 0 { writer.put(UInt8(ascii: ",")) }
         writer.writeFeature(feature)
         count += 1
-        if writer.bytes.count >= flushThreshold { try flush() }
+        if writer.count >= flushThreshold { try flush() }
     }
 
     mutating func flush() throws {

@@ -107,3 +107,35 @@ final class GeoJSONRoundTripTests: XCTestCase {
         XCTAssertEqual(try GeoJSONReader.read(out), doc)
     }
 }
+
+/// The writer's own shortest formatting against the standard library's (shortest,
+/// correctly rounded): the same value read back, and the same number of significant digits.
+final class ShortestDecimalTests: XCTestCase {
+    func significantDigits(_ s: String) -> Int {
+        var mantissa = s.lowercased()
+        if let e = mantissa.firstIndex(of: "e") { mantissa = String(mantissa[..<e]) }
+        var digits = mantissa.filter(\.isNumber)
+        while digits.hasPrefix("0") { digits.removeFirst() }
+        while digits.hasSuffix("0") { digits.removeLast() }
+        return max(digits.count, 1)
+    }
+
+    func testAgainstStandardLibrary() throws {
+        var rng = SystemRandomNumberGenerator()
+        var values: [Double] = [0.1, 0.2, 0.3, 1e-8, 9.999999999999999e14, 47.123456, -65.61361699999998, 123.0, 5e-7, 1.5]
+        for _ in 0..<100_000 {
+            switch Int.random(in: 0..<4, using: &rng) {
+            case 0: values.append(Double.random(in: -180...180, using: &rng))
+            case 1: values.append((Double.random(in: -180...180, using: &rng) * 1e6).rounded() / 1e6)
+            case 2: values.append(Double(bitPattern: UInt64.random(in: 0x3E40_0000_0000_0000...0x42C0_0000_0000_0000, using: &rng)))
+            default: values.append(Double.random(in: 1e-8...1e15, using: &rng))
+            }
+        }
+        for v in values {
+            let text = GeoJSONWriter.value(.double(v))
+            guard case .double(let back)? = try? JSONValueReader.read(Array(text.utf8)) else { return XCTFail("\(text) unreadable") }
+            XCTAssertEqual(back.bitPattern, v.bitPattern, text)
+            XCTAssertEqual(significantDigits(text), significantDigits(v.description), "\(text) vs \(v.description)")
+        }
+    }
+}
