@@ -49,6 +49,18 @@ struct GeoJSONCommand: ParsableCommand {
         }
     }
 
+    /// The options `validate` and `stats` share.
+    struct Input: ParsableArguments {
+        @Argument(help: "A GeoJSON file, or a GeoJSON text sequence (RFC 8142 or newline-delimited).")
+        var file: String
+
+        @Option(help: "Input format: auto (by extension or a leading RS byte), collection, sequence.")
+        var format: Format = .auto
+
+        @Flag(help: "Show the progress line even when standard error is not a terminal.")
+        var progress = false
+    }
+
     static func peakResidentBytes() -> Int? {
         guard let s = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
         for line in s.split(separator: "\n") where line.hasPrefix("VmHWM:") {
@@ -82,11 +94,7 @@ struct GeoJSONCommand: ParsableCommand {
                 1 errors found, 2 unreadable file.
                 """)
 
-        @Argument(help: "A GeoJSON file, or a GeoJSON text sequence (RFC 8142 or newline-delimited).")
-        var file: String
-
-        @Option(help: "Input format: auto (by extension or a leading RS byte), collection, sequence.")
-        var format: Format = .auto
+        @OptionGroup var input: Input
 
         @Option(help: "Also write the findings as CSV (severity,rule,offset,line,column,path,message).")
         var output: String?
@@ -94,10 +102,8 @@ struct GeoJSONCommand: ParsableCommand {
         @Option(help: "Print at most this many findings.")
         var limit = 50
 
-        @Flag(help: "Show the progress line even when standard error is not a terminal.")
-        var progress = false
-
         func run() throws {
+            let (file, format, progress) = (input.file, input.format, input.progress)
             let source: FileByteSource
             do { source = try FileByteSource(path: file) } catch { fail("\(error)") }
             var bar = Progress(total: source.size, force: progress)
@@ -149,19 +155,13 @@ struct GeoJSONCommand: ParsableCommand {
             abstract: "Stream a GeoJSON file and print counts by geometry type, positions, properties and extent.",
             discussion: "Memory is bounded by the largest feature plus the read window. Exit status: 0, 1 invalid GeoJSON, 2 unreadable file.")
 
-        @Argument(help: "A GeoJSON file, or a GeoJSON text sequence (RFC 8142 or newline-delimited).")
-        var file: String
-
-        @Option(help: "Input format: auto (by extension or a leading RS byte), collection, sequence.")
-        var format: Format = .auto
+        @OptionGroup var input: Input
 
         @Option(help: "Also write the figures as CSV (metric,value).")
         var output: String?
 
-        @Flag(help: "Show the progress line even when standard error is not a terminal.")
-        var progress = false
-
         func run() throws {
+            let (file, format, progress) = (input.file, input.format, input.progress)
             let source: FileByteSource
             do { source = try FileByteSource(path: file) } catch { fail("\(error)") }
             var bar = Progress(total: source.size, force: progress)
