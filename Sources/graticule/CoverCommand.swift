@@ -30,6 +30,9 @@ struct CoverCommand: ParsableCommand {
         @Flag(help: "Print a GeoJSON FeatureCollection of the tile squares instead of z/x/y lines.")
         var geojson = false
 
+        @Flag(help: "Print quadkeys instead of z/x/y lines.")
+        var quadkeys = false
+
         @Option(help: "Write the output to this file instead of standard output.")
         var output: String?
 
@@ -62,7 +65,7 @@ struct CoverCommand: ParsableCommand {
                 text = String(decoding: GeoJSONWriter.encode(GeoJSONDocument(object: .featureCollection(features), bbox: nil, crs: nil)),
                               as: UTF8.self) + "\n"
             } else {
-                text = tiles.map(\.description).joined(separator: "\n") + (tiles.isEmpty ? "" : "\n")
+                text = tiles.map { quadkeys ? $0.quadkey : $0.description }.joined(separator: "\n") + (tiles.isEmpty ? "" : "\n")
             }
             if let output {
                 do { try FileIO.writeText(output, text) } catch { fail("cannot write \(output): \(error)") }
