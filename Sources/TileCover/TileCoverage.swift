@@ -23,9 +23,23 @@ public enum TileCoverage {
     /// Tiles of `geometry` (longitude/latitude) at `zoom` (0...30), sorted by (y, x).
     ///
     /// - Complexity: O(vertices + tiles); allocates the result and per-row scratch.
-    public static func tiles(for geometry: Geometry, zoom: Int) -> [TileID] {
+    /// Which tiles count as covered where the geometry only touches tile edges.
+    public enum Mode: Sendable {
+        /// The closed square meets the geometry (edges and corners count): the exact,
+        /// unique superset.
+        case closed
+        /// The open square meets the geometry; a segment or point lying only on grid
+        /// lines, which meets no open square, goes to the tiles owning its points under the
+        /// half-open rule [x, x+1) × [y, y+1) (east and south of a line, the south-east tile
+        /// of a corner; the last column and row keep the world's east and south edges). A
+        /// line on the equator gets one row; a line through a corner gets no extra tiles.
+        case minimal
+    }
+
+    public static func tiles(for geometry: Geometry, zoom: Int, mode: Mode = .closed) -> [TileID] {
         precondition(zoom >= 0 && zoom <= Int(TileID.maxZoom), "zoom must be 0...30")
         var cover = _Cover(zoom: zoom)
+        cover.minimal = mode == .minimal
         cover.add(geometry, projected: true)
         return cover.finish().map { TileID(z: zoom, x: Int($0 & 0xFFFF_FFFF), y: Int($0 >> 32))! }
     }
@@ -59,8 +73,9 @@ public enum TileCoverage {
 
     /// Tiles of a geometry already in tile units at `zoom` (x east, y south, tile (i, j)
     /// spanning [i, i+1] × [j, j+1]), as packed keys `y << 32 | x`, sorted.
-    public static func tileKeys(tileSpace geometry: Geometry, zoom: Int) -> [UInt64] {
+    public static func tileKeys(tileSpace geometry: Geometry, zoom: Int, mode: Mode = .closed) -> [UInt64] {
         var cover = _Cover(zoom: zoom)
+        cover.minimal = mode == .minimal
         cover.add(geometry, projected: false)
         return cover.finish()
     }
@@ -70,6 +85,9 @@ public enum TileCoverage {
 struct _Cover {
     let zoom: Int
     let n: Int                       // tiles per side
+    var minimal = false
+    /// Set while a polygon's boundary is walked in minimal mode.
+    var noTieBreak = false
     var keys: [UInt64] = []
     /// Interior runs from polygon fills: (row << 32 | first column, last column).
     var runs: [(UInt64, Int)] = []
@@ -125,8 +143,18 @@ struct _Cover {
         case .polygon, .multiPolygon:
             for poly in 0..<g.polygonStarts.count {
                 let rings = g.polygonRange(poly).map(g.partRange)
+                let before = keys.count, runsBefore = runs.count
+                // Minimal mode: the boundary's open-square tiles without the line tie-break
+                // (an area meets an open square wherever its boundary does, or where its
+                // centre is inside).
+                noTieBreak = true
                 for r in rings { polyline(r, closed: true) }
+                noTieBreak = false
                 fill(rings)
+                if minimal && keys.count == before && runs.count == runsBefore {
+                    // A polygon with no area off the grid lines: tie-break its boundary.
+                    for r in rings { polyline(r, closed: true) }
+                }
             }
         case .geometryCollection:
             break
@@ -138,6 +166,11 @@ struct _Cover {
     /// Every tile whose closed square holds (x, y): 1, 2 on an edge, 4 on a corner.
     mutating func point(_ x: Double, _ y: Double) {
         guard x >= 0, x <= Double(n), y >= 0, y <= Double(n) else { return }
+        if minimal {
+            // The half-open owner; the world's east and south edges stay in the last tile.
+            emit(min(index(x), n - 1), min(index(y), n - 1))
+            return
+        }
         let fx = x.rounded(.down), fy = y.rounded(.down)
         let ix = Int(fx), iy = Int(fy)      // safe: 0 <= x, y <= n by the guard
         for cy in (fy == y ? iy - 1 : iy)...iy where cy >= 0 && cy < n {
@@ -151,7 +184,7 @@ struct _Cover {
 
     mutating func polyline(_ r: Range<Int>, closed: Bool) {
         guard !r.isEmpty else { return }
-        if r.count == 1 {
+        if r.count == 1 || (minimal && r.allSatisfy { xs[$0] == xs[r.lowerBound] && ys[$0] == ys[r.lowerBound] }) {
             point(xs[r.lowerBound], ys[r.lowerBound])
             return
         }
@@ -172,7 +205,13 @@ struct _Cover {
     /// the segment spans there (estimated in floating point, widened by one row each side)
     /// are the candidates, and each candidate is decided exactly by `meets`.
     mutating func segment(_ px: Double, _ py: Double, _ qx: Double, _ qy: Double) {
-        if px == qx && py == qy { return point(px, py) }
+        if px == qx && py == qy {
+            // Closed mode: a zero-length segment is its point. Minimal mode: its point lies on
+            // the neighbouring segments already (a wholly degenerate line is handled by
+            // `polyline`).
+            if !minimal { point(px, py) }
+            return
+        }
         let minX = min(px, qx), maxX = max(px, qx), minY = min(py, qy), maxY = max(py, qy)
         guard maxX >= 0, minX <= Double(n), maxY >= 0, minY <= Double(n) else { return }
         let firstCol = max(index(minX) - 1, 0)
@@ -181,6 +220,12 @@ struct _Cover {
         let lastRowAll = min(index(maxY), n - 1)
         guard firstCol <= lastCol, firstRowAll <= lastRowAll else { return }
         let dx = qx - px, dy = qy - py
+        let before = keys.count
+        defer {
+            // Minimal mode: a segment that meets no open square lies on a grid line; its
+            // points go to their half-open owners.
+            if minimal && !noTieBreak && keys.count == before { ownersOnGridLine(px, py, qx, qy) }
+        }
         for col in firstCol...lastCol {
             // The segment's y range over x in [col, col+1], by interpolation.
             var y0: Double, y1: Double
@@ -195,7 +240,7 @@ struct _Cover {
             let r0 = max(index(max(y0, minY)) - 1, firstRowAll)
             let r1 = min(index(min(y1, maxY)) + 1, lastRowAll)
             if r0 > r1 { continue }
-            for row in r0...r1 where _Cover.meets(px, py, qx, qy, col, row) {
+            for row in r0...r1 where minimal ? _Cover.meetsOpen(px, py, qx, qy, col, row) : _Cover.meets(px, py, qx, qy, col, row) {
                 emit(col, row)
             }
         }
@@ -213,6 +258,41 @@ struct _Cover {
         let s3 = _orientationSign(px, py, qx, qy, x0, y1)
         let s4 = _orientationSign(px, py, qx, qy, x1, y1)
         return !((s1 > 0 && s2 > 0 && s3 > 0 && s4 > 0) || (s1 < 0 && s2 < 0 && s3 < 0 && s4 < 0))
+    }
+
+    /// Whether the closed segment PQ meets the open square (i, i+1) × (j, j+1), exactly:
+    /// strict overlap on both axes, and corners strictly on both sides of the line PQ.
+    @inline(__always)
+    static func meetsOpen(_ px: Double, _ py: Double, _ qx: Double, _ qy: Double, _ i: Int, _ j: Int) -> Bool {
+        let x0 = Double(i), x1 = Double(i + 1), y0 = Double(j), y1 = Double(j + 1)
+        guard max(px, qx) > x0, min(px, qx) < x1, max(py, qy) > y0, min(py, qy) < y1 else { return false }
+        let s = [_orientationSign(px, py, qx, qy, x0, y0), _orientationSign(px, py, qx, qy, x1, y0),
+                 _orientationSign(px, py, qx, qy, x0, y1), _orientationSign(px, py, qx, qy, x1, y1)]
+        return s.contains(1) && s.contains(-1)
+    }
+
+    /// The half-open owners of the points of a segment that meets no open square (so it is
+    /// a point, or runs along one grid line).
+    mutating func ownersOnGridLine(_ px: Double, _ py: Double, _ qx: Double, _ qy: Double) {
+        if px != qx && py != qy {
+            // A slanted segment that meets no open square touches the world only at points:
+            // an endpoint on its border, or a world corner it passes through.
+            point(px, py)
+            point(qx, qy)
+            let w = Double(n)
+            for (cx, cy) in [(0.0, 0.0), (w, 0.0), (0.0, w), (w, w)]
+            where _orientationSign(px, py, qx, qy, cx, cy) == 0
+                && cx >= min(px, qx) && cx <= max(px, qx) && cy >= min(py, qy) && cy <= max(py, qy) {
+                point(cx, cy)
+            }
+            return
+        }
+        let minX = max(min(px, qx), 0), maxX = min(max(px, qx), Double(n))
+        let minY = max(min(py, qy), 0), maxY = min(max(py, qy), Double(n))
+        guard minX <= maxX, minY <= maxY else { return }
+        let c0 = min(index(minX), n - 1), c1 = min(index(maxX), n - 1)
+        let r0 = min(index(minY), n - 1), r1 = min(index(maxY), n - 1)
+        for r in r0...r1 { for c in c0...c1 { emit(c, r) } }
     }
 
     // MARK: Polygon interiors

@@ -30,6 +30,9 @@ struct CoverCommand: ParsableCommand {
         @Flag(help: "Print a GeoJSON FeatureCollection of the tile squares instead of z/x/y lines.")
         var geojson = false
 
+        @Flag(help: "Minimal mode: open squares, with the half-open rule for geometry lying only on tile edges (a point on an edge gives one tile).")
+        var minimal = false
+
         @Flag(help: "Print quadkeys instead of z/x/y lines.")
         var quadkeys = false
 
@@ -49,7 +52,7 @@ struct CoverCommand: ParsableCommand {
             case .featureCollection(let fs): geometries = fs.compactMap(\.geometry)
             }
             let t0 = Date()
-            let tiles = Array(Set(geometries.flatMap { TileCoverage.tiles(for: $0, zoom: zoom) })).sorted { ($0.y, $0.x) < ($1.y, $1.x) }
+            let tiles = Array(Set(geometries.flatMap { TileCoverage.tiles(for: $0, zoom: zoom, mode: minimal ? .minimal : .closed) })).sorted { ($0.y, $0.x) < ($1.y, $1.x) }
             let seconds = Date().timeIntervalSince(t0)
             var text = ""
             if geojson {

@@ -78,6 +78,92 @@ final class CoverageOracleTests: XCTestCase {
         return out
     }
 
+    // MARK: Minimal-mode oracle (tilecover.md §6.1)
+
+    func segmentMeetsOpenTile(_ p: (Int, Int), _ q: (Int, Int), _ i: Int, _ j: Int) -> Bool {
+        let x0 = i * scale, x1 = (i + 1) * scale, y0 = j * scale, y1 = (j + 1) * scale
+        guard max(p.0, q.0) > x0, min(p.0, q.0) < x1, max(p.1, q.1) > y0, min(p.1, q.1) < y1 else { return false }
+        let s = [(x0, y0), (x1, y0), (x0, y1), (x1, y1)].map { orient(p, q, $0) }
+        return s.contains(1) && s.contains(-1)
+    }
+
+    func owner(_ x: Int, _ y: Int) -> UInt64? {
+        guard x >= 0, x <= n * scale, y >= 0, y <= n * scale else { return nil }
+        return UInt64(min(y / scale, n - 1)) << 32 | UInt64(min(x / scale, n - 1))
+    }
+
+    /// Open tiles of a segment, or the owners of its lattice points when it meets none.
+    func minimalSegment(_ p: (Int, Int), _ q: (Int, Int), tieBreak: Bool = true) -> Set<UInt64> {
+        var out = Set<UInt64>()
+        for j in 0..<n { for i in 0..<n where segmentMeetsOpenTile(p, q, i, j) { out.insert(UInt64(j) << 32 | UInt64(i)) } }
+        if out.isEmpty && tieBreak {
+            // The segment then touches the world only along grid lines or at points, all at
+            // lattice points (vertices are on the 1/4 lattice): take every lattice point of
+            // the world that lies on the segment.
+            for y in 0...(n * scale) {
+                for x in 0...(n * scale) where orient(p, q, (x, y)) == 0
+                    && x >= min(p.0, q.0) && x <= max(p.0, q.0) && y >= min(p.1, q.1) && y <= max(p.1, q.1) {
+                    if let o = owner(x, y) { out.insert(o) }
+                }
+            }
+        }
+        return out
+    }
+
+    func minimalOracle(points: [(Int, Int)] = [], lines: [[(Int, Int)]] = [], polygons: [[[(Int, Int)]]] = []) -> Set<UInt64> {
+        var out = Set<UInt64>()
+        for p in points { if let o = owner(p.0, p.1) { out.insert(o) } }
+        for l in lines {
+            if l.count == 1 { if let o = owner(l[0].0, l[0].1) { out.insert(o) } }
+            for k in 0..<max(l.count - 1, 0) where l[k] != l[k + 1] { out.formUnion(minimalSegment(l[k], l[k + 1])) }
+            if l.count > 1 && (0..<(l.count - 1)).allSatisfy({ l[$0] == l[$0 + 1] }) { if let o = owner(l[0].0, l[0].1) { out.insert(o) } }
+        }
+        for rings in polygons {
+            var mine = Set<UInt64>()
+            for r in rings { for k in 0..<r.count where r[k] != r[(k + 1) % r.count] { mine.formUnion(minimalSegment(r[k], r[(k + 1) % r.count], tieBreak: false)) } }
+            for j in 0..<n { for i in 0..<n where inside(rings, (2 * i + 1) * scale, (2 * j + 1) * scale) { mine.insert(UInt64(j) << 32 | UInt64(i)) } }
+            if mine.isEmpty {
+                for r in rings { for k in 0..<r.count where r[k] != r[(k + 1) % r.count] { mine.formUnion(minimalSegment(r[k], r[(k + 1) % r.count])) } }
+            }
+            out.formUnion(mine)
+        }
+        return out
+    }
+
+    func minimalCover(_ g: Geometry) -> Set<UInt64> { Set(TileCoverage.tileKeys(tileSpace: g, zoom: zoom, mode: .minimal)) }
+
+    func testMinimalModeAgainstOracle() {
+        var rng = Rng(state: 9)
+        for round in 0..<300 {
+            let pts = (0..<Int.random(in: 1...4, using: &rng)).map { _ in vertex(&rng) }
+            XCTAssertEqual(minimalCover(geometry(.multiPoint, [pts])), minimalOracle(points: pts), "points \(pts)")
+            // Lines: often axis-aligned on grid lines, to exercise the tie-break.
+            var line = [vertex(&rng)]
+            for _ in 0..<Int.random(in: 1...5, using: &rng) {
+                var v = vertex(&rng)
+                if Bool.random(using: &rng) { v.1 = line.last!.1 }
+                if round % 3 == 0 { v = (v.0 / scale * scale, v.1 / scale * scale) }
+                line.append(v)
+            }
+            let ml = minimalCover(geometry(.lineString, [line])), wl = minimalOracle(lines: [line])
+            func show(_ s: Set<UInt64>) -> String { s.sorted().map { "(\($0 & 0xFFFF_FFFF),\($0 >> 32))" }.joined(separator: " ") }
+            XCTAssertEqual(ml, wl, "line \(line): extra \(show(ml.subtracting(wl))) missing \(show(wl.subtracting(ml)))")
+            var rings: [[(Int, Int)]] = []
+            for _ in 0..<Int.random(in: 1...2, using: &rng) {
+                rings.append((0..<Int.random(in: 3...6, using: &rng)).map { _ in
+                    let v = vertex(&rng)
+                    return round % 2 == 0 ? (v.0 / scale * scale, v.1 / scale * scale) : v
+                })
+            }
+            let g = geometry(.polygon, rings.map { $0 + [$0[0]] }, polygonStarts: [0])
+            XCTAssertEqual(minimalCover(g), minimalOracle(polygons: [rings]), "polygon \(rings)")
+        }
+        // §6.5: a point on an edge or a corner is in exactly one tile; a line on a grid line
+        // gets one row.
+        XCTAssertEqual(minimalCover(Geometry(kind: .point, coordinates: [2, 2])).count, 1)
+        XCTAssertEqual(minimalCover(Geometry(kind: .lineString, coordinates: [0.5, 2, 3.5, 2], partStarts: [0])).count, 4)
+    }
+
     // MARK: Random geometries
 
     func vertex(_ rng: inout Rng) -> (Int, Int) {
