@@ -100,7 +100,7 @@ public final class GeoJSONFeatureReader {
                 state = .done
                 return f
             case .start:
-                try parser.skipBOM()
+                try parser.c.skipBOM()
                 guard let b = try parser.c.peekNonWhitespace() else { throw parser.c.error(.unexpectedEnd, at: parser.c.end) }
                 guard b == UInt8(ascii: "{") else {
                     throw parser.c.error(.unexpectedByte(b, expected: "a GeoJSON object (RFC 7946 §2)"), at: parser.c.pos)
@@ -123,13 +123,9 @@ public final class GeoJSONFeatureReader {
                         continue
                     }
                 } else {
-                    let d = try parser.c.nextNonWhitespace(expected: "',' or ']'")
-                    if d == UInt8(ascii: "]") {
+                    if try !parser.c.afterArrayElement() {
                         state = .afterFeatures
                         continue
-                    }
-                    guard d == UInt8(ascii: ",") else {
-                        throw parser.c.error(.unexpectedByte(d, expected: "',' or ']'"), at: parser.c.pos - 1)
                     }
                 }
                 state = .inFeatures(first: false)
@@ -154,19 +150,7 @@ public final class GeoJSONFeatureReader {
     /// the closing brace (then finishes the root), returning false.
     private func readRootMembers() throws(GeoJSONError) -> Bool {
         while true {
-            let q = try parser.c.nextNonWhitespace(expected: "a member name")
-            guard q == UInt8(ascii: "\"") else {
-                throw parser.c.error(.unexpectedByte(q, expected: "a member name"), at: parser.c.pos - 1)
-            }
-            parser.c.pos -= 1
-            let (member, otherName) = try parser.readMemberName()
-            try parser.c.expect(UInt8(ascii: ":"), "':'")
-            if member != .other {
-                if root.seen & member.rawValue != 0 {
-                    throw parser.c.error(.duplicateMember(member.name), at: parser.c.pos).prefixed(.key(member.name))
-                }
-                root.seen |= member.rawValue
-            }
+            let (member, otherName) = try parser.readMemberHeader(into: &root)
             if member == .features {
                 if let t = root.type, t != "FeatureCollection" {
                     throw parser.fail("RFC 7946 §7.1", "\"features\" in a \(t) object", at: parser.c.offset(parser.c.pos))

@@ -85,18 +85,9 @@ public enum GeoJSONReader {
     /// - Throws: `GeoJSONError` with the byte offset, line, column and member path.
     public static func read(_ bytes: UnsafeRawBufferPointer,
                             options: GeoJSONReadOptions = GeoJSONReadOptions()) throws(GeoJSONError) -> GeoJSONDocument {
-        var skip = 0
-        if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { skip = 3 }
-        let body = UnsafeRawBufferPointer(rebasing: bytes[skip...])
-        var parser = _GeoJSONParser(cursor: _Cursor(borrowing: body, maxDepth: options.maxDepth), options: options)
-        do {
-            let doc = try parser.readDocument()
-            return doc
-        } catch {
-            var e = error
-            e.location = SourceLocation(offset: e.location.offset + skip, in: bytes)
-            throw e
-        }
+        var parser = _GeoJSONParser(cursor: _Cursor(borrowing: bytes, maxDepth: options.maxDepth), options: options)
+        try parser.c.skipBOM()
+        return try parser.readDocument()
     }
 
     /// Reads one GeoJSON text held in memory.
@@ -116,33 +107,12 @@ public enum GeoJSONReader {
                             options: GeoJSONReadOptions = GeoJSONReadOptions()) throws(GeoJSONError) -> GeoJSONDocument {
         var parser = _GeoJSONParser(cursor: _Cursor(source: source, chunkSize: chunkSize, maxDepth: options.maxDepth), options: options)
         defer { parser.c.deallocate() }
-        try parser.skipBOM()
+        try parser.c.skipBOM()
         return try parser.readDocument()
-    }
-
-    /// Reads a text and returns it with every finding (errors it tolerates and warnings).
-    /// A fatal error is thrown; see `GeoJSONValidator` for a report that never throws.
-    static func readWithFindings(_ bytes: UnsafeRawBufferPointer, options: GeoJSONReadOptions) throws(GeoJSONError)
-        -> (GeoJSONDocument, [GeoJSONFinding])
-    {
-        var o = options
-        o.collectFindings = true
-        var parser = _GeoJSONParser(cursor: _Cursor(borrowing: bytes, maxDepth: o.maxDepth), options: o)
-        try parser.skipBOM()
-        let doc = try parser.readDocument()
-        return (doc, parser.findings ?? [])
     }
 }
 
 extension _GeoJSONParser {
-    /// Skips a leading UTF-8 byte order mark.
-    mutating func skipBOM() throws(GeoJSONError) {
-        while c.end - c.pos < 3 && !c.atEnd { _ = try c.refill() }
-        if c.end - c.pos >= 3, c.base[c.pos] == 0xEF, c.base[c.pos + 1] == 0xBB, c.base[c.pos + 2] == 0xBF {
-            c.pos += 3
-        }
-    }
-
     /// One GeoJSON text: an object, then only whitespace.
     mutating func readDocument() throws(GeoJSONError) -> GeoJSONDocument {
         guard let first = try c.peekNonWhitespace() else { throw c.error(.unexpectedEnd, at: c.end) }

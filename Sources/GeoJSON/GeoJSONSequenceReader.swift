@@ -53,7 +53,7 @@ public final class GeoJSONSequenceReader {
     public func next() throws(GeoJSONError) -> GeoObject? {
         if !started {
             started = true
-            try parser.skipBOM()
+            try parser.c.skipBOM()
         }
         while true {
             // Skip whitespace and RS bytes between elements.

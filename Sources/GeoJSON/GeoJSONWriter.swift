@@ -95,24 +95,11 @@ public struct GeoJSONWriter {
 
     @inline(__always)
     public mutating func writeInteger(_ v: Int64) {
-        if v >= 0 && v < 10 {
-            put(UInt8(truncatingIfNeeded: v) + 0x30)
-            return
-        }
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { buf in
-            var m = v.magnitude
-            var i = 24
-            repeat {
-                i -= 1
-                buf[i] = UInt8(truncatingIfNeeded: m % 10) + 0x30
-                m /= 10
-            } while m > 0
-            if v < 0 {
-                i -= 1
-                buf[i] = UInt8(ascii: "-")
-            }
-            put(buf.baseAddress! + i, 24 - i)
-        }
+        let p = reserve(24)
+        let first = _ShortestDecimal.renderInteger(v, endingAt: p + 24)
+        let n = p + 24 - first
+        p.update(from: first, count: n)
+        storage.count += n
     }
 
     public mutating func writeUnsigned(_ v: UInt64) {
@@ -240,12 +227,18 @@ public struct GeoJSONWriter {
     /// A geometry object (RFC 7946 §3.1).
     ///
     /// - Complexity: O(positions); allocates only when the buffer grows.
-    public mutating func writeGeometry(_ g: Geometry) {
+    public mutating func writeGeometry(_ g: Geometry) { writeGeometry(g, bbox: nil, crs: nil) }
+
+    /// A geometry with optional top-level members written after its `type`.
+    mutating func writeGeometry(_ g: Geometry, bbox: [Double]?, crs: PropertyValue?) {
         raw("{\"type\":\"")
         var name = g.kind.rawValue
         name.withUTF8 { put($0.baseAddress!, $0.count) }
+        put(UInt8(ascii: "\""))
+        if let bbox { writeBBoxMember(bbox) }
+        if let crs { writeCRSMember(crs) }
         if g.kind == .geometryCollection {
-            raw("\",\"geometries\":[")
+            raw(",\"geometries\":[")
             for (i, m) in g.geometries.enumerated() {
                 if i > 0 { put(UInt8(ascii: ",")) }
                 writeGeometry(m)
@@ -253,7 +246,7 @@ public struct GeoJSONWriter {
             raw("]}")
             return
         }
-        raw("\",\"coordinates\":")
+        raw(",\"coordinates\":")
         g.coordinates.withUnsafeBufferPointer { c in
             switch g.kind {
             case .point:
@@ -290,8 +283,13 @@ public struct GeoJSONWriter {
     }
 
     /// A Feature object (RFC 7946 §3.2).
-    public mutating func writeFeature(_ f: GeoFeature) {
+    public mutating func writeFeature(_ f: GeoFeature) { writeFeature(f, bbox: nil, crs: nil) }
+
+    /// A Feature with optional top-level members written after its `type`.
+    mutating func writeFeature(_ f: GeoFeature, bbox: [Double]?, crs: PropertyValue?) {
         raw("{\"type\":\"Feature\"")
+        if let bbox { writeBBoxMember(bbox) }
+        if let crs { writeCRSMember(crs) }
         if let id = f.id {
             raw(",\"id\":")
             writeFeatureID(id)
@@ -308,9 +306,9 @@ public struct GeoJSONWriter {
     public mutating func write(_ object: GeoObject, bbox: [Double]? = nil, crs: PropertyValue? = nil) {
         switch object {
         case .geometry(let g):
-            if bbox != nil || crs != nil { writeWithMembers(bbox, crs) { $0.writeGeometry(g) } } else { writeGeometry(g) }
+            writeGeometry(g, bbox: bbox, crs: crs)
         case .feature(let f):
-            if bbox != nil || crs != nil { writeWithMembers(bbox, crs) { $0.writeFeature(f) } } else { writeFeature(f) }
+            writeFeature(f, bbox: bbox, crs: crs)
         case .featureCollection(let fs):
             raw("{\"type\":\"FeatureCollection\"")
             if let bbox { writeBBoxMember(bbox) }
@@ -336,25 +334,6 @@ public struct GeoJSONWriter {
     mutating func writeCRSMember(_ crs: PropertyValue) {
         raw(",\"crs\":")
         writeValue(crs)
-    }
-
-    /// Writes an object then splices `"bbox"` and `"crs"` in after its `type` member.
-    mutating func writeWithMembers(_ bbox: [Double]?, _ crs: PropertyValue?, _ body: (inout GeoJSONWriter) -> Void) {
-        var inner = GeoJSONWriter()
-        body(&inner)
-        // Every object written here starts with {"type":"NAME" — find the end of NAME.
-        let text = inner.bytes
-        var quotes = 0, cut = 0
-        for (i, b) in text.enumerated() where b == UInt8(ascii: "\"") {
-            quotes += 1
-            if quotes == 4 { cut = i + 1; break }
-        }
-        text.withUnsafeBufferPointer { t in
-            put(t.baseAddress!, cut)
-            if let bbox { writeBBoxMember(bbox) }
-            if let crs { writeCRSMember(crs) }
-            put(t.baseAddress! + cut, t.count - cut)
-        }
     }
 
     /// The text of a document.

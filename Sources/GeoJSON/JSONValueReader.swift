@@ -12,7 +12,7 @@ public enum JSONValueReader {
     /// - Throws: `GeoJSONError` with byte offset, line, column and member path.
     public static func read(_ bytes: UnsafeRawBufferPointer, maxDepth: Int = 512) throws(GeoJSONError) -> PropertyValue {
         var c = _Cursor(borrowing: bytes, maxDepth: maxDepth)
-        if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { c.pos = 3 }
+        try c.skipBOM()
         return try readText(&c)
     }
 
@@ -29,8 +29,7 @@ public enum JSONValueReader {
                             maxDepth: Int = 512) throws(GeoJSONError) -> PropertyValue {
         var c = _Cursor(source: source, chunkSize: chunkSize, maxDepth: maxDepth)
         defer { c.deallocate() }
-        while c.end - c.pos < 3 && !c.atEnd { _ = try c.refill() }
-        if c.end - c.pos >= 3, c.base[0] == 0xEF, c.base[1] == 0xBB, c.base[2] == 0xBF { c.pos = 3 }
+        try c.skipBOM()
         return try readText(&c)
     }
 

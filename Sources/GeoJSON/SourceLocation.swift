@@ -20,23 +20,9 @@ public struct SourceLocation: Equatable, Hashable, Sendable, CustomStringConvert
     /// - Complexity: O(offset); allocates nothing.
     public init(offset: Int, in bytes: UnsafeRawBufferPointer) {
         let end = min(max(offset, 0), bytes.count)
-        var line = 1
-        var column = 1
-        var i = 0
-        while i < end {
-            let b = bytes[i]
-            if b == 0x0A {
-                line += 1; column = 1
-            } else if b == 0x0D {
-                if i + 1 < end, bytes[i + 1] == 0x0A { i += 1 }
-                line += 1; column = 1
-            } else if b & 0xC0 != 0x80 {
-                // Count a UTF-8 lead byte or ASCII byte, not continuation bytes.
-                column += 1
-            }
-            i += 1
-        }
-        self.init(offset: end, line: line, column: column)
+        var counter = _LineCounter()
+        if end > 0 { counter.advance(bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), end) }
+        self.init(offset: end, line: counter.line, column: counter.column)
     }
 
     public var description: String { "line \(line), column \(column) (byte \(offset))" }

@@ -91,8 +91,9 @@ struct _Cover {
     var keys: [UInt64] = []
     /// Interior runs from polygon fills: (row << 32 | first column, last column).
     var runs: [(UInt64, Int)] = []
-    /// Scanline crossings of the polygon being filled, bucketed by row.
-    var crossings: [Int: [Double]] = [:]
+    /// Scanline crossings (row, x) of the polygon being filled; one flat buffer reused
+    /// across polygons, sorted by row then x before the runs are read off.
+    var crossings: [(row: Int, x: Double)] = []
     var xs: [Double] = []            // projected positions of the current geometry
     var ys: [Double] = []
 
@@ -266,9 +267,9 @@ struct _Cover {
     static func meetsOpen(_ px: Double, _ py: Double, _ qx: Double, _ qy: Double, _ i: Int, _ j: Int) -> Bool {
         let x0 = Double(i), x1 = Double(i + 1), y0 = Double(j), y1 = Double(j + 1)
         guard max(px, qx) > x0, min(px, qx) < x1, max(py, qy) > y0, min(py, qy) < y1 else { return false }
-        let s = [_orientationSign(px, py, qx, qy, x0, y0), _orientationSign(px, py, qx, qy, x1, y0),
-                 _orientationSign(px, py, qx, qy, x0, y1), _orientationSign(px, py, qx, qy, x1, y1)]
-        return s.contains(1) && s.contains(-1)
+        let s1 = _orientationSign(px, py, qx, qy, x0, y0), s2 = _orientationSign(px, py, qx, qy, x1, y0)
+        let s3 = _orientationSign(px, py, qx, qy, x0, y1), s4 = _orientationSign(px, py, qx, qy, x1, y1)
+        return (s1 > 0 || s2 > 0 || s3 > 0 || s4 > 0) && (s1 < 0 || s2 < 0 || s3 < 0 || s4 < 0)
     }
 
     /// The half-open owners of the points of a segment that meets no open square (so it is
@@ -313,11 +314,15 @@ struct _Cover {
                 i = j
             }
         }
-        for (row, var list) in crossings {
-            list.sort()
-            var k = 0
-            while k + 1 < list.count {
-                let a = list[k], b = list[k + 1]
+        crossings.sort { $0.row != $1.row ? $0.row < $1.row : $0.x < $1.x }
+        var k = 0
+        while k < crossings.count {
+            let row = crossings[k].row
+            var e = k
+            while e < crossings.count && crossings[e].row == row { e += 1 }
+            // Even-odd: crossings pair up within the row.
+            while k + 1 < e {
+                let a = crossings[k].x, b = crossings[k + 1].x
                 // Tile centres c = col + 0.5 with a < c < b.
                 var c0 = index(a - 0.5) + 1
                 if Double(c0) + 0.5 <= a { c0 += 1 }
@@ -329,6 +334,7 @@ struct _Cover {
                 if c0 <= c1 { runs.append((UInt64(row) << 32 | UInt64(c0), c1)) }
                 k += 2
             }
+            k = e
         }
     }
 
@@ -344,7 +350,7 @@ struct _Cover {
             let yc = Double(row) + 0.5
             guard (y0 <= yc) != (y1 <= yc) else { continue }
             let x = x0 + (yc - y0) / (y1 - y0) * (x1 - x0)
-            crossings[row, default: []].append(x)
+            crossings.append((row, x))
         }
     }
 

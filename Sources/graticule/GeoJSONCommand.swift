@@ -59,6 +59,13 @@ struct GeoJSONCommand: ParsableCommand {
 
         @Flag(help: "Show the progress line even when standard error is not a terminal.")
         var progress = false
+
+        /// The file as a byte source and its progress line; exits 2 when it cannot be opened.
+        func open() -> (FileByteSource, Progress) {
+            let source: FileByteSource
+            do { source = try FileByteSource(path: file) } catch { fail("\(error)") }
+            return (source, Progress(total: source.size, force: progress))
+        }
     }
 
     static func peakResidentBytes() -> Int? {
@@ -103,10 +110,8 @@ struct GeoJSONCommand: ParsableCommand {
         var limit = 50
 
         func run() throws {
-            let (file, format, progress) = (input.file, input.format, input.progress)
-            let source: FileByteSource
-            do { source = try FileByteSource(path: file) } catch { fail("\(error)") }
-            var bar = Progress(total: source.size, force: progress)
+            let (file, format) = (input.file, input.format)
+            var (source, bar) = input.open()
             let t0 = Date()
             var findings: [GeoJSONFinding] = []
             var count = 0
@@ -161,10 +166,8 @@ struct GeoJSONCommand: ParsableCommand {
         var output: String?
 
         func run() throws {
-            let (file, format, progress) = (input.file, input.format, input.progress)
-            let source: FileByteSource
-            do { source = try FileByteSource(path: file) } catch { fail("\(error)") }
-            var bar = Progress(total: source.size, force: progress)
+            let (file, format) = (input.file, input.format)
+            var (source, bar) = input.open()
             let t0 = Date()
             var byType: [String: Int] = [:]
             var features = 0, positions = 0, properties = 0, maxProperties = 0, maxPositions = 0, nullGeometry = 0

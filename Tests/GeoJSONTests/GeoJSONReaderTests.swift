@@ -100,9 +100,7 @@ final class GeoJSONReaderTests: XCTestCase {
         XCTAssertTrue(g.coordinates[2].isNaN)
         XCTAssertEqual(Array(g.coordinates[3...]), [3, 4, 5, 6, 7, 8])
         XCTAssertEqual(g, g)
-        let (_, findings) = try Array(#"{"type":"Point","coordinates":[1,2,3,4]}"#.utf8).withUnsafeBytes {
-            try GeoJSONReader.readWithFindings($0, options: GeoJSONReadOptions())
-        }
+        let findings = GeoJSONValidator.validate(Array(#"{"type":"Point","coordinates":[1,2,3,4]}"#.utf8)).findings
         XCTAssertEqual(findings.map(\.rule), ["RFC 7946 §3.1.1"])
     }
 

@@ -49,7 +49,7 @@ final class NumberParsingTests: XCTestCase {
 
     /// Integers keep 64-bit exactness where the API exposes integers.
     func testExactIntegers() {
-        func pv(_ s: String) -> PropertyValueRepresentation? {
+        func pv(_ s: String) -> PropertyValue? {
             if case .number(let n, _) = parse(s) { return n.propertyValue }
             return nil
         }

@@ -35,8 +35,10 @@ final class SourceLocationTests: XCTestCase {
 import XCTest
 @testable import GeoJSON
 
-/// The streaming line counter agrees with the whole-buffer `SourceLocation` on text with
-/// LF, CR LF, lone CR and multi-byte characters, whatever the split.
+/// The line counter (eight bytes at a time, byte by byte around CRs and at the ends) gives
+/// the same line and column whether the text comes in one piece or two, on text with LF,
+/// CR LF, lone CR and multi-byte characters; `SourceLocation` is computed with it too and
+/// its hand-written cases are above.
 final class LineCounterTests: XCTestCase {
     func testAgreesWithSourceLocation() {
         var rng = SystemRandomNumberGenerator()

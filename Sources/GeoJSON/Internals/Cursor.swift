@@ -308,6 +308,22 @@ struct _Cursor {
         pos += 1
     }
 
+    /// Skips a leading UTF-8 byte order mark (RFC 8259 §8.1 lets parsers ignore it).
+    mutating func skipBOM() throws(GeoJSONError) {
+        while end - pos < 3 && !atEnd { _ = try refill() }
+        if end - pos >= 3, base[pos] == 0xEF, base[pos + 1] == 0xBB, base[pos + 2] == 0xBF { pos += 3 }
+    }
+
+    /// After an array element: consumes `,` (true: another element follows) or `]`
+    /// (false: the array ended).
+    @inline(__always)
+    mutating func afterArrayElement() throws(GeoJSONError) -> Bool {
+        let d = try nextNonWhitespace(expected: "',' or ']'")
+        if d == UInt8(ascii: "]") { return false }
+        guard d == UInt8(ascii: ",") else { throw error(.unexpectedByte(d, expected: "',' or ']'"), at: pos - 1) }
+        return true
+    }
+
     // MARK: Numbers
 
     /// Reads a number at `pos` (after whitespace was skipped).
@@ -541,12 +557,7 @@ struct _Cursor {
         case UInt8(ascii: "\""):
             return .string(try readString())
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-            let n = try readNumber()
-            switch n.propertyValue {
-            case .int(let i): return .int(i)
-            case .uint(let u): return .uint(u)
-            case .double(let d): return .double(d)
-            }
+            return try readNumber().propertyValue
         case UInt8(ascii: "{"):
             return .object(try readObject(depth: depth + 1))
         case UInt8(ascii: "["):
@@ -557,18 +568,14 @@ struct _Cursor {
                 pos += 1
                 return .array(items)
             }
-            while true {
+            repeat {
                 do {
                     items.append(try readValue(depth: depth + 1))
                 } catch {
                     throw error.prefixed(.index(items.count))
                 }
-                let c = try nextNonWhitespace(expected: "',' or ']'")
-                if c == UInt8(ascii: "]") { return .array(items) }
-                guard c == UInt8(ascii: ",") else {
-                    throw self.error(.unexpectedByte(c, expected: "',' or ']'"), at: pos - 1)
-                }
-            }
+            } while try afterArrayElement()
+            return .array(items)
         case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
             return try readLiteral()
         default:
@@ -626,13 +633,10 @@ struct _Cursor {
                 return
             }
             var index = 0
-            while true {
+            repeat {
                 do { try skipValue(depth: depth + 1) } catch { throw error.prefixed(.index(index)) }
                 index += 1
-                let c = try nextNonWhitespace(expected: "',' or ']'")
-                if c == UInt8(ascii: "]") { return }
-                guard c == UInt8(ascii: ",") else { throw self.error(.unexpectedByte(c, expected: "',' or ']'"), at: pos - 1) }
-            }
+            } while try afterArrayElement()
         case UInt8(ascii: "{"):
             guard depth + 1 <= maxDepth else { throw error(.depthLimitExceeded(maxDepth), at: pos) }
             pos += 1

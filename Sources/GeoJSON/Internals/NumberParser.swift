@@ -1,3 +1,5 @@
+import GeoModel
+
 /// JSON number scanning and decimal-to-binary conversion (RFC 8259 §6), correctly rounded.
 ///
 /// The conversion has three tiers, each exact where it answers:
@@ -28,7 +30,7 @@ struct ScannedNumber {
     /// The value as a property: integers that fit Int64 or UInt64 stay exact integers;
     /// everything else (fractions, exponents, `-0`, larger integers) is a double.
     @inlinable
-    var propertyValue: PropertyValueRepresentation {
+    var propertyValue: PropertyValue {
         if isInteger, let m = exactMagnitude, !(negative && m == 0) {
             if negative {
                 if m <= UInt64(Int64.max) { return .int(-Int64(m)) }
@@ -40,11 +42,15 @@ struct ScannedNumber {
         }
         return .double(double)
     }
-}
 
-@usableFromInline
-enum PropertyValueRepresentation: Equatable {
-    case int(Int64), uint(UInt64), double(Double)
+    /// The value as a feature id (RFC 7946 §3.2), with the same integer rules.
+    var featureID: FeatureID {
+        switch propertyValue {
+        case .int(let i): return .int(i)
+        case .uint(let u): return .uint(u)
+        default: return .double(double)
+        }
+    }
 }
 
 /// Why a number failed to scan; the offset is absolute within the scanned bytes.

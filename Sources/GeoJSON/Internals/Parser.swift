@@ -211,6 +211,23 @@ struct _GeoJSONParser {
         return String(decoding: c.scratch, as: UTF8.self)
     }
 
+    /// Reads `"name":` of the next member and applies the duplicate rule for GeoJSON
+    /// members (recorded in `parts.seen`).
+    mutating func readMemberHeader(into parts: inout _ObjectParts) throws(GeoJSONError) -> (_Member, String?) {
+        let q = try c.nextNonWhitespace(expected: "a member name")
+        guard q == UInt8(ascii: "\"") else { throw c.error(.unexpectedByte(q, expected: "a member name"), at: c.pos - 1) }
+        c.pos -= 1
+        let (member, otherName) = try readMemberName()
+        try c.expect(UInt8(ascii: ":"), "':'")
+        if member != .other {
+            if parts.seen & member.rawValue != 0 {
+                throw c.error(.duplicateMember(member.name), at: c.pos).prefixed(.key(member.name))
+            }
+            parts.seen |= member.rawValue
+        }
+        return (member, otherName)
+    }
+
     // MARK: Objects
 
     /// Parses a GeoJSON object at `pos` whose role decides what it may be.
@@ -230,17 +247,7 @@ struct _GeoJSONParser {
             return parts
         }
         while true {
-            let q = try c.nextNonWhitespace(expected: "a member name")
-            guard q == UInt8(ascii: "\"") else { throw c.error(.unexpectedByte(q, expected: "a member name"), at: c.pos - 1) }
-            c.pos -= 1
-            let (member, otherName) = try readMemberName()
-            try c.expect(UInt8(ascii: ":"), "':'")
-            if member != .other {
-                if parts.seen & member.rawValue != 0 {
-                    throw c.error(.duplicateMember(member.name), at: c.pos).prefixed(.key(member.name))
-                }
-                parts.seen |= member.rawValue
-            }
+            let (member, otherName) = try readMemberHeader(into: &parts)
             do {
                 try parseMember(member, into: &parts, depth: depth)
             } catch {
@@ -277,16 +284,9 @@ struct _GeoJSONParser {
                 positionLevel: scratch.positionLevel, deepestLevel: scratch.deepestLevel,
                 extraValues: scratch.extraValues, location: at)
         case .geometries:
-            guard let b = try c.peekNonWhitespace() else { throw c.error(.unexpectedEnd, at: c.end) }
-            guard b == UInt8(ascii: "[") else {
-                throw fail("RFC 7946 §3.1.8", "\"geometries\" must be an array", at: c.offset(c.pos))
-            }
-            c.pos += 1
             var list: [Geometry] = []
-            if try c.peekNonWhitespace() == UInt8(ascii: "]") {
-                c.pos += 1
-            } else {
-                while true {
+            if try openArray("RFC 7946 §3.1.8", "\"geometries\" must be an array") {
+                repeat {
                     do {
                         let p = try parseObject(depth: depth + 1, role: .collectionMember)
                         guard case .geometry(let g) = try finish(p, role: .collectionMember) else { fatalError("unreachable") }
@@ -294,10 +294,7 @@ struct _GeoJSONParser {
                     } catch {
                         throw error.prefixed(.index(list.count))
                     }
-                    let d = try c.nextNonWhitespace(expected: "',' or ']'")
-                    if d == UInt8(ascii: "]") { break }
-                    guard d == UInt8(ascii: ",") else { throw c.error(.unexpectedByte(d, expected: "',' or ']'"), at: c.pos - 1) }
-                }
+                } while try c.afterArrayElement()
             }
             parts.geometries = list
         case .geometry:
@@ -336,26 +333,16 @@ struct _GeoJSONParser {
                 throw fail("RFC 7946 §3.2", "\"properties\" must be an object or null", at: c.offset(c.pos))
             }
         case .features:
-            guard let b = try c.peekNonWhitespace() else { throw c.error(.unexpectedEnd, at: c.end) }
-            guard b == UInt8(ascii: "[") else {
-                throw fail("RFC 7946 §3.3", "\"features\" must be an array", at: c.offset(c.pos))
-            }
-            c.pos += 1
             var list: [GeoFeature] = []
-            if try c.peekNonWhitespace() == UInt8(ascii: "]") {
-                c.pos += 1
-            } else {
-                while true {
+            if try openArray("RFC 7946 §3.3", "\"features\" must be an array") {
+                repeat {
                     do {
                         list.append(try parseFeature(depth: depth + 1))
                         c.forgetRemembered()
                     } catch {
                         throw error.prefixed(.index(list.count))
                     }
-                    let d = try c.nextNonWhitespace(expected: "',' or ']'")
-                    if d == UInt8(ascii: "]") { break }
-                    guard d == UInt8(ascii: ",") else { throw c.error(.unexpectedByte(d, expected: "',' or ']'"), at: c.pos - 1) }
-                }
+                } while try c.afterArrayElement()
             }
             parts.features = list
         case .id:
@@ -363,11 +350,7 @@ struct _GeoJSONParser {
             if b == UInt8(ascii: "\"") {
                 parts.id = .string(try c.readString())
             } else if b == UInt8(ascii: "-") || NumberParser.isDigit(b) {
-                switch try c.readNumber().propertyValue {
-                case .int(let i): parts.id = .int(i)
-                case .uint(let u): parts.id = .uint(u)
-                case .double(let d): parts.id = .double(d)
-                }
+                parts.id = try c.readNumber().featureID
             } else {
                 throw fail("RFC 7946 §3.2", "\"id\" must be a string or a number", at: c.offset(c.pos))
             }
@@ -400,6 +383,19 @@ struct _GeoJSONParser {
             // semantics do not apply inside it.
             try c.skipValue(depth: depth)
         }
+    }
+
+    /// Consumes the `[` of an array member (anything else fails `rule`); false when the
+    /// array is empty (its `]` consumed too).
+    mutating func openArray(_ rule: String, _ notAnArray: String) throws(GeoJSONError) -> Bool {
+        guard let b = try c.peekNonWhitespace() else { throw c.error(.unexpectedEnd, at: c.end) }
+        guard b == UInt8(ascii: "[") else { throw fail(rule, notAnArray, at: c.offset(c.pos)) }
+        c.pos += 1
+        if try c.peekNonWhitespace() == UInt8(ascii: "]") {
+            c.pos += 1
+            return false
+        }
+        return true
     }
 
     /// Parses one element of a `features` array.
@@ -435,7 +431,7 @@ struct _GeoJSONParser {
                 throw fail("RFC 7946 §3.1", "coordinates nest deeper than any geometry type allows", at: c.offset(c.pos))
             }
             var index = 0
-            while true {
+            repeat {
                 do throws(GeoJSONError) {
                     guard let o = try c.peekNonWhitespace() else { throw c.error(.unexpectedEnd, at: c.end) }
                     guard o == UInt8(ascii: "[") else {
@@ -446,10 +442,8 @@ struct _GeoJSONParser {
                     throw error.prefixed(.index(index))
                 }
                 index += 1
-                let d = try c.nextNonWhitespace(expected: "',' or ']'")
-                if d == UInt8(ascii: "]") { return }
-                guard d == UInt8(ascii: ",") else { throw c.error(.unexpectedByte(d, expected: "',' or ']'"), at: c.pos - 1) }
-            }
+            } while try c.afterArrayElement()
+            return
         }
         // A position (RFC 7946 §3.1.1).
         if scratch.positionLevel != level {
@@ -479,9 +473,7 @@ struct _GeoJSONParser {
                 scratch.extraValues = true
             }
             n += 1
-            let d = try c.nextNonWhitespace(expected: "',' or ']'")
-            if d == UInt8(ascii: "]") { break }
-            guard d == UInt8(ascii: ",") else { throw c.error(.unexpectedByte(d, expected: "',' or ']'"), at: c.pos - 1) }
+            if try !c.afterArrayElement() { break }
         }
         if n < 2 {
             throw fail("RFC 7946 §3.1.1", "a position needs at least two numbers", at: c.offset(c.pos - 1))

@@ -163,6 +163,24 @@ enum _ShortestDecimal {
         return p
     }
 
+    /// Renders a decimal integer ending just before `end` (at most 20 bytes), right to
+    /// left; returns the start.
+    @inline(__always)
+    static func renderInteger(_ v: Int64, endingAt end: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
+        var p = end
+        var x = v.magnitude
+        repeat {
+            p -= 1
+            p.pointee = UInt8(truncatingIfNeeded: x % 10) &+ 0x30
+            x /= 10
+        } while x > 0
+        if v < 0 {
+            p -= 1
+            p.pointee = UInt8(ascii: "-")
+        }
+        return p
+    }
+
     /// Any finite or non-finite double as JSON text into `out` (at least 48 bytes), returning
     /// the length: `null` for NaN and infinities; integers below 2^53 without a fraction
     /// when `compactIntegers`; the verified shortest digits; else the standard library's.
@@ -174,18 +192,7 @@ enum _ShortestDecimal {
         }
         let end = out + 48
         if compactIntegers, d == d.rounded(.towardZero), abs(d) < 9_007_199_254_740_992, !(d == 0 && d.sign == .minus) {
-            let v = Int64(d)
-            var p = end
-            var x = v.magnitude
-            repeat {
-                p -= 1
-                p.pointee = UInt8(truncatingIfNeeded: x % 10) &+ 0x30
-                x /= 10
-            } while x > 0
-            if v < 0 {
-                p -= 1
-                p.pointee = UInt8(ascii: "-")
-            }
+            let p = renderInteger(Int64(d), endingAt: end)
             let n = end - p
             out.update(from: p, count: n)
             return n
