@@ -119,20 +119,24 @@ public struct PBFReader {
     /// 10 bytes remain, so a complete varint here is at most 9 bytes (63 bits).
     @usableFromInline
     mutating func _readVarintChecked() throws(PBFError) -> UInt64 {
-        var p = _offset
+        let start = _offset
+        let end = base.count
+        var p = start
         var result: UInt64 = 0
         var shift: UInt64 = 0
-        while true {
-            guard p < base.count else { throw .truncated(offset: origin + _offset) }
-            let b = base.load(fromByteOffset: p, as: UInt8.self)
-            p += 1
-            result |= UInt64(b & 0x7F) << shift
+        // Safe: every load is at p < end; fewer than 10 bytes remain, so shift stays < 64.
+        let ptr = base.baseAddress.unsafelyUnwrapped
+        while p < end {
+            let b = ptr.load(fromByteOffset: p, as: UInt8.self)
+            p &+= 1
+            result |= UInt64(b & 0x7F) &<< shift
             if b < 0x80 {
                 _offset = p
                 return result
             }
-            shift += 7
+            shift &+= 7
         }
+        throw .truncated(offset: origin &+ start)
     }
 
     /// A varint read as `uint32`: truncated to its low 32 bits, as protobuf's C++ and Java

@@ -15,8 +15,12 @@ public struct Feature {
     /// Number of `geometry` records (more than one is B9), and of `tags` records.
     public let geometryRecords: Int
     public let tagRecords: Int
-    /// The first wire-format problem met while scanning the feature, if any.
-    public let scanError: MVTError?
+    /// The first wire-format problem met while scanning the feature, if any. Found again by
+    /// a rescan when asked, so a feature view stays a plain value with nothing to release.
+    public var scanError: MVTError? {
+        _scanFailed ? Feature._firstScanError(message) : nil
+    }
+    @usableFromInline let _scanFailed: Bool
     @usableFromInline let keyCount: Int
     @usableFromInline let valueCount: Int
     /// Where the first tags / geometry record starts in the message (its key), or the end
@@ -42,16 +46,15 @@ public struct Feature {
     public var type: GeometryType? { GeometryType(rawValue: rawType ?? 0) }
 
     @usableFromInline
-    init(_ reader: PBFReader, layer: Layer) {
+    init(_ reader: PBFReader, keyCount: Int, valueCount: Int) {
         var r = reader
         var hasID = false, id: UInt64 = 0, type: UInt64? = nil
         var geometry = 0, tags = 0
         var tagStart = reader.bytes.count, geometryStart = reader.bytes.count
         var firstTags: PBFReader? = nil, firstGeometry: PBFReader? = nil
         var afterTags = 0, afterGeometry = 0
-        var scanError: MVTError? = nil
+        var failed = false
         scan: while !r.isAtEnd {
-            let keyOffset = r.absoluteOffset
             let local = r.offset
             do throws(PBFError) {
                 let (field, wire) = try r.readKey()
@@ -75,13 +78,12 @@ public struct Feature {
                     geometry += 1
                     try r.skip(wire)
                 case (1, _), (2, _), (3, _), (4, _):
-                    scanError = .wrongWireType(message: "Feature", field: field, wireType: wire.rawValue,
-                                               offset: keyOffset)
+                    failed = true
                     break scan
                 default: try r.skip(wire)
                 }
             } catch {
-                scanError = .malformed(error)
+                failed = true
                 break scan
             }
         }
@@ -91,9 +93,9 @@ public struct Feature {
         self.rawType = type
         self.geometryRecords = geometry
         self.tagRecords = tags
-        self.scanError = scanError
-        self.keyCount = layer.keys.count
-        self.valueCount = layer.values.count
+        self._scanFailed = failed
+        self.keyCount = keyCount
+        self.valueCount = valueCount
         self.tagStart = tagStart
         self.geometryStart = geometryStart
         self.firstTags = firstTags
@@ -102,11 +104,36 @@ public struct Feature {
         self.afterGeometry = afterGeometry
     }
 
+    /// The error the initialiser's scan stopped at: a known field with the wrong wire type
+    /// (P5) or malformed protobuf.
+    static func _firstScanError(_ reader: PBFReader) -> MVTError? {
+        var r = reader
+        while !r.isAtEnd {
+            let keyOffset = r.absoluteOffset
+            do throws(PBFError) {
+                let (field, wire) = try r.readKey()
+                switch (field, wire) {
+                case (1, .varint), (3, .varint), (2, .varint), (4, .varint), (2, .lengthDelimited), (4, .lengthDelimited):
+                    try r.skip(wire)
+                case (1, _), (2, _), (3, _), (4, _):
+                    return .wrongWireType(message: "Feature", field: field, wireType: wire.rawValue, offset: keyOffset)
+                default:
+                    try r.skip(wire)
+                }
+            } catch {
+                return .malformed(error)
+            }
+        }
+        return nil
+    }
+
     /// The packed (or unpacked, P7) uint32 values of `tags` (field 2), across every record.
     @inlinable
     public var tagStream: PackedUInt32Stream {
         if let firstTags {
-            return PackedUInt32Stream(message.positioned(at: afterTags), field: 2, current: firstTags)
+            // With one record there is nothing after it to look for.
+            let rest = tagRecords == 1 ? message.bytes.count : afterTags
+            return PackedUInt32Stream(message.positioned(at: rest), field: 2, current: firstTags)
         }
         return PackedUInt32Stream(message.positioned(at: tagStart), field: 2)
     }
@@ -114,7 +141,8 @@ public struct Feature {
     @inlinable
     public var geometryStream: PackedUInt32Stream {
         if let firstGeometry {
-            return PackedUInt32Stream(message.positioned(at: afterGeometry), field: 4, current: firstGeometry)
+            let rest = geometryRecords == 1 ? message.bytes.count : afterGeometry
+            return PackedUInt32Stream(message.positioned(at: rest), field: 4, current: firstGeometry)
         }
         return PackedUInt32Stream(message.positioned(at: geometryStart), field: 4)
     }
@@ -125,6 +153,23 @@ public struct Feature {
     /// - Complexity: O(tags); allocates nothing.
     @inlinable
     public func forEachTag(_ body: (_ key: Int, _ value: Int) -> Void) throws(MVTError) {
+        if tagRecords == 1, var r = firstTags {
+            // The common case: one packed record, read in place without the stream's
+            // record bookkeeping.
+            while !r.isAtEnd {
+                let at = r.absoluteOffset
+                let k: UInt32
+                do throws(PBFError) { k = try r.readUInt32() } catch { throw .malformed(error) }
+                guard !r.isAtEnd else { throw .oddTagCount(offset: at) }
+                let vAt = r.absoluteOffset
+                let v: UInt32
+                do throws(PBFError) { v = try r.readUInt32() } catch { throw .malformed(error) }
+                guard Int(k) < keyCount else { throw .tagIndexOutOfRange(index: k, offset: at) }
+                guard Int(v) < valueCount else { throw .tagIndexOutOfRange(index: v, offset: vAt) }
+                body(Int(k), Int(v))
+            }
+            return
+        }
         var s = tagStream
         while let k = try s.next() {
             let at = s.lastOffset

@@ -118,6 +118,66 @@ struct _GeometryDecoder {
         return (dx, dy)
     }
 
+    /// The `count` parameter pairs of a LineTo: moves the cursor and hands each new
+    /// position to the handler as a line point, or as a ring point added to `area`
+    /// (`ring`). A zero-length step is an error in strict mode and is dropped in
+    /// tolerant mode (C8).
+    ///
+    /// Pairs inside the packed record being read are decoded from a local copy of its
+    /// reader, so the loop keeps its state in registers; a pair that crosses into another
+    /// record (or an unpacked value) goes through the stream.
+    @inlinable @inline(__always)
+    mutating func run<H: GeometryHandler>(_ count: UInt32, _ commandOffset: Int, _ h: inout H,
+                                          ring: Bool, area: inout _ShoelaceSum) throws(MVTError)
+    {
+        var i: UInt32 = 0
+        var px = x, py = y
+        if stream.inInner {
+            var r = stream.inner
+            var cx = x, cy = y
+            while i < count && !r.isAtEnd {
+                let saved = r
+                let ux: UInt32, uy: UInt32
+                do throws(PBFError) { ux = try r.readUInt32() } catch { throw .malformed(error) }
+                if r.isAtEnd { r = saved; break }
+                let yAt = r.absoluteOffset
+                do throws(PBFError) { uy = try r.readUInt32() } catch { throw .malformed(error) }
+                i &+= 1
+                let dx = Int64(ZigZag.decode(ux)), dy = Int64(ZigZag.decode(uy))
+                cx &+= dx
+                cy &+= dy
+                if dx == 0 && dy == 0 {
+                    if mode == .strict { throw .zeroLengthSegment(offset: yAt) }
+                    continue
+                }
+                if ring {
+                    area.add(px, py, cx, cy)
+                    px = cx; py = cy
+                    h.ringPoint(x: cx, y: cy)
+                } else {
+                    h.linePoint(x: cx, y: cy)
+                }
+            }
+            x = cx; y = cy
+            stream.inner = r
+        }
+        while i < count {
+            let d = try pair(commandOffset)
+            i &+= 1
+            if d.dx == 0 && d.dy == 0 {
+                if mode == .strict { throw .zeroLengthSegment(offset: stream.lastOffset) }
+                continue
+            }
+            if ring {
+                area.add(px, py, x, y)
+                px = x; py = y
+                h.ringPoint(x: x, y: y)
+            } else {
+                h.linePoint(x: x, y: y)
+            }
+        }
+    }
+
     /// POINT: one MoveTo with count ≥ 1, nothing else (§4.3.4.2, D1).
     @inlinable
     mutating func points<H: GeometryHandler>(_ h: inout H) throws(MVTError) {
@@ -149,14 +209,8 @@ struct _GeometryDecoder {
             }
             h.lineBegin()
             h.linePoint(x: x, y: y)
-            for _ in 0..<l.count {
-                let d = try pair(l.offset)
-                if d.dx == 0 && d.dy == 0 {
-                    if mode == .strict { throw .zeroLengthSegment(offset: stream.lastOffset) }
-                    continue
-                }
-                h.linePoint(x: x, y: y)
-            }
+            var unused = _ShoelaceSum()
+            try run(l.count, l.offset, &h, ring: false, area: &unused)
             h.lineEnd()
         }
         if !any { throw .invalidGeometry(reason: "empty LINESTRING geometry", offset: offset0) }
@@ -179,18 +233,8 @@ struct _GeometryDecoder {
             h.ringBegin()
             h.ringPoint(x: x, y: y)
             var area = _ShoelaceSum()
-            var px = x, py = y
-            for _ in 0..<l.count {
-                let d = try pair(l.offset)
-                if d.dx == 0 && d.dy == 0 {
-                    if mode == .strict { throw .zeroLengthSegment(offset: stream.lastOffset) }
-                    continue
-                }
-                area.add(px, py, x, y)
-                px = x; py = y
-                h.ringPoint(x: x, y: y)
-            }
-            area.add(px, py, x0, y0)
+            try run(l.count, l.offset, &h, ring: true, area: &area)
+            area.add(x, y, x0, y0)
             guard let c = try command(), c.id == 7 else {
                 throw .invalidGeometry(reason: "ring must end with ClosePath", offset: l.offset)
             }

@@ -103,6 +103,10 @@ public struct Layer {
     public let values: [MVTValue]
     /// Number of feature records.
     public let featureCount: Int
+    /// Where the first feature record's key starts and where the last one ends, within the
+    /// layer message, so iterating features does not walk the keys and values again.
+    @usableFromInline let featuresStart: Int
+    @usableFromInline let featuresEnd: Int
     /// Offset of the layer message in the tile.
     public var offset: Int { message.absoluteStart }
 
@@ -119,8 +123,10 @@ public struct Layer {
         var keys: [UnsafeRawBufferPointer] = []
         var values: [MVTValue] = []
         var features = 0
+        var featuresStart = 0, featuresEnd = 0
         while !r.isAtEnd {
             let keyOffset = r.absoluteOffset
+            let local = r.offset
             let (field, wire) = try pbf { () throws(PBFError) in try r.readKey() }
             switch field {
             case 1:
@@ -129,6 +135,8 @@ public struct Layer {
             case 2:
                 try expectOr(wire, .lengthDelimited, "Layer", field, keyOffset)
                 _ = try pbf { () throws(PBFError) in try r.readLengthDelimited() }
+                if features == 0 { featuresStart = local }
+                featuresEnd = r.offset
                 features += 1
             case 3:
                 try expectOr(wire, .lengthDelimited, "Layer", field, keyOffset)
@@ -158,6 +166,8 @@ public struct Layer {
         self.keys = keys
         self.values = values
         self.featureCount = features
+        self.featuresStart = featuresStart
+        self.featuresEnd = featuresEnd
     }
 
     /// Calls `body` with each feature, in order. Stops at the first error `body` throws.
@@ -165,12 +175,16 @@ public struct Layer {
     /// - Complexity: O(layer size); allocates nothing.
     @inlinable
     public func forEachFeature<E: Error>(_ body: (Feature) throws(E) -> Void) throws(E) {
-        var r = message
+        guard featureCount > 0 else { return }
+        // Only the span from the first feature to the end of the last is walked.
+        var r = PBFReader(bytes: UnsafeRawBufferPointer(rebasing: message.bytes[featuresStart..<featuresEnd]),
+                          origin: message.absoluteStart &+ featuresStart)
+        let keyCount = keys.count, valueCount = values.count
         // Safe to ignore errors here: the initialiser already walked every field.
         while !r.isAtEnd {
             guard let (field, wire) = try? r.readKey() else { return }
             if field == 2, wire == .lengthDelimited, let sub = try? r.readLengthDelimited() {
-                try body(Feature(sub, layer: self))
+                try body(Feature(sub, keyCount: keyCount, valueCount: valueCount))
             } else if (try? r.skip(wire)) == nil {
                 return
             }

@@ -97,6 +97,83 @@ final class VectorTileTests: XCTestCase {
                        "L[ (2147483647,0) (4294967294,0) ]")
     }
 
+    /// P7, B9: a geometry or tag list split over several records, at any point and even in
+    /// the middle of a parameter pair, or written unpacked, decodes (tolerant mode) exactly
+    /// like the single packed record; strict mode reports the repeated record.
+    func testSplitRecordsDecodeLikeOne() throws {
+        let rings: [UInt32] = [9, 0, 0, 26, 20, 0, 0, 20, 19, 0, 15, 9, 22, 2, 26, 18, 0, 0, 18, 17, 0, 15,
+                               9, 4, 13, 26, 0, 8, 8, 0, 0, 7, 15]
+        let line: [UInt32] = [9, 4, 4, 26, 0, 0, 0, 16, 16, 0, 9, 17, 17, 10, 4, 8]
+        let tags: [UInt32] = [0, 1, 1, 0, 1, 1]
+        func decode(_ f: TileBuilder.FeatureSpec) throws(MVTError) -> String {
+            var spec = TileBuilder.LayerSpec()
+            spec.keys = ["a", "b"]
+            spec.values = [TileBuilder.stringValue("x"), TileBuilder.stringValue("y")]
+            spec.features = [f]
+            let result: Result<String, MVTError> = TileBuilder.tile([spec]).withUnsafeBytes { raw in
+                do throws(MVTError) {
+                    var out = ""
+                    let layer = try VectorTile(bytes: raw).layers()[0]
+                    try layer.forEachFeature { (f: Feature) throws(MVTError) in
+                        var r = Recorder()
+                        try f.decodeGeometry(into: &r, mode: .tolerant)
+                        var t: [String] = []
+                        try f.forEachTag { k, v in t.append("\(k)=\(v)") }
+                        out = r.events.joined(separator: " ") + " | " + t.joined(separator: ",")
+                    }
+                    return .success(out)
+                } catch { return .failure(error) }
+            }
+            return try result.get()
+        }
+        for (type, g) in [(UInt64(3), rings), (UInt64(2), line)] {
+            let whole = try decode(.init(tags: tags, type: type, geometry: g))
+            XCTAssertEqual(try decode(.init(tags: tags, type: type, geometry: g, unpacked: true)), whole)
+            for cut in 1..<g.count {
+                let split = TileBuilder.FeatureSpec(tags: tags, type: type, geometry: Array(g[..<cut]),
+                                                    extraGeometryRecords: [Array(g[cut...])])
+                XCTAssertEqual(try decode(split), whole, "geometry split at \(cut)")
+            }
+        }
+        // Strict decoding names the repeated record (B9).
+        var spec = TileBuilder.LayerSpec()
+        spec.features = [.init(type: 2, geometry: Array(line[..<3]), extraGeometryRecords: [Array(line[3...])])]
+        var rules: [String] = []
+        TileBuilder.tile([spec]).withUnsafeBytes { raw in
+            (try? VectorTile(bytes: raw).layers()[0])?.forEachFeature { (f: Feature) in
+                var r = Recorder()
+                do throws(MVTError) { try f.decodeGeometry(into: &r, mode: .strict) } catch { rules.append(error.rule) }
+            }
+        }
+        XCTAssertEqual(rules, ["B9"])
+    }
+
+    /// Features need not be contiguous in the layer (A3, P9): a feature after the keys and
+    /// values is still iterated, and its tags resolve against the whole tables.
+    func testFeaturesInterleavedWithTables() throws {
+        var w = PBFWriter()
+        w.writeKey(field: 15, wireType: .varint); w.writeVarint(2)
+        w.writeKey(field: 1, wireType: .lengthDelimited); w.writeLengthDelimited(Array("mixed".utf8))
+        w.writeKey(field: 2, wireType: .lengthDelimited)
+        w.writeLengthDelimited(TileBuilder.feature(.init(id: 1, tags: [0, 0])))
+        w.writeKey(field: 3, wireType: .lengthDelimited); w.writeLengthDelimited(Array("k".utf8))
+        w.writeKey(field: 4, wireType: .lengthDelimited); w.writeLengthDelimited(TileBuilder.stringValue("v"))
+        w.writeKey(field: 2, wireType: .lengthDelimited)
+        w.writeLengthDelimited(TileBuilder.feature(.init(id: 2, tags: [0, 0])))
+        var t = PBFWriter()
+        t.writeKey(field: 3, wireType: .lengthDelimited); t.writeLengthDelimited(w.bytes)
+        try t.bytes.withUnsafeBytes { raw in
+            let l = try VectorTile(bytes: raw).layers()[0]
+            var ids: [UInt64] = []
+            try l.forEachFeature { (f: Feature) throws(MVTError) in
+                try f.forEachTag { k, v in XCTAssertEqual(k, 0); XCTAssertEqual(v, 0) }
+                ids.append(f.id)
+            }
+            XCTAssertEqual(ids, [1, 2])
+            XCTAssertEqual(l.featureCount, 2)
+        }
+    }
+
     /// B4: UNKNOWN features decode to nothing, without error.
     func testUnknownTypeIsSkipped() throws {
         XCTAssertEqual(try geometry([9, 50, 34], type: 0), "")
