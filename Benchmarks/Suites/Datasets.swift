@@ -8,6 +8,7 @@ public enum BuiltinDatasets {
         let points = quick ? 2_000 : 20_000
         let varints = quick ? 100_000 : 1_000_000
         let tiles = quick ? 8 : 64
+        let walk = quick ? 5_000 : 50_000
         return [
             Dataset(name: "generated/points-\(points / 1000)k", kind: "geojson") {
                 PointsGeoJSON.generate(count: points, seed: 1)
@@ -17,6 +18,23 @@ public enum BuiltinDatasets {
             },
             Dataset(name: "generated/tiles-\(tiles)", kind: "mvt-tiles") {
                 SyntheticTiles.generate(tiles: tiles, seed: 3)
+            },
+            Dataset(name: "generated/random-walk-\(walk / 1000)k", kind: "geojson-lines") {
+                LinesGeoJSON.randomWalk(vertices: walk, seed: 4)
+            },
+            // One segment across Europe: 11.3k tiles at z16, no drift allowed.
+            Dataset(name: "generated/long-segment", kind: "geojson-lines") {
+                LinesGeoJSON.segment(-9.14, 38.72, 30.52, 50.45)
+            },
+            // Camera views: "lon,lat,zoom,bearing,pitch,width,height" per line.
+            Dataset(name: "camera/1920x1080-z8-p60-b30", kind: "camera") {
+                (Array("13.4,52.5,8,30,60,1920,1080\n".utf8), 1)
+            },
+            Dataset(name: "camera/1920x1080-z14.3-p80-b30", kind: "camera") {
+                (Array("13.4,52.5,14.3,30,80,1920,1080\n".utf8), 1)
+            },
+            Dataset(name: "camera/3840x2160-z8-p60-b30", kind: "camera") {
+                (Array("13.4,52.5,8,30,60,3840,2160\n".utf8), 1)
             },
         ]
     }

@@ -8,6 +8,8 @@ import TileCover
 /// GeoJSON dataset at z16. Items = tiles produced (polygons) or points (points).
 enum TileCoverBenchmarks {
     static func register(in suite: inout BenchmarkSuite, datasets: [Dataset]) {
+        registerLines(in: &suite, datasets: datasets)
+        registerCamera(in: &suite, datasets: datasets)
         // Datasets are loaded lazily, so the ones with polygons / points go by name.
         for d in datasets where d.kind == "geojson" && d.name.contains("canada") {
             for zoom in [6, 8, 10, 12] {
@@ -33,6 +35,49 @@ enum TileCoverBenchmarks {
                 }
             }
         }
+    }
+
+    /// `tilecover.lines`: every line of a dataset (generated random walk and long segment at
+    /// z16; coastlines at z10 with `--data`). Items = tiles produced.
+    static func registerLines(in suite: inout BenchmarkSuite, datasets: [Dataset]) {
+        var cases: [(Dataset, Int)] = datasets.filter { $0.kind == "geojson-lines" }.map { ($0, 16) }
+        cases += datasets.filter { $0.kind == "geojson" && $0.name.contains("coastline") }.map { ($0, 10) }
+        for (d, zoom) in cases {
+            suite.add("tilecover.lines", implementation: "graticule", dataset: d, parameters: ["zoom": String(zoom)]) { d in
+                let lines = try geometries(d).filter { $0.kind == .lineString || $0.kind == .multiLineString }
+                return Workload { n in
+                    for _ in 0..<n {
+                        var count = 0
+                        for g in lines { count += TileCoverage.tiles(for: g, zoom: zoom).count }
+                        blackHole(count)
+                    }
+                }
+            }
+        }
+    }
+
+    /// `tilecover.camera`: the tiles of one camera view (MapLibre semantics), for 512- and
+    /// 256-px sources. Items = tiles produced.
+    static func registerCamera(in suite: inout BenchmarkSuite, datasets: [Dataset]) {
+        for d in datasets where d.kind == "camera" {
+            for size in [512, 256] {
+                suite.add("tilecover.camera", implementation: "graticule", dataset: d, parameters: ["tileSize": String(size)]) { d in
+                    let camera = try parseCamera(d.bytes())
+                    let options = CameraCoverOptions(tileSize: size)
+                    return Workload { n in
+                        for _ in 0..<n { blackHole((try? CameraCoverage.tiles(for: camera, options: options))?.count ?? -1) }
+                    }
+                }
+            }
+        }
+    }
+
+    struct BadCamera: Error {}
+
+    static func parseCamera(_ bytes: [UInt8]) throws -> Camera {
+        let f = String(decoding: bytes, as: UTF8.self).split(whereSeparator: { $0 == "," || $0 == "\n" }).compactMap { Double($0) }
+        guard f.count >= 7 else { throw BadCamera() }
+        return Camera(longitude: f[0], latitude: f[1], zoom: f[2], bearing: f[3], pitch: f[4], width: f[5], height: f[6])
     }
 
     static func geometries(_ d: Dataset) throws -> [Geometry] {

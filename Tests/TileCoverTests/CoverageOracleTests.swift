@@ -205,6 +205,36 @@ final class CoverageOracleTests: XCTestCase {
         XCTAssertEqual(cover(Geometry(kind: .lineString, coordinates: [1.5, 1.5, 1.5, 1.5], partStarts: [0])).count, 1)
     }
 
+    /// Long lines at z9 (thousands of tiles, so the column fast path and the radix sort of
+    /// the keys are both exercised) against the oracle, tile by tile over each segment's
+    /// bounding box; vertices still on the 1/4-tile grid, so many rows end on grid lines.
+    func testLongLinesAtDeeperZoom() {
+        let z = 9, world = 1 << z
+        var rng = Rng(state: 9)
+        for round in 0..<12 {
+            var line: [(Int, Int)] = [(Int.random(in: 0...(world * scale), using: &rng), Int.random(in: 0...(world * scale), using: &rng))]
+            for _ in 0..<60 {
+                let last = line[line.count - 1]
+                let step = round % 3 == 0 ? 4 : 160   // short steps stay on few tiles; long ones cross many
+                line.append((min(max(last.0 + Int.random(in: -step...step, using: &rng), -2), world * scale + 2),
+                             min(max(last.1 + Int.random(in: -step...step, using: &rng), -2), world * scale + 2)))
+            }
+            var expected = Set<UInt64>()
+            for k in 0..<(line.count - 1) {
+                let p = line[k], q = line[k + 1]
+                let i0 = max(0, min(p.0, q.0) / scale - 1), i1 = min(world - 1, max(p.0, q.0) / scale)
+                let j0 = max(0, min(p.1, q.1) / scale - 1), j1 = min(world - 1, max(p.1, q.1) / scale)
+                guard i0 <= i1, j0 <= j1 else { continue }
+                for j in j0...j1 { for i in i0...i1 where segmentMeetsTile(p, q, i, j) { expected.insert(UInt64(j) << 32 | UInt64(i)) } }
+            }
+            let got = TileCoverage.tileKeys(tileSpace: geometry(.lineString, [line]), zoom: z)
+            XCTAssertEqual(got, got.sorted(), "sorted")
+            XCTAssertEqual(Set(got).count, got.count, "unique")
+            XCTAssertEqual(Set(got), expected, "round \(round)")
+            if round % 3 != 0 { XCTAssertGreaterThan(got.count, 512, "long enough for the radix path") }
+        }
+    }
+
     func testPolygonsWithHolesAndSelfIntersections() {
         var rng = Rng(state: 3)
         for round in 0..<300 {

@@ -1,0 +1,411 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A map camera over a flat Web Mercator map: what a map view shows.
+///
+/// The model is the one map SDKs with a 512-px world tile use (MapLibre, Mapbox): the world
+/// is `512 · 2^zoom` points wide, the camera looks at `center` from a distance of
+/// `0.5 · height / tan(fieldOfView / 2)` points, tilted by `pitch` from straight down and
+/// turned by `bearing` (the compass direction at the top of the screen).
+public struct Camera: Sendable, Equatable {
+    /// The point at the centre of the viewport (degrees). Latitude is clamped to the
+    /// Mercator limit (±85.0511287798066°).
+    public var longitude: Double
+    public var latitude: Double
+    /// Map zoom; fractional zooms are allowed (0...30).
+    public var zoom: Double
+    /// Degrees clockwise from north of the direction at the top of the screen; any value,
+    /// taken modulo 360.
+    public var bearing: Double
+    /// Degrees from straight down (0...85).
+    public var pitch: Double
+    /// Viewport size in points.
+    public var width: Double
+    public var height: Double
+    /// Vertical field of view in degrees (0 < fov < 180). The default is MapLibre's,
+    /// 2·atan(1/3) ≈ 36.87°, so the camera stands 1.5 viewport heights from the centre.
+    public var fieldOfView: Double
+
+    public static let defaultFieldOfView = 2 * atan(1.0 / 3.0) * 180 / .pi
+
+    public init(longitude: Double, latitude: Double, zoom: Double, bearing: Double = 0, pitch: Double = 0,
+                width: Double, height: Double, fieldOfView: Double = Camera.defaultFieldOfView)
+    {
+        self.longitude = longitude
+        self.latitude = latitude
+        self.zoom = zoom
+        self.bearing = bearing
+        self.pitch = pitch
+        self.width = width
+        self.height = height
+        self.fieldOfView = fieldOfView
+    }
+}
+
+/// How a tile source asks for tiles (the source-side options of a camera cover).
+public struct CameraCoverOptions: Sendable, Equatable {
+    /// The source's tile size in points: 512 matches the map zoom, 256 loads one zoom
+    /// deeper (zoom + log2(512 / tileSize)).
+    public var tileSize: Int
+    /// Tiles below `minZoom` are not loaded (and not replaced by parents).
+    public var minZoom: Int
+    /// The deepest zoom the source has; deeper views overscale its tiles.
+    public var maxZoom: Int
+    /// Round the target zoom instead of flooring it (what raster sources do).
+    public var roundZoom: Bool
+    /// Tiles at `maxZoom` carry the zoom they are drawn at as `overscaledZ` (vector sources).
+    public var reparseOverscaled: Bool
+    /// Search the world copies east and west of the main one (wrap −3...3).
+    public var renderWorldCopies: Bool
+
+    public init(tileSize: Int = 512, minZoom: Int = 0, maxZoom: Int = 22, roundZoom: Bool = false,
+                reparseOverscaled: Bool = true, renderWorldCopies: Bool = true)
+    {
+        self.tileSize = tileSize
+        self.minZoom = minZoom
+        self.maxZoom = maxZoom
+        self.roundZoom = roundZoom
+        self.reparseOverscaled = reparseOverscaled
+        self.renderWorldCopies = renderWorldCopies
+    }
+}
+
+/// A tile a camera needs: the source tile, the world copy it is drawn in, and the zoom it
+/// is drawn at (deeper than `tile.z` only for overscaled tiles at the source's max zoom).
+public struct CameraTile: Hashable, Sendable, Comparable, CustomStringConvertible {
+    public let tile: TileID
+    /// 0 for the main world, −1 for the copy to the west, +1 east, and so on.
+    public let wrap: Int
+    public let overscaledZ: Int
+
+    public init(tile: TileID, wrap: Int = 0, overscaledZ: Int? = nil) {
+        self.tile = tile
+        self.wrap = wrap
+        self.overscaledZ = overscaledZ ?? Int(tile.z)
+    }
+
+    public var description: String {
+        var s = tile.description
+        if overscaledZ != Int(tile.z) { s += "@\(overscaledZ)" }
+        if wrap != 0 { s += " wrap \(wrap)" }
+        return s
+    }
+
+    public static func < (a: CameraTile, b: CameraTile) -> Bool {
+        (a.overscaledZ, a.wrap, a.tile) < (b.overscaledZ, b.wrap, b.tile)
+    }
+}
+
+/// Why a camera cover cannot be computed.
+public enum CameraError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// A camera or option value outside its documented range (the name says which).
+    case outOfRange(String, Double)
+
+    public var description: String {
+        switch self {
+        case .outOfRange(let name, let value): return "\(name) \(value) is outside its allowed range"
+        }
+    }
+}
+
+/// The tiles a map camera needs, with the semantics of MapLibre GL's `coveringTiles` for a
+/// flat Mercator map without terrain (`../shared/specs/tilecover.md` §4):
+///
+/// - Target zoom `floor(zoom + log2(512 / tileSize))` (or rounded), clamped to
+///   `0...maxZoom`; tiles under `minZoom` are skipped.
+/// - Visibility is the exact intersection of a tile's square with the camera's footprint
+///   on the ground (the frustum cut by the ground plane; far plane where the top edge of
+///   the view, or a ray 89.25° from straight down when the view reaches the horizon, meets
+///   the ground, plus 1%). A tile that only touches the footprint's edge is not visible.
+///   MapLibre tests a tile's box against the frustum with a conservative test, and adds
+///   up to 500 m of culling height near the horizon; it may return a few more tiles at the
+///   footprint's corners.
+/// - Above the pitch threshold `clamp(78.5° − fov/2, 0, 60)` each tile's zoom comes from
+///   its distance to the camera (MapLibre's default heuristic: at most ≈ 9.3 zoom levels
+///   on screen), so far tiles are shallower and the result mixes zooms.
+/// - Overscaled ids at `maxZoom`, world copies with `wrap` in −3...3.
+/// - Order: by the distance from the map centre to the tile's centre, measured in tiles
+///   of the target zoom and across world copies, then by `CameraTile` order. (MapLibre
+///   measures with the tile's own x/y whatever its zoom and ignores wrap; for tiles at the
+///   target zoom in the main world the two orders agree.)
+///
+/// - Complexity: O(visible tiles · 4 + the quadtree nodes on the footprint's boundary).
+///   Nothing is allocated per tile except the output.
+public enum CameraCoverage {
+    /// The tiles `camera` needs from a source with `options`.
+    ///
+    /// - Throws: `CameraError.outOfRange` for a non-finite value, a pitch outside 0...85,
+    ///   a zoom outside 0...30, a viewport side ≤ 0, a field of view outside (0, 180), a
+    ///   tile size other than 256 or 512, or zooms outside 0...30 with min > max.
+    public static func tiles(for camera: Camera, options: CameraCoverOptions = .init()) throws(CameraError)
+        -> [CameraTile]
+    {
+        let view = try _CameraView(camera, options)
+        return view.cover()
+    }
+
+    /// The tiles to load and to drop when the view moves from `old` to `new` (as returned
+    /// by `tiles(for:options:)`): `load` keeps `new`'s order, `drop` keeps `old`'s.
+    public static func delta(from old: [CameraTile], to new: [CameraTile]) -> (load: [CameraTile], drop: [CameraTile]) {
+        let before = Set(old), after = Set(new)
+        return (new.filter { !before.contains($0) }, old.filter { !after.contains($0) })
+    }
+}
+
+/// A line a·x + b·y + c = 0 of the ground plane; points with a·x + b·y + c ≥ 0 are inside.
+@usableFromInline
+struct _HalfPlane {
+    var a: Double, b: Double, c: Double
+
+    @inline(__always)
+    func value(_ x: Double, _ y: Double) -> Double { a * x + b * y + c }
+}
+
+/// The camera resolved into Mercator units (the world is [0, 1]², y south, z up).
+struct _CameraView {
+    let options: CameraCoverOptions
+    /// Zoom of the source's tiles at the centre, before flooring or rounding.
+    let sourceZoom: Double
+    let desiredZ: Int
+    let nominalZ: Int
+    let maxZoom: Int
+    let variableZoom: Bool
+    let fovDegrees: Double
+    let centerX: Double, centerY: Double
+    let cameraX: Double, cameraY: Double, cameraHeight: Double
+    let distanceToCenter3D: Double
+    /// The half-planes whose intersection with the search box is the footprint.
+    var planes: (_HalfPlane, _HalfPlane, _HalfPlane, _HalfPlane, _HalfPlane)
+    /// The footprint's bounding box; empty (minX > maxX) when nothing is visible.
+    var minX = Double.infinity, maxX = -Double.infinity, minY = Double.infinity, maxY = -Double.infinity
+    /// Wrap range searched.
+    let wraps: ClosedRange<Int>
+
+    /// The horizon limit of a Mercator map view: no ray is followed further than this angle
+    /// from straight down.
+    static let horizonDegrees = 89.25
+
+    init(_ camera: Camera, _ options: CameraCoverOptions) throws(CameraError) {
+        func check(_ name: String, _ v: Double, _ ok: Bool) throws(CameraError) {
+            if !v.isFinite || !ok { throw .outOfRange(name, v) }
+        }
+        try check("longitude", camera.longitude, true)
+        try check("latitude", camera.latitude, true)
+        try check("zoom", camera.zoom, camera.zoom >= 0 && camera.zoom <= 30)
+        try check("bearing", camera.bearing, true)
+        try check("pitch", camera.pitch, camera.pitch >= 0 && camera.pitch <= 85)
+        try check("width", camera.width, camera.width > 0)
+        try check("height", camera.height, camera.height > 0)
+        try check("fieldOfView", camera.fieldOfView, camera.fieldOfView > 0 && camera.fieldOfView < 180)
+        try check("tileSize", Double(options.tileSize), options.tileSize == 256 || options.tileSize == 512)
+        try check("minZoom", Double(options.minZoom), (0...30).contains(options.minZoom))
+        try check("maxZoom", Double(options.maxZoom), (0...30).contains(options.maxZoom) && options.maxZoom >= options.minZoom)
+        self.options = options
+        self.maxZoom = options.maxZoom
+        self.fovDegrees = camera.fieldOfView
+        self.wraps = options.renderWorldCopies ? -3...3 : 0...0
+
+        sourceZoom = camera.zoom + log2(512 / Double(options.tileSize))
+        desiredZ = max(0, Int(options.roundZoom ? sourceZoom.rounded(.toNearestOrAwayFromZero) : sourceZoom.rounded(.down)))
+        nominalZ = min(desiredZ, options.maxZoom)
+        let threshold = min(max(78.5 - camera.fieldOfView / 2, 0), 60)
+        variableZoom = camera.pitch > threshold
+
+        // Centre and camera position.
+        centerX = WebMercator.x(longitude: camera.longitude)
+        centerY = WebMercator.y(latitude: camera.latitude)
+        let worldSize = 512 * exp2(camera.zoom)
+        let halfFov = camera.fieldOfView * .pi / 360
+        let distance = 0.5 * camera.height / tan(halfFov) / worldSize
+        let p = camera.pitch * .pi / 180
+        let b = camera.bearing.truncatingRemainder(dividingBy: 360) * .pi / 180
+        let (sinP, cosP, sinB, cosB) = (sin(p), cos(p), sin(b), cos(b))
+        cameraX = centerX - distance * sinP * sinB
+        cameraY = centerY + distance * sinP * cosB
+        cameraHeight = distance * cosP
+        distanceToCenter3D = distance
+
+        // View axes: forward f (towards the centre), screen up u, screen right r.
+        let f = (sinP * sinB, -sinP * cosB, -cosP)
+        let u = (sinB * cosP, -cosB * cosP, sinP)
+        let r = (cosB, sinB, 0.0)
+        let tanV = tan(halfFov)
+        let tanH = tanV * camera.width / camera.height
+
+        // Far plane: where the top edge of the view meets the ground, or a ray at the
+        // horizon limit when the top edge is above it; 1% beyond (§4 of the checklist).
+        let top = p + halfFov
+        let horizon = Self.horizonDegrees * .pi / 180
+        let far: Double
+        if top < horizon {
+            far = cameraHeight / cos(top) * cos(halfFov) * 1.01
+        } else {
+            far = cameraHeight / cos(horizon) * cos(horizon - p) * 1.01
+        }
+
+        // A ground point P is visible when v = P − camera satisfies
+        //   |r·v| ≤ tanH (f·v),  |u·v| ≤ tanV (f·v),  f·v ≤ far.
+        // Each is linear in P, so on the ground (z = 0) it is a half-plane.
+        let cam = (cameraX, cameraY, cameraHeight)
+        func plane(_ n: (Double, Double, Double), _ offset: Double) -> _HalfPlane {
+            // n·(P − cam) + offset ≥ 0 with P.z = 0.
+            _HalfPlane(a: n.0, b: n.1, c: offset - (n.0 * cam.0 + n.1 * cam.1 + n.2 * cam.2))
+        }
+        planes = (
+            plane((tanH * f.0 - r.0, tanH * f.1 - r.1, tanH * f.2 - r.2), 0),
+            plane((tanH * f.0 + r.0, tanH * f.1 + r.1, tanH * f.2 + r.2), 0),
+            plane((tanV * f.0 - u.0, tanV * f.1 - u.1, tanV * f.2 - u.2), 0),
+            plane((tanV * f.0 + u.0, tanV * f.1 + u.1, tanV * f.2 + u.2), 0),
+            plane((-f.0, -f.1, -f.2), far)
+        )
+        computeBounds()
+        if variableZoom { prepareHeuristic() }
+    }
+
+    /// Clips the search box (the searched world copies, y in [0, 1]) by the half-planes and
+    /// keeps the bounding box of what remains.
+    mutating func computeBounds() {
+        withUnsafeTemporaryAllocation(of: (Double, Double).self, capacity: 32) { buf in
+            withUnsafeTemporaryAllocation(of: (Double, Double).self, capacity: 32) { tmp in
+                var src = buf, dst = tmp
+                let x0 = Double(wraps.lowerBound), x1 = Double(wraps.upperBound + 1)
+                src[0] = (x0, 0); src[1] = (x1, 0); src[2] = (x1, 1); src[3] = (x0, 1)
+                var n = 4
+                withUnsafeBytes(of: planes) { raw in
+                    let hp = raw.bindMemory(to: _HalfPlane.self)
+                    for h in hp where n > 0 {
+                        var m = 0
+                        for i in 0..<n {
+                            let a = src[i], b = src[(i + 1) % n]
+                            let va = h.value(a.0, a.1), vb = h.value(b.0, b.1)
+                            if va >= 0 { dst[m] = a; m += 1 }
+                            if (va >= 0) != (vb >= 0) {
+                                let t = va / (va - vb)
+                                dst[m] = (a.0 + t * (b.0 - a.0), a.1 + t * (b.1 - a.1)); m += 1
+                            }
+                        }
+                        swap(&src, &dst)
+                        n = m
+                    }
+                }
+                for i in 0..<n {
+                    minX = min(minX, src[i].0); maxX = max(maxX, src[i].0)
+                    minY = min(minY, src[i].1); maxY = max(maxY, src[i].1)
+                }
+            }
+        }
+    }
+
+    enum Visibility { case none, partial, full }
+
+    /// The square [x0, x1] × [y0, y1] against the footprint.
+    @inline(__always)
+    func visibility(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double) -> Visibility {
+        if !(x1 > minX && x0 < maxX && y1 > minY && y0 < maxY) { return .none }
+        var full = true
+        func test(_ h: _HalfPlane) -> Bool {
+            let v00 = h.value(x0, y0), v10 = h.value(x1, y0), v01 = h.value(x0, y1), v11 = h.value(x1, y1)
+            if max(max(v00, v10), max(v01, v11)) <= 0 { return false }
+            if min(min(v00, v10), min(v01, v11)) < 0 { full = false }
+            return true
+        }
+        guard test(planes.0), test(planes.1), test(planes.2), test(planes.3), test(planes.4) else { return .none }
+        return full ? .full : .partial
+    }
+
+    /// The parts of MapLibre's default per-tile zoom heuristic (`maxZoomLevelsOnScreen`
+    /// 9.314, `tileCountMaxMinRatio` 3) that do not depend on the tile.
+    struct _ZoomHeuristic {
+        var behaviour = 0.0
+        /// sourceZoom − log2(max(0.5, cos(fov/2))) − the tile-count correction.
+        var base = 0.0
+    }
+    var heuristic = _ZoomHeuristic()
+
+    mutating func prepareHeuristic() {
+        let maxLevels = 9.314, maxMinRatio = 3.0
+        let horizon = Self.horizonDegrees
+        let rad = Double.pi / 180
+        let behaviour = 2 * ((maxLevels - 1) / log2(cos((horizon - fovDegrees) * rad) / cos(horizon * rad)) - 1)
+        let centerPitch = acos(min(1, cameraHeight / distanceToCenter3D))
+        func integral(_ power: Double, _ from: Double, _ to: Double) -> Double {
+            // Midpoint rule with 10 steps, as the heuristic is defined.
+            let dx = (to - from) / 10
+            var sum = 0.0
+            for i in 0..<10 { sum += dx * pow(cos(from + (Double(i) + 0.5) * dx), power) }
+            return sum
+        }
+        let halfFov = fovDegrees / 2 * rad
+        let countAtPitch0 = 2 * integral(behaviour - 1, 0, halfFov)
+        let highest = min(horizon * rad, centerPitch + halfFov)
+        let lowest = min(highest, centerPitch - halfFov)
+        let count = integral(behaviour - 1, lowest, highest)
+        heuristic.behaviour = behaviour
+        heuristic.base = sourceZoom - log2(max(0.5, cos(halfFov))) - log2(max(1, count / countAtPitch0 / maxMinRatio)) / 2
+    }
+
+    /// The zoom a tile at `distance2D` (Mercator units, camera to the tile's nearest point)
+    /// asks for: deeper when nearer than the centre, shallower when farther and seen at a
+    /// grazing angle.
+    @inline(__always)
+    func tileZoom(distance2D: Double) -> Double {
+        let h2 = distance2D * distance2D + cameraHeight * cameraHeight
+        // log2(d_centre / d_tile) + behaviour · log2(cos(tile pitch)) / 2, with
+        // cos(tile pitch) = height / d_tile.
+        let distance3D = h2.squareRoot()
+        return heuristic.base + log2(distanceToCenter3D / distance3D)
+            + heuristic.behaviour * log2(cameraHeight / distance3D) / 2
+    }
+
+    func cover() -> [CameraTile] {
+        guard minX <= maxX else { return [] }
+        struct Entry { var z: Int; var x: Int; var y: Int; var wrap: Int; var full: Bool }
+        var stack: [Entry] = []
+        stack.reserveCapacity(4 * 31 + 8)
+        var out: [(tile: CameraTile, d: Double)] = []
+        // The footprint's area in target-zoom tiles, a good first guess at the output size.
+        let scale = exp2(Double(nominalZ))
+        // (Under variable zoom far tiles are shallower, so the guess would be far too big.)
+        out.reserveCapacity(variableZoom ? 256 : min(4096, Int(((maxX - minX) * scale + 2) * ((maxY - minY) * scale + 2))))
+        for w in wraps where w != 0 { stack.append(Entry(z: 0, x: 0, y: 0, wrap: w, full: false)) }
+        stack.append(Entry(z: 0, x: 0, y: 0, wrap: 0, full: false))
+        let nominalScale = exp2(Double(nominalZ))
+        while let e = stack.popLast() {
+            let n = exp2(Double(e.z))
+            let x0 = Double(e.wrap) + Double(e.x) / n, x1 = Double(e.wrap) + Double(e.x + 1) / n
+            let y0 = Double(e.y) / n, y1 = Double(e.y + 1) / n
+            var full = e.full
+            if !full {
+                switch visibility(x0, y0, x1, y1) {
+                case .none: continue
+                case .full: full = true
+                case .partial: break
+                }
+            }
+            var target = Double(desiredZ)
+            if variableZoom {
+                let dx = max(x0 - cameraX, 0, cameraX - x1), dy = max(y0 - cameraY, 0, cameraY - y1)
+                target = tileZoom(distance2D: (dx * dx + dy * dy).squareRoot())
+            }
+            let targetZ = max(0, Int(options.roundZoom ? target.rounded(.toNearestOrAwayFromZero) : target.rounded(.down)))
+            let z = min(targetZ, maxZoom)
+            if e.z >= z {
+                if e.z < options.minZoom { continue }
+                let over = e.z == maxZoom && options.reparseOverscaled ? max(e.z, targetZ) : e.z
+                let tile = CameraTile(tile: TileID(z: e.z, x: e.x, y: e.y)!, wrap: e.wrap, overscaledZ: over)
+                let cx = (x0 + x1) / 2 * nominalScale - centerX * nominalScale
+                let cy = (y0 + y1) / 2 * nominalScale - centerY * nominalScale
+                out.append((tile, cx * cx + cy * cy))
+                continue
+            }
+            for i in 0..<4 {
+                stack.append(Entry(z: e.z + 1, x: 2 * e.x + (i & 1), y: 2 * e.y + (i >> 1), wrap: e.wrap, full: full))
+            }
+        }
+        out.sort { $0.d < $1.d || ($0.d == $1.d && $0.tile < $1.tile) }
+        return out.map(\.tile)
+    }
+}

@@ -1,0 +1,49 @@
+/// GeoJSON LineStrings for line-coverage benchmarks: a long random walk (a GPS trace or a
+/// road network's worth of vertices in one line) and a single long segment.
+///
+/// Deterministic: the same seed and count give the same bytes on every machine.
+public enum LinesGeoJSON {
+    /// A random walk of `vertices` vertices starting near (lon0, lat0), steps of up to
+    /// `step` degrees with a slowly turning heading, as one LineString Feature.
+    public static func randomWalk(vertices: Int, seed: UInt64 = 4, lon0: Double = 10.0, lat0: Double = 47.0,
+                                  step: Double = 0.0004) -> (bytes: [UInt8], items: Int)
+    {
+        var rng = SeededRandom(seed: seed)
+        var out = [UInt8]()
+        out.reserveCapacity(vertices * 24 + 128)
+        func put(_ s: String) { out.append(contentsOf: s.utf8) }
+        put("{\"type\":\"Feature\",\"properties\":{\"name\":\"random walk\"},\"geometry\":{\"type\":\"LineString\",\"coordinates\":[")
+        var lon = lon0, lat = lat0, heading = rng.uniform(0, 6.283185307179586)
+        for i in 0..<vertices {
+            put(i == 0 ? "[" : ",[")
+            put(PointsGeoJSON.fixed6(lon)); put(","); put(PointsGeoJSON.fixed6(lat)); put("]")
+            heading += rng.normal() * 0.35
+            let d = step * (0.2 + rng.unit())
+            lon = min(179.9, max(-179.9, lon + d * _cos(heading)))
+            lat = min(84.9, max(-84.9, lat + d * _sin(heading)))
+        }
+        put("]}}\n")
+        return (out, vertices)
+    }
+
+    /// One two-vertex LineString from (lon0, lat0) to (lon1, lat1).
+    public static func segment(_ lon0: Double, _ lat0: Double, _ lon1: Double, _ lat1: Double) -> (bytes: [UInt8], items: Int) {
+        let s = "{\"type\":\"LineString\",\"coordinates\":[[\(PointsGeoJSON.fixed6(lon0)),\(PointsGeoJSON.fixed6(lat0))],"
+            + "[\(PointsGeoJSON.fixed6(lon1)),\(PointsGeoJSON.fixed6(lat1))]]}\n"
+        return (Array(s.utf8), 2)
+    }
+
+    // Series with fixed operation order, so the output does not depend on a platform's libm.
+    static func _sin(_ x: Double) -> Double {
+        var a = x.truncatingRemainder(dividingBy: 6.283185307179586)
+        if a > 3.141592653589793 { a -= 6.283185307179586 } else if a < -3.141592653589793 { a += 6.283185307179586 }
+        var term = a, sum = a
+        for n in 1..<12 {
+            term *= -a * a / Double((2 * n) * (2 * n + 1))
+            sum += term
+        }
+        return sum
+    }
+
+    static func _cos(_ x: Double) -> Double { _sin(x + 1.5707963267948966) }
+}
