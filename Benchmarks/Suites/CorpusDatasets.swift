@@ -1,4 +1,5 @@
 import BenchKit
+import TileCover
 import CorpusGenerators
 import Foundation
 import PBF
@@ -52,6 +53,13 @@ enum CorpusDatasets {
                     // Count features with Foundation, once, at load.
                     let doc = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any]
                     return (doc?["features"] as? [Any])?.count ?? 1
+                })
+            }
+            // The longest sample track: a real drive for tilecover.follow.
+            let gpx = root + "/gpx/gpxpy/korita-zbevnica.gpx"
+            if fm.fileExists(atPath: gpx) {
+                out.append(Dataset(name: "gpx/korita-zbevnica", kind: "gpx", path: gpx) { bytes in
+                    (try? GPXReader.read(bytes).firstPath?.count) ?? 0
                 })
             }
         }

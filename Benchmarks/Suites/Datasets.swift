@@ -9,6 +9,7 @@ public enum BuiltinDatasets {
         let varints = quick ? 100_000 : 1_000_000
         let tiles = quick ? 8 : 64
         let walk = quick ? 5_000 : 50_000
+        let drive = quick ? 200 : 1_000
         return [
             Dataset(name: "generated/points-\(points / 1000)k", kind: "geojson") {
                 PointsGeoJSON.generate(count: points, seed: 1)
@@ -25,6 +26,9 @@ public enum BuiltinDatasets {
             // One segment across Europe: 11.3k tiles at z16, no drift allowed.
             Dataset(name: "generated/long-segment", kind: "geojson-lines") {
                 LinesGeoJSON.segment(-9.14, 38.72, 30.52, 50.45)
+            },
+            Dataset(name: "generated/drive-\(drive)", kind: "gpx") {
+                GPXTrackGenerator.generate(points: drive, seed: 5)
             },
             // Camera views: "lon,lat,zoom,bearing,pitch,width,height" per line.
             Dataset(name: "camera/1920x1080-z8-p60-b30", kind: "camera") {

@@ -10,6 +10,7 @@ enum TileCoverBenchmarks {
     static func register(in suite: inout BenchmarkSuite, datasets: [Dataset]) {
         registerLines(in: &suite, datasets: datasets)
         registerCamera(in: &suite, datasets: datasets)
+        registerFollow(in: &suite, datasets: datasets)
         // Datasets are loaded lazily, so the ones with polygons / points go by name.
         for d in datasets where d.kind == "geojson" && d.name.contains("canada") {
             for zoom in [6, 8, 10, 12] {
@@ -66,6 +67,28 @@ enum TileCoverBenchmarks {
                     let options = CameraCoverOptions(tileSize: size)
                     return Workload { n in
                         for _ in 0..<n { blackHole((try? CameraCoverage.tiles(for: camera, options: options))?.count ?? -1) }
+                    }
+                }
+            }
+        }
+    }
+
+    /// `tilecover.follow`: a whole follow simulation of a GPX route (navigation mode, z15,
+    /// a 390×844 phone view at pitch 60°: one camera cover and one delta per update).
+    /// Items = location updates.
+    static func registerFollow(in suite: inout BenchmarkSuite, datasets: [Dataset]) {
+        for d in datasets where d.kind == "gpx" {
+            suite.add("tilecover.follow", implementation: "graticule", dataset: d,
+                      parameters: ["mode": "navigation", "zoom": "15", "pitch": "60"]) { d in
+                guard let route = try GPXReader.read(try d.bytes()).firstPath else { throw BadCamera() }
+                let template = Camera(longitude: route[0].longitude, latitude: route[0].latitude, zoom: 15, pitch: 60,
+                                      width: 390, height: 844)
+                let follower = try RouteFollower(route: route, template: template, mode: .navigation(heightFactor: 0.75))
+                return Workload { n in
+                    for _ in 0..<n {
+                        var loads = 0
+                        follower.run { loads &+= $0.load.count }
+                        blackHole(loads)
                     }
                 }
             }

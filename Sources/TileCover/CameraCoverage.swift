@@ -155,6 +155,66 @@ public enum CameraCoverage {
     }
 }
 
+/// A camera's position and axes in Mercator units (the world is [0, 1]², y south, z up).
+struct _CameraFrame {
+    let centerX: Double, centerY: Double
+    /// Camera to centre distance.
+    let distance: Double
+    let cam: (Double, Double, Double)
+    /// Forward (towards the centre), screen up and screen right, unit vectors.
+    let f: (Double, Double, Double), u: (Double, Double, Double), r: (Double, Double, Double)
+    /// Tangents of the half fields of view, vertical and horizontal.
+    let tanV: Double, tanH: Double
+    let width: Double, height: Double
+
+    init(_ camera: Camera) {
+        centerX = WebMercator.x(longitude: camera.longitude)
+        centerY = WebMercator.y(latitude: camera.latitude)
+        let worldSize = 512 * exp2(camera.zoom)
+        let halfFov = camera.fieldOfView * .pi / 360
+        distance = 0.5 * camera.height / tan(halfFov) / worldSize
+        let p = camera.pitch * .pi / 180
+        let b = camera.bearing.truncatingRemainder(dividingBy: 360) * .pi / 180
+        let (sinP, cosP, sinB, cosB) = (sin(p), cos(p), sin(b), cos(b))
+        cam = (centerX - distance * sinP * sinB, centerY + distance * sinP * cosB, distance * cosP)
+        f = (sinP * sinB, -sinP * cosB, -cosP)
+        u = (sinB * cosP, -cosB * cosP, sinP)
+        r = (cosB, sinB, 0.0)
+        tanV = tan(halfFov)
+        tanH = tanV * camera.width / camera.height
+        width = camera.width
+        height = camera.height
+    }
+}
+
+extension Camera {
+    /// The longitude/latitude seen at viewport point (x, y) (origin top-left, in points),
+    /// or nil when that ray passes above the horizon. Longitudes are not wrapped (a point
+    /// in the world copy east of ±180 has a longitude above 180).
+    public func unproject(x: Double, y: Double) -> (longitude: Double, latitude: Double)? {
+        let fr = _CameraFrame(self)
+        let sx = (2 * x / width - 1) * fr.tanH, sy = (1 - 2 * y / height) * fr.tanV
+        let d = (fr.f.0 + sx * fr.r.0 + sy * fr.u.0, fr.f.1 + sx * fr.r.1 + sy * fr.u.1, fr.f.2 + sx * fr.r.2 + sy * fr.u.2)
+        guard d.2 < 0 else { return nil }
+        let t = -fr.cam.2 / d.2
+        let gx = fr.cam.0 + t * d.0, gy = fr.cam.1 + t * d.1
+        return (WebMercator.longitude(x: gx), WebMercator.latitude(y: gy))
+    }
+
+    /// The viewport point (origin top-left, in points) where a longitude/latitude
+    /// appears, or nil when it is behind the camera. The point may lie outside the
+    /// viewport.
+    public func project(longitude: Double, latitude: Double) -> (x: Double, y: Double)? {
+        let fr = _CameraFrame(self)
+        let v = (WebMercator.x(longitude: longitude) - fr.cam.0, WebMercator.y(latitude: latitude) - fr.cam.1, -fr.cam.2)
+        let depth = v.0 * fr.f.0 + v.1 * fr.f.1 + v.2 * fr.f.2
+        guard depth > 0 else { return nil }
+        let sx = (v.0 * fr.r.0 + v.1 * fr.r.1 + v.2 * fr.r.2) / depth / fr.tanH
+        let sy = (v.0 * fr.u.0 + v.1 * fr.u.1 + v.2 * fr.u.2) / depth / fr.tanV
+        return ((sx + 1) / 2 * width, (1 - sy) / 2 * height)
+    }
+}
+
 /// A line a·x + b·y + c = 0 of the ground plane; points with a·x + b·y + c ≥ 0 are inside.
 @usableFromInline
 struct _HalfPlane {
@@ -214,26 +274,16 @@ struct _CameraView {
         let threshold = min(max(78.5 - camera.fieldOfView / 2, 0), 60)
         variableZoom = camera.pitch > threshold
 
-        // Centre and camera position.
-        centerX = WebMercator.x(longitude: camera.longitude)
-        centerY = WebMercator.y(latitude: camera.latitude)
-        let worldSize = 512 * exp2(camera.zoom)
-        let halfFov = camera.fieldOfView * .pi / 360
-        let distance = 0.5 * camera.height / tan(halfFov) / worldSize
+        let frame = _CameraFrame(camera)
+        centerX = frame.centerX
+        centerY = frame.centerY
+        cameraX = frame.cam.0
+        cameraY = frame.cam.1
+        cameraHeight = frame.cam.2
+        distanceToCenter3D = frame.distance
+        let (f, u, r, tanV, tanH) = (frame.f, frame.u, frame.r, frame.tanV, frame.tanH)
         let p = camera.pitch * .pi / 180
-        let b = camera.bearing.truncatingRemainder(dividingBy: 360) * .pi / 180
-        let (sinP, cosP, sinB, cosB) = (sin(p), cos(p), sin(b), cos(b))
-        cameraX = centerX - distance * sinP * sinB
-        cameraY = centerY + distance * sinP * cosB
-        cameraHeight = distance * cosP
-        distanceToCenter3D = distance
-
-        // View axes: forward f (towards the centre), screen up u, screen right r.
-        let f = (sinP * sinB, -sinP * cosB, -cosP)
-        let u = (sinB * cosP, -cosB * cosP, sinP)
-        let r = (cosB, sinB, 0.0)
-        let tanV = tan(halfFov)
-        let tanH = tanV * camera.width / camera.height
+        let halfFov = camera.fieldOfView * .pi / 360
 
         // Far plane: where the top edge of the view meets the ground, or a ray at the
         // horizon limit when the top edge is above it; 1% beyond (§4 of the checklist).
@@ -249,7 +299,7 @@ struct _CameraView {
         // A ground point P is visible when v = P − camera satisfies
         //   |r·v| ≤ tanH (f·v),  |u·v| ≤ tanV (f·v),  f·v ≤ far.
         // Each is linear in P, so on the ground (z = 0) it is a half-plane.
-        let cam = (cameraX, cameraY, cameraHeight)
+        let cam = frame.cam
         func plane(_ n: (Double, Double, Double), _ offset: Double) -> _HalfPlane {
             // n·(P − cam) + offset ≥ 0 with P.z = 0.
             _HalfPlane(a: n.0, b: n.1, c: offset - (n.0 * cam.0 + n.1 * cam.1 + n.2 * cam.2))

@@ -9,7 +9,7 @@ struct CoverCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cover",
         abstract: "Tile coverage tools.",
-        subcommands: [GeometryCover.self, CameraCover.self])
+        subcommands: [GeometryCover.self, CameraCover.self, FollowCover.self])
 
     struct GeometryCover: ParsableCommand {
         static let configuration = CommandConfiguration(
@@ -162,6 +162,89 @@ extension CoverCommand {
             } else {
                 print(text, terminator: "")
             }
+        }
+    }
+}
+
+extension CoverCommand {
+    struct FollowCover: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "follow",
+            abstract: "Follow a GPX route with a map camera and report the tiles to load and drop per location update.",
+            discussion: """
+                The route is the GPX file's first track with points, or its first route. Each vertex is \
+                an update, or with --speed a device moving at that speed reports --rate times a \
+                second. Modes: off (the camera stays), recenter (recentres when the location leaves \
+                the centred --wander fraction of the view), navigation (heading-up, the location \
+                pinned at --height-factor of the view from the top). Writes one CSV row per update \
+                and prints a summary. Exit status: 0, 2 unreadable GPX or invalid options.
+                """)
+
+        @Argument(help: "A GPX 1.0 or 1.1 file.")
+        var file: String
+        @Option(help: "Map zoom.")
+        var zoom: Double
+        @Option(help: "Viewport WIDTHxHEIGHT in points.")
+        var viewport: String = "390x844"
+        @Option(help: "off, recenter or navigation.")
+        var mode: String = "navigation"
+        @Option(help: "Pitch in degrees (0–85).")
+        var pitch: Double = 0
+        @Option(help: "Recenter mode: the wander extent as a fraction of the view (0–1).")
+        var wander: Double = 0.5
+        @Option(help: "Navigation mode: where the location is pinned, as a fraction of the view's height from the top.")
+        var heightFactor: Double = 0.75
+        @Option(help: "Device speed in metres per second (default: one update per vertex).")
+        var speed: Double?
+        @Option(help: "Updates per second with --speed.")
+        var rate: Double = 1
+        @Option(help: "The source's tile size: 512 or 256.")
+        var tileSize: Int = 512
+        @Option(help: "The source's max zoom.")
+        var maxZoom: Int = 22
+        @Option(help: "CSV report path (one row per update).")
+        var output: String = "reports/follow.csv"
+
+        func run() throws {
+            guard let (w, h) = parseViewport(viewport) else { fail("--viewport must be WIDTHxHEIGHT, e.g. 390x844") }
+            let followMode: RouteFollower.Mode
+            switch mode {
+            case "off": followMode = .off
+            case "recenter": followMode = .recenter(factor: wander)
+            case "navigation": followMode = .navigation(heightFactor: heightFactor)
+            default: fail("--mode must be off, recenter or navigation")
+            }
+            let doc: GPXDocument
+            do { doc = try GPXReader.read(try FileIO.readAll(file)) } catch { fail("\(file): \(error)") }
+            guard let path = doc.firstPath else { fail("\(file): no track or route points") }
+            let template = Camera(longitude: path[0].longitude, latitude: path[0].latitude, zoom: zoom, pitch: pitch, width: w, height: h)
+            let follower: RouteFollower
+            do {
+                follower = try RouteFollower(route: path, template: template,
+                                             options: CameraCoverOptions(tileSize: tileSize, maxZoom: maxZoom), mode: followMode,
+                                             sampling: speed.map { .speed(metresPerSecond: $0, hertz: rate) } ?? .vertices)
+            } catch { fail("\(error)") }
+            var csv = "update,time_s,longitude,latitude,center_longitude,center_latitude,bearing,moved,tiles,load,drop\n"
+            var updates = 0, moves = 0, loads = 0, drops = 0, maxTiles = 0, maxLoad = 0
+            let t0 = Date()
+            follower.run { u in
+                updates += 1
+                if u.moved { moves += 1 }
+                if u.index > 0 { loads += u.load.count; maxLoad = max(maxLoad, u.load.count) }
+                drops += u.drop.count
+                maxTiles = max(maxTiles, u.tiles)
+                func f(_ v: Double, _ digits: Int = 7) -> String { String(format: "%.\(digits)f", v) }
+                csv += "\(u.index),\(f(u.time, 3)),\(f(u.longitude)),\(f(u.latitude)),\(f(u.camera.longitude)),\(f(u.camera.latitude)),"
+                    + "\(f(u.camera.bearing, 2)),\(u.moved),\(u.tiles),\(u.load.count),\(u.drop.count)\n"
+            }
+            let seconds = Date().timeIntervalSince(t0)
+            do { try FileIO.writeText(output, csv) } catch { fail("cannot write \(output): \(error)") }
+            print("""
+                \(file): \(path.count) route points, \(updates) updates, mode \(mode), zoom \(zoom), viewport \(viewport), pitch \(pitch)
+                camera moved on \(moves) updates; tiles in view: \(maxTiles) at most
+                tiles loaded after the first view: \(loads) (at most \(maxLoad) in one update); dropped: \(drops)
+                \(String(format: "%.1f", seconds / Double(max(updates, 1)) * 1e6)) µs per update (cover + delta) -> \(output)
+                """)
         }
     }
 }

@@ -47,3 +47,27 @@ public enum LinesGeoJSON {
 
     static func _cos(_ x: Double) -> Double { _sin(x + 1.5707963267948966) }
 }
+
+/// A GPX 1.1 track of a device moving along a random walk (one `trkseg`), for the follow
+/// benchmarks and tests. Deterministic like the other generators.
+public enum GPXTrackGenerator {
+    public static func generate(points: Int, seed: UInt64 = 5, lon0: Double = 14.5, lat0: Double = 46.05,
+                                step: Double = 0.0002) -> (bytes: [UInt8], items: Int)
+    {
+        var rng = SeededRandom(seed: seed)
+        var out = [UInt8]()
+        func put(_ s: String) { out.append(contentsOf: s.utf8) }
+        put("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<gpx version=\"1.1\" creator=\"graticule corpus generator\" ")
+        put("xmlns=\"http://www.topografix.com/GPX/1/1\">\n<trk><name>generated drive</name><trkseg>\n")
+        var lon = lon0, lat = lat0, heading = rng.uniform(0, 6.283185307179586)
+        for _ in 0..<points {
+            put("<trkpt lat=\"\(PointsGeoJSON.fixed6(lat))\" lon=\"\(PointsGeoJSON.fixed6(lon))\"/>\n")
+            heading += rng.normal() * 0.15
+            let d = step * (0.5 + rng.unit())
+            lon = min(179.9, max(-179.9, lon + d * LinesGeoJSON._cos(heading)))
+            lat = min(84.9, max(-84.9, lat + d * LinesGeoJSON._sin(heading)))
+        }
+        put("</trkseg></trk>\n</gpx>\n")
+        return (out, points)
+    }
+}

@@ -1,0 +1,261 @@
+/// The positions of a GPX 1.0 / 1.1 file: its tracks (with their segments), routes and
+/// waypoints, as a device-location simulation needs them. Everything else (times,
+/// elevations, extensions, metadata) is read past.
+///
+/// The reader is a small XML scanner over bytes: it understands elements, attributes
+/// (single or double quotes, character and the five predefined entity references),
+/// comments, CDATA, processing instructions and a DOCTYPE, strips namespace prefixes
+/// (`gpx:trkpt` is `trkpt`), skips a UTF-8 byte order mark, and reports malformed input
+/// with its byte offset, line and column.
+public struct GPXDocument: Sendable, Equatable {
+    /// A position as GPX writes it: latitude and longitude in degrees (WGS 84).
+    public struct Point: Sendable, Equatable {
+        public var latitude: Double
+        public var longitude: Double
+        public init(latitude: Double, longitude: Double) {
+            self.latitude = latitude
+            self.longitude = longitude
+        }
+    }
+
+    /// Tracks, each a list of segments, each a list of points (`trk/trkseg/trkpt`).
+    public var tracks: [[[Point]]] = []
+    /// Routes, each a list of points (`rte/rtept`).
+    public var routes: [[Point]] = []
+    /// Waypoints (`wpt`).
+    public var waypoints: [Point] = []
+
+    public init() {}
+
+    /// The path a simulated device follows: the points of the first track that has any
+    /// (its segments joined in order), or else of the first route that has any; nil when
+    /// the file has neither.
+    public var firstPath: [Point]? {
+        if let t = tracks.first(where: { $0.contains { !$0.isEmpty } }) { return t.flatMap { $0 } }
+        if let r = routes.first(where: { !$0.isEmpty }) { return r }
+        return nil
+    }
+}
+
+/// Why a GPX file cannot be read.
+public struct GPXError: Error, Equatable, Sendable, CustomStringConvertible {
+    public let reason: String
+    /// Byte offset from the start of the input, and the 1-based line and column there.
+    public let offset: Int
+    public let line: Int
+    public let column: Int
+
+    public var description: String { "\(reason) at line \(line), column \(column) (byte \(offset))" }
+}
+
+public enum GPXReader {
+    /// Reads every track, route and waypoint position of a GPX document.
+    ///
+    /// - Throws: `GPXError` for malformed XML (an unterminated tag, comment or attribute,
+    ///   mismatched end tags), a point without a numeric `lat` or `lon`, or a latitude
+    ///   outside ±90 / longitude outside ±180.
+    /// - Complexity: O(bytes).
+    public static func read(_ bytes: [UInt8]) throws(GPXError) -> GPXDocument {
+        var s = _GPXScanner(bytes)
+        return try s.document()
+    }
+}
+
+struct _GPXScanner {
+    let b: [UInt8]
+    var i = 0
+    var doc = GPXDocument()
+    var stack: [String] = []
+
+    init(_ bytes: [UInt8]) {
+        b = bytes
+        if b.count >= 3, b[0] == 0xEF, b[1] == 0xBB, b[2] == 0xBF { i = 3 }
+    }
+
+    func error(_ reason: String, at offset: Int) -> GPXError {
+        var line = 1, col = 1
+        for k in 0..<min(offset, b.count) {
+            if b[k] == UInt8(ascii: "\n") { line += 1; col = 1 } else if b[k] & 0xC0 != 0x80 { col += 1 }
+        }
+        return GPXError(reason: reason, offset: offset, line: line, column: col)
+    }
+
+    /// Moves past `terminator`, or throws `reason` at `start` when it never comes.
+    mutating func skip(past terminator: [UInt8], reason: String, start: Int) throws(GPXError) {
+        var k = i
+        while k + terminator.count <= b.count {
+            if matches(terminator, at: k) {
+                i = k + terminator.count
+                return
+            }
+            k += 1
+        }
+        throw error(reason, at: start)
+    }
+
+    func matches<C: Collection>(_ u: C, at k: Int) -> Bool where C.Element == UInt8 {
+        guard k + u.count <= b.count else { return false }
+        var j = k
+        for c in u {
+            if b[j] != c { return false }
+            j += 1
+        }
+        return true
+    }
+
+    func starts(_ s: StaticString, at k: Int) -> Bool {
+        matches(UnsafeBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount), at: k)
+    }
+
+    static func isSpace(_ c: UInt8) -> Bool { c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D }
+    static func isNameByte(_ c: UInt8) -> Bool {
+        !(isSpace(c) || c == UInt8(ascii: ">") || c == UInt8(ascii: "/") || c == UInt8(ascii: "=")
+          || c == UInt8(ascii: "<") || c == UInt8(ascii: "\"") || c == UInt8(ascii: "'"))
+    }
+
+    mutating func name() -> String {
+        let start = i
+        while i < b.count && Self.isNameByte(b[i]) { i += 1 }
+        var n = String(decoding: b[start..<i], as: UTF8.self)
+        if let colon = n.lastIndex(of: ":") { n = String(n[n.index(after: colon)...]) }
+        return n
+    }
+
+    mutating func document() throws(GPXError) -> GPXDocument {
+        var sawRoot = false
+        while i < b.count {
+            guard b[i] == UInt8(ascii: "<") else { i += 1; continue }
+            let start = i
+            if starts("<!--", at: i) {
+                i += 4; try skip(past: Array("-->".utf8), reason: "unterminated comment", start: start)
+            } else if starts("<![CDATA[", at: i) {
+                i += 9; try skip(past: Array("]]>".utf8), reason: "unterminated CDATA section", start: start)
+            } else if starts("<?", at: i) {
+                i += 2; try skip(past: Array("?>".utf8), reason: "unterminated processing instruction", start: start)
+            } else if starts("<!", at: i) {
+                // DOCTYPE and other declarations, with an internal subset in brackets.
+                var depth = 0
+                i += 2
+                while i < b.count && !(b[i] == UInt8(ascii: ">") && depth == 0) {
+                    if b[i] == UInt8(ascii: "[") { depth += 1 } else if b[i] == UInt8(ascii: "]") { depth -= 1 }
+                    i += 1
+                }
+                guard i < b.count else { throw error("unterminated declaration", at: start) }
+                i += 1
+            } else if starts("</", at: i) {
+                i += 2
+                let n = name()
+                while i < b.count && Self.isSpace(b[i]) { i += 1 }
+                guard i < b.count, b[i] == UInt8(ascii: ">") else { throw error("unterminated end tag", at: start) }
+                i += 1
+                guard let open = stack.popLast() else { throw error("end tag </\(n)> without a start tag", at: start) }
+                guard open == n else { throw error("end tag </\(n)> closes <\(open)>", at: start) }
+            } else {
+                i += 1
+                let n = name()
+                guard !n.isEmpty else { throw error("malformed tag", at: start) }
+                if stack.isEmpty {
+                    guard !sawRoot else { throw error("content after the root element", at: start) }
+                    sawRoot = true
+                }
+                var attributes: [(String, String)] = []
+                var selfClosing = false
+                while true {
+                    while i < b.count && Self.isSpace(b[i]) { i += 1 }
+                    guard i < b.count else { throw error("unterminated start tag <\(n)>", at: start) }
+                    if b[i] == UInt8(ascii: ">") { i += 1; break }
+                    if b[i] == UInt8(ascii: "/") && i + 1 < b.count && b[i + 1] == UInt8(ascii: ">") {
+                        i += 2; selfClosing = true; break
+                    }
+                    let attrStart = i
+                    let a = name()
+                    while i < b.count && Self.isSpace(b[i]) { i += 1 }
+                    guard !a.isEmpty, i < b.count, b[i] == UInt8(ascii: "=") else { throw error("malformed attribute in <\(n)>", at: attrStart) }
+                    i += 1
+                    while i < b.count && Self.isSpace(b[i]) { i += 1 }
+                    guard i < b.count, b[i] == UInt8(ascii: "\"") || b[i] == UInt8(ascii: "'") else {
+                        throw error("attribute \(a) without a quoted value", at: attrStart)
+                    }
+                    let quote = b[i]
+                    i += 1
+                    let valueStart = i
+                    while i < b.count && b[i] != quote { i += 1 }
+                    guard i < b.count else { throw error("unterminated attribute value", at: attrStart) }
+                    attributes.append((a, Self.unescape(String(decoding: b[valueStart..<i], as: UTF8.self))))
+                    i += 1
+                }
+                try element(n, attributes, at: start)
+                if !selfClosing { stack.append(n) }
+            }
+        }
+        if let open = stack.last { throw error("<\(open)> is never closed", at: b.count) }
+        guard sawRoot else { throw error("no root element", at: b.count) }
+        return doc
+    }
+
+    static func unescape(_ s: String) -> String {
+        guard s.contains("&") else { return s }
+        var out = ""
+        var rest = Substring(s)
+        while let amp = rest.firstIndex(of: "&") {
+            out += rest[..<amp]
+            guard let semi = rest[amp...].firstIndex(of: ";") else { out += rest[amp...]; return out }
+            let entity = rest[rest.index(after: amp)..<semi]
+            switch entity {
+            case "lt": out += "<"
+            case "gt": out += ">"
+            case "amp": out += "&"
+            case "quot": out += "\""
+            case "apos": out += "'"
+            default:
+                var scalar: UInt32?
+                if entity.hasPrefix("#x") { scalar = UInt32(entity.dropFirst(2), radix: 16) }
+                else if entity.hasPrefix("#") { scalar = UInt32(entity.dropFirst(), radix: 10) }
+                if let v = scalar, let u = Unicode.Scalar(v) { out.unicodeScalars.append(u) } else { out += rest[amp...semi] }
+            }
+            rest = rest[rest.index(after: semi)...]
+        }
+        return out + rest
+    }
+
+    /// Records a start tag that matters: `trk`, `trkseg`, `rte`, and the points.
+    mutating func element(_ n: String, _ attributes: [(String, String)], at offset: Int) throws(GPXError) {
+        let parent = stack.last
+        switch n {
+        case "trk" where parent == "gpx":
+            doc.tracks.append([])
+        case "trkseg" where parent == "trk":
+            doc.tracks[doc.tracks.count - 1].append([])
+        case "rte" where parent == "gpx":
+            doc.routes.append([])
+        case "trkpt" where parent == "trkseg":
+            let t = doc.tracks.count - 1
+            doc.tracks[t][doc.tracks[t].count - 1].append(try point(attributes, at: offset))
+        case "rtept" where parent == "rte":
+            doc.routes[doc.routes.count - 1].append(try point(attributes, at: offset))
+        case "wpt" where parent == "gpx":
+            doc.waypoints.append(try point(attributes, at: offset))
+        default:
+            break
+        }
+    }
+
+    func point(_ attributes: [(String, String)], at offset: Int) throws(GPXError) -> GPXDocument.Point {
+        func value(_ key: String) -> Double? {
+            attributes.last(where: { $0.0 == key }).flatMap { Double($0.1.trimmingSpaces()) }
+        }
+        guard let lat = value("lat"), let lon = value("lon"), lat.isFinite, lon.isFinite else {
+            throw error("point without a numeric lat and lon", at: offset)
+        }
+        guard abs(lat) <= 90, abs(lon) <= 180 else { throw error("point outside ±90° latitude / ±180° longitude", at: offset) }
+        return GPXDocument.Point(latitude: lat, longitude: lon)
+    }
+}
+
+extension String {
+    fileprivate func trimmingSpaces() -> Substring {
+        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
+        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else { return "" }
+        return self[first...last]
+    }
+}
