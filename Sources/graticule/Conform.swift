@@ -50,13 +50,13 @@ struct Conform: ParsableCommand {
 /// The suites `graticule conform` knows, and their implementations.
 enum ConformanceSuites {
     static let names = ["pbf-varint", "mvt-fixtures", "json-test-suite", "parse-number-fxx", "geojsonhint",
-                        "geojson-schema", "geojson-invalid-geometry", "geojson-rewind", "turf", "tile-cover"]
+                        "geojson-schema", "geojson-invalid-geometry", "geojson-rewind", "turf", "tile-cover", "supermercado"]
 
     static let implementations: [String: [String]] = [
         "pbf-varint": ["graticule"], "mvt-fixtures": ["graticule"],
         "json-test-suite": ["graticule", "foundation.jsonserialization"], "parse-number-fxx": ["graticule"],
         "geojsonhint": ["graticule"], "geojson-schema": ["graticule"], "geojson-invalid-geometry": ["graticule"],
-        "geojson-rewind": ["graticule"], "turf": ["graticule"], "tile-cover": ["graticule"],
+        "geojson-rewind": ["graticule"], "turf": ["graticule"], "tile-cover": ["graticule"], "supermercado": ["graticule"],
     ]
 
     static func suite(named name: String) -> ConformanceSuite? {
@@ -71,6 +71,7 @@ enum ConformanceSuites {
         case "geojson-rewind": return GeoJSONRewindSuite()
         case "turf": return TurfSamplesSuite()
         case "tile-cover": return TileCoverSuite()
+        case "supermercado": return SupermercadoSuite()
         default: return nil
         }
     }
@@ -87,6 +88,7 @@ enum ConformanceSuites {
         case ("geojson-rewind", "graticule"): return GeoJSONRewindSuite.graticule
         case ("turf", "graticule"): return TurfSamplesSuite.graticule
         case ("tile-cover", "graticule"): return TileCoverSuite.graticule
+        case ("supermercado", "graticule"): return SupermercadoSuite.graticule
         default: return nil
         }
     }

@@ -1,5 +1,6 @@
 import XCTest
 import TileCover
+import GeoModel
 
 final class TileIDTests: XCTestCase {
     /// Bing Maps tile system documentation example: tile (3, 5) at level 3 is quadkey "213".
@@ -43,6 +44,78 @@ final class TileIDTests: XCTestCase {
             XCTAssertEqual(TileID(quadkey: t.quadkey), t)
             XCTAssertEqual(t.quadkey.count, z)
             if let p = t.parent { XCTAssertTrue(p.children.contains(t)) }
+        }
+    }
+}
+
+/// Tile-set edges and union (the supermercado operations), against expectations worked out
+/// by hand and, for random sets, against counts computed here independently.
+final class TileSetTests: XCTestCase {
+    func t(_ x: Int, _ y: Int, z: Int = 5) -> TileID { TileID(z: z, x: x, y: y)! }
+
+    func testEdgesOfABlock() {
+        let block = (10..<13).flatMap { y in (20..<23).map { x in t(x, y) } }
+        XCTAssertEqual(Set(TileSet.edges(block)), Set(block).subtracting([t(21, 11)]))
+        XCTAssertEqual(TileSet.edges([t(0, 0)]), [t(0, 0)], "a lone tile at the grid corner is an edge")
+        XCTAssertEqual(TileSet.edges([]), [])
+    }
+
+    /// Twice the area in tile units of a lon/lat polygon, by reprojecting its rings.
+    func tileArea(_ g: Geometry, z: Int) -> Double {
+        let n = Double(1 << z)
+        var total = 0.0
+        for p in 0..<g.partStarts.count {
+            let r = g.partRange(p)
+            var s = 0.0
+            for i in r.lowerBound..<(r.upperBound - 1) {
+                let ax = WebMercator.x(longitude: g.x(i)) * n, ay = WebMercator.y(latitude: g.y(i)) * n
+                let bx = WebMercator.x(longitude: g.x(i + 1)) * n, by = WebMercator.y(latitude: g.y(i + 1)) * n
+                s += ax * by - bx * ay
+            }
+            total += s
+        }
+        return total
+    }
+
+    func testUnionShapes() {
+        let pair = TileSet.union([t(3, 4), t(4, 4)])
+        XCTAssertEqual(pair.count, 1)
+        XCTAssertEqual(pair[0].positionCount, 5, "a 2×1 block is a rectangle")
+        let ring = (0..<3).flatMap { y in (0..<3).map { x in t(x + 8, y + 8) } }.filter { $0 != t(9, 9) }
+        let donut = TileSet.union(ring)
+        XCTAssertEqual(donut.count, 1)
+        XCTAssertEqual(donut[0].partStarts.count, 2, "one hole")
+        XCTAssertEqual(TileSet.union([t(1, 1), t(2, 2)]).count, 2, "corner contact does not join")
+        // RFC 7946 §3.1.6 winding: exterior counterclockwise (negative y-down area), hole clockwise.
+        XCTAssertEqual(tileArea(donut[0], z: 5), -16, accuracy: 1e-6)   // −(18 exterior) + 2 hole = −16 = −2·8 cells
+    }
+
+    /// Random sets: as many polygons as 4-connected groups, and the polygons' area is the
+    /// number of tiles.
+    func testRandomUnions() {
+        var s: UInt64 = 3
+        for _ in 0..<200 {
+            var tiles = Set<TileID>()
+            for _ in 0..<30 {
+                s = s &* 6364136223846793005 &+ 1442695040888963407
+                tiles.insert(t(Int(s >> 60), Int((s >> 50) & 7)))
+            }
+            var seen = Set<TileID>(), groups = 0
+            for c in tiles where !seen.contains(c) {
+                groups += 1
+                var stack = [c]
+                seen.insert(c)
+                while let d = stack.popLast() {
+                    for (dx, dy) in [(1, 0), (-1, 0), (0, 1), (0, -1)] {
+                        if let n = TileID(z: 5, x: Int(d.x) + dx, y: Int(d.y) + dy), tiles.contains(n), !seen.contains(n) {
+                            seen.insert(n); stack.append(n)
+                        }
+                    }
+                }
+            }
+            let polygons = TileSet.union(Array(tiles))
+            XCTAssertEqual(polygons.count, groups)
+            XCTAssertEqual(polygons.map { -tileArea($0, z: 5) }.reduce(0, +), 2 * Double(tiles.count), accuracy: 1e-6)
         }
     }
 }
