@@ -143,6 +143,9 @@ final class _ExternalSampler: _Sampler {
 ///   "requires": "pip install orjson", "quick": true }
 /// ```
 ///
+/// Optional: `parameters` (the case's parameters, so it is compared with the in-process
+/// case of the same parameters) and `datasetNames` (substrings; only matching datasets).
+///
 /// `command` paths are relative to the working directory of the run. The runner registers
 /// one case per dataset of the listed kinds.
 public struct ExternalManifest: Codable, Equatable, Sendable {
@@ -153,6 +156,9 @@ public struct ExternalManifest: Codable, Equatable, Sendable {
     public var requires: String?
     public var quick: Bool?
     public var parameters: [String: String]?
+    /// When given, only datasets whose name contains one of these strings (a manifest for
+    /// polygons names the polygon datasets among those of its kind).
+    public var datasetNames: [String]?
 
     public static func load(path: String) throws -> ExternalManifest {
         let bytes = try FileIO.readAll(path)
@@ -165,7 +171,9 @@ public struct ExternalManifest: Codable, Equatable, Sendable {
 
     /// The cases this manifest adds for the given datasets.
     public func cases(datasets: [Dataset]) -> [BenchmarkCase] {
-        datasets.filter { datasetKinds.contains($0.kind) }.map {
+        datasets.filter { d in
+            datasetKinds.contains(d.kind) && (datasetNames.map { names in names.contains { d.name.contains($0) } } ?? true)
+        }.map {
             BenchmarkCase(name: benchmark, implementation: implementation, dataset: $0,
                           parameters: parameters ?? [:], quick: quick ?? true,
                           body: .external(ExternalProgram(command: command)))

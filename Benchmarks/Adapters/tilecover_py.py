@@ -1,0 +1,91 @@
+#!/usr/bin/env python3
+"""External implementations of the tile-cover benchmarks for graticule's runner.
+
+Speaks the external protocol (see `ExternalProgram` in Sources/BenchKit/External.swift and
+the README): load the dataset, print `ready`, then answer each `run N` with `ns T`, the
+nanoseconds N operations took, until `quit`.
+
+Usage: tilecover_py.py LIBRARY KIND ZOOM --dataset PATH
+  supermercado polygon|lines ZOOM   burntiles.burn of every polygon / line feature
+  mercantile points ZOOM            mercantile.tile of every point, collected in a set
+(pip install supermercado mercantile)
+"""
+import json
+import sys
+import time
+
+
+def features_of(doc):
+    t = doc.get("type")
+    if t == "FeatureCollection":
+        return [f for f in doc.get("features", []) if f.get("geometry")]
+    if t == "Feature":
+        return [doc] if doc.get("geometry") else []
+    return [{"type": "Feature", "properties": {}, "geometry": doc}]
+
+
+def main() -> int:
+    args = sys.argv[1:]
+    if len(args) != 5 or args[3] != "--dataset":
+        print("error usage: tilecover_py.py supermercado|mercantile KIND ZOOM --dataset PATH", flush=True)
+        return 2
+    library, kind, zoom, path = args[0], args[1], int(args[2]), args[4]
+    with open(path, "rb") as f:
+        doc = json.loads(f.read())
+    feats = features_of(doc)
+    if library == "supermercado":
+        try:
+            from supermercado import burntiles
+        except ImportError:
+            print("error supermercado is not installed (pip install supermercado)", flush=True)
+            return 2
+        wanted = {"polygon": ("Polygon", "MultiPolygon"), "lines": ("LineString", "MultiLineString")}.get(kind)
+        if wanted is None:
+            print(f"error unknown kind {kind}", flush=True)
+            return 2
+        polys = [f for f in feats if f["geometry"]["type"] in wanted]
+
+        def op():
+            return len(burntiles.burn(polys, zoom))
+    elif library == "mercantile" and kind == "points":
+        try:
+            import mercantile
+        except ImportError:
+            print("error mercantile is not installed (pip install mercantile)", flush=True)
+            return 2
+        pts = []
+        for f in feats:
+            g = f["geometry"]
+            if g["type"] == "Point":
+                pts.append(g["coordinates"][:2])
+            elif g["type"] == "MultiPoint":
+                pts.extend(c[:2] for c in g["coordinates"])
+        tile = mercantile.tile
+
+        def op():
+            return len({tile(p[0], p[1], zoom) for p in pts})
+    else:
+        print(f"error unknown library/kind {library} {kind}", flush=True)
+        return 2
+    print(f"# {op()} tiles", file=sys.stderr, flush=True)  # fail at setup, not while timing
+    print("ready", flush=True)
+    clock = time.perf_counter_ns
+    for line in sys.stdin:
+        parts = line.split()
+        if not parts:
+            continue
+        if parts[0] == "quit":
+            return 0
+        if parts[0] != "run" or len(parts) != 2:
+            print(f"error unexpected command {line.strip()!r}", flush=True)
+            return 2
+        n = int(parts[1])
+        t0 = clock()
+        for _ in range(n):
+            op()
+        print("ns", clock() - t0, flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
