@@ -424,7 +424,7 @@ struct _CameraView {
         stack.append(Entry(z: 0, x: 0, y: 0, wrap: 0, full: false))
         let nominalScale = exp2(Double(nominalZ))
         while let e = stack.popLast() {
-            let n = exp2(Double(e.z))
+            let n = Double(UInt64(1) << UInt64(e.z))
             let x0 = Double(e.wrap) + Double(e.x) / n, x1 = Double(e.wrap) + Double(e.x + 1) / n
             let y0 = Double(e.y) / n, y1 = Double(e.y + 1) / n
             var full = e.full
@@ -455,7 +455,14 @@ struct _CameraView {
                 stack.append(Entry(z: e.z + 1, x: 2 * e.x + (i & 1), y: 2 * e.y + (i >> 1), wrap: e.wrap, full: full))
             }
         }
-        out.sort { $0.d < $1.d || ($0.d == $1.d && $0.tile < $1.tile) }
-        return out.map(\.tile)
+        // Sort indices (4-byte moves), comparing tiles only on equal distances.
+        var order = [UInt32](0..<UInt32(out.count))
+        out.withUnsafeBufferPointer { o in
+            order.sort { a, b in
+                let da = o[Int(a)].d, db = o[Int(b)].d
+                return da < db || (da == db && o[Int(a)].tile < o[Int(b)].tile)
+            }
+        }
+        return order.map { out[Int($0)].tile }
     }
 }
