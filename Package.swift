@@ -80,7 +80,7 @@ let package = Package(
         .testTarget(name: "GeoJSONTests", dependencies: ["GeoJSON", "GeoModel"]),
         .testTarget(name: "VectorTileTests", dependencies: ["VectorTile", "GeoModel"]),
         .testTarget(name: "TileCoverTests", dependencies: ["TileCover"]),
-        .testTarget(name: "SourceDiffTests", dependencies: ["SourceDiff"]),
+        .testTarget(name: "SourceDiffTests", dependencies: ["SourceDiff", "GeoModel", "TileCover"]),
         .testTarget(name: "BenchKitTests", dependencies: ["BenchKit"]),
         .testTarget(name: "ConformanceTests", dependencies: ["Conformance", "PBF", "VectorTile", "GeoJSON", "GeoModel"]),
         .testTarget(name: "CorpusGeneratorsTests", dependencies: ["CorpusGenerators", "PBF", "VectorTile"]),

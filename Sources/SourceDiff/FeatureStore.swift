@@ -1,0 +1,332 @@
+import GeoModel
+import TileCover
+
+/// A keyed set of features, as a map's data source holds them, with a tile → features index
+/// over a zoom range kept up to date as diffs are applied.
+///
+/// Features are keyed by `id` (strings and numbers kept apart: `"1"` ≠ `1`) or by a
+/// promoted property (`promoteId`, as MapLibre's option of that name). The index answers
+/// `features(in:)` for any tile of the range; `apply(_:mode:)` returns the tiles a diff
+/// touched: for every feature it changed, the tiles of its old geometry and of its new one,
+/// at every zoom of the range (closed-square cover, `TileCoverage`).
+///
+/// ```swift
+/// var store = try FeatureStore(features, indexZooms: 10...14)
+/// let report = try store.apply(diff)
+/// for tile in report.touchedTiles { invalidate(tile) }
+/// ```
+public struct FeatureStore {
+    /// What happens to a change that cannot be applied as written.
+    public enum Mode: Sendable {
+        /// Any update or remove of an unknown id, duplicate id, or feature without an id is
+        /// a `SourceDiffError` naming it, and nothing is applied.
+        case strict
+        /// MapLibre's behaviour: unknown ids are skipped, an `add` of a present id replaces
+        /// the feature, features without an id are skipped; each is reported.
+        case lenient
+    }
+
+    /// A change that lenient mode skipped or reinterpreted.
+    public struct Skipped: Equatable, Sendable {
+        public enum Reason: Equatable, Sendable {
+            case unknownRemove, unknownUpdate, missingID
+            /// An add of a present id: the feature was replaced.
+            case duplicateAddReplaced
+        }
+        public var reason: Reason
+        public var id: FeatureKey?
+        /// Position in the initial data or in the diff's `add` list, where that matters.
+        public var index: Int?
+    }
+
+    /// What an `apply` did.
+    public struct ApplyReport: Sendable {
+        /// Every tile (over the index's zoom range) whose content changed.
+        public var touchedTiles: Set<TileID> = []
+        public var added = 0, removed = 0, updated = 0
+        public var skipped: [Skipped] = []
+    }
+
+    struct Entry {
+        var key: FeatureKey
+        var feature: GeoFeature
+        /// Tiles of the feature's geometry over the index range (empty without an index).
+        var tiles: [TileID]
+    }
+
+    public let promoteId: String?
+    /// The zoom range of the tile index; nil for no index.
+    public let indexZooms: ClosedRange<Int>?
+    var entries: [Entry?] = []
+    var slotOf: [FeatureKey: Int32] = [:]
+    var freeSlots: [Int32] = []
+    var index: [TileID: Set<Int32>] = [:]
+    /// What lenient construction skipped.
+    public private(set) var skippedAtBuild: [Skipped] = []
+
+    /// A store of `features`.
+    ///
+    /// - Parameters:
+    ///   - promoteId: the property whose value keys each feature, instead of `id`.
+    ///   - indexZooms: the zooms of the tile index (within 0...29), or nil for none.
+    ///   - mode: strict rejects duplicate and missing ids; lenient keeps the last feature
+    ///     of a duplicated id and skips id-less ones, reporting both in `skippedAtBuild`.
+    /// - Throws: `SourceDiffError.duplicateID` / `.missingID` in strict mode.
+    /// - Complexity: O(features + index entries).
+    public init(_ features: [GeoFeature], promoteId: String? = nil, indexZooms: ClosedRange<Int>? = nil,
+                mode: Mode = .strict) throws(SourceDiffError)
+    {
+        precondition(indexZooms.map { $0.lowerBound >= 0 && $0.upperBound <= 29 } ?? true, "index zooms must lie in 0...29")
+        self.promoteId = promoteId
+        self.indexZooms = indexZooms
+        entries.reserveCapacity(features.count)
+        slotOf.reserveCapacity(features.count)
+        for (i, f) in features.enumerated() {
+            guard let k = FeatureKey.of(f, promoteId: promoteId) else {
+                if mode == .strict { throw .missingID(index: i) }
+                skippedAtBuild.append(Skipped(reason: .missingID, id: nil, index: i))
+                continue
+            }
+            if let slot = slotOf[k] {
+                if mode == .strict { throw .duplicateID(k) }
+                skippedAtBuild.append(Skipped(reason: .duplicateAddReplaced, id: k, index: i))
+                unindex(slot)
+                entries[Int(slot)]!.feature = f
+                entries[Int(slot)]!.tiles = tiles(of: f.geometry)
+                reindex(slot)
+                continue
+            }
+            insert(k, f)
+        }
+    }
+
+    /// Number of features.
+    public var count: Int { slotOf.count }
+
+    /// The feature with this key.
+    public subscript(key: FeatureKey) -> GeoFeature? {
+        slotOf[key].flatMap { entries[Int($0)]?.feature }
+    }
+
+    /// Every key, in storage order.
+    public var keys: [FeatureKey] { entries.compactMap { $0?.key } }
+
+    /// The keys of the features whose geometry meets `tile`'s closed square; empty for a
+    /// tile outside the index's zoom range.
+    public func features(in tile: TileID) -> Set<FeatureKey> {
+        Set((index[tile] ?? []).map { entries[Int($0)]!.key })
+    }
+
+    /// The tiles of the index that hold at least one feature.
+    public var indexedTiles: Set<TileID> { Set(index.keys) }
+
+    // MARK: Index
+
+    /// The closed-square cover over the index range: computed at the deepest zoom, the
+    /// others are its ancestors (a square meets a geometry iff one of its four children
+    /// does, so this is exact).
+    func tiles(of geometry: Geometry?) -> [TileID] {
+        guard let zooms = indexZooms, let g = geometry else { return [] }
+        var level = TileCoverage.tiles(for: g, zoom: zooms.upperBound)
+        var out = level
+        var z = zooms.upperBound
+        while z > zooms.lowerBound {
+            var parents: [TileID] = []
+            parents.reserveCapacity(level.count)
+            for t in level {
+                let p = t.parent!
+                if parents.last != p { parents.append(p) }
+            }
+            level = Array(Set(parents))
+            out += level
+            z -= 1
+        }
+        return out
+    }
+
+    mutating func insert(_ k: FeatureKey, _ f: GeoFeature) {
+        let entry = Entry(key: k, feature: f, tiles: tiles(of: f.geometry))
+        let slot: Int32
+        if let s = freeSlots.popLast() {
+            slot = s
+            entries[Int(s)] = entry
+        } else {
+            slot = Int32(entries.count)
+            entries.append(entry)
+        }
+        slotOf[k] = slot
+        reindex(slot)
+    }
+
+    mutating func reindex(_ slot: Int32) {
+        for t in entries[Int(slot)]!.tiles { index[t, default: []].insert(slot) }
+    }
+
+    mutating func unindex(_ slot: Int32) {
+        for t in entries[Int(slot)]!.tiles {
+            index[t]?.remove(slot)
+            if index[t]?.isEmpty == true { index[t] = nil }
+        }
+    }
+
+    mutating func delete(_ k: FeatureKey) -> [TileID] {
+        guard let slot = slotOf.removeValue(forKey: k) else { return [] }
+        unindex(slot)
+        let old = entries[Int(slot)]!.tiles
+        entries[Int(slot)] = nil
+        freeSlots.append(slot)
+        return old
+    }
+
+    // MARK: Applying
+
+    /// Applies `diff` (removeAll, remove, add, update, in that order) and returns what it
+    /// touched. Atomic: every change is checked before any is made, so on a thrown error
+    /// the store is unchanged.
+    ///
+    /// - Throws: in strict mode, `.unknownID` for a remove or update of an absent id,
+    ///   `.duplicateID` for an add of a present id, `.missingID` for an add without one.
+    /// - Complexity: O(changes + the index entries of the changed features).
+    @discardableResult
+    public mutating func apply(_ diff: GeoJSONSourceDiff, mode: Mode = .strict) throws(SourceDiffError) -> ApplyReport {
+        var report = ApplyReport()
+        // Check: which ids are present at each step, without touching the store.
+        var overlay: [FeatureKey: Bool] = [:]
+        func present(_ k: FeatureKey) -> Bool { overlay[k] ?? (!diff.removeAll && slotOf[k] != nil) }
+        var removes: [FeatureKey] = []
+        for k in diff.remove {
+            guard present(k) else {
+                if mode == .strict { throw .unknownID(k) }
+                report.skipped.append(Skipped(reason: .unknownRemove, id: k, index: nil))
+                continue
+            }
+            overlay[k] = false
+            removes.append(k)
+        }
+        var adds: [(FeatureKey, GeoFeature)] = []
+        for (i, f) in diff.add.enumerated() {
+            guard let k = FeatureKey.of(f, promoteId: promoteId) else {
+                if mode == .strict { throw .missingID(index: i) }
+                report.skipped.append(Skipped(reason: .missingID, id: nil, index: i))
+                continue
+            }
+            if present(k) {
+                if mode == .strict { throw .duplicateID(k) }
+                report.skipped.append(Skipped(reason: .duplicateAddReplaced, id: k, index: i))
+            }
+            overlay[k] = true
+            adds.append((k, f))
+        }
+        var updates: [FeatureUpdate] = []
+        for u in diff.update {
+            guard present(u.id) else {
+                if mode == .strict { throw .unknownID(u.id) }
+                report.skipped.append(Skipped(reason: .unknownUpdate, id: u.id, index: nil))
+                continue
+            }
+            updates.append(u)
+        }
+
+        // Apply: nothing below can fail.
+        if diff.removeAll {
+            for t in index.keys { report.touchedTiles.insert(t) }
+            report.removed += slotOf.count
+            entries.removeAll()
+            slotOf.removeAll()
+            freeSlots.removeAll()
+            index.removeAll()
+        }
+        for k in removes {
+            report.touchedTiles.formUnion(delete(k))
+            report.removed += 1
+        }
+        for (k, f) in adds {
+            if slotOf[k] != nil {
+                // Lenient replace: old and new tiles are touched.
+                report.touchedTiles.formUnion(delete(k))
+            }
+            insert(k, f)
+            report.touchedTiles.formUnion(entries[Int(slotOf[k]!)]!.tiles)
+            report.added += 1
+        }
+        for u in updates {
+            let slot = slotOf[u.id]!
+            let old = entries[Int(slot)]!
+            let new = u.applied(to: old.feature)
+            guard !FeatureStore.sameContent(old.feature, new) else { continue }
+            report.updated += 1
+            report.touchedTiles.formUnion(old.tiles)
+            if let g = u.newGeometry, g != old.feature.geometry {
+                unindex(slot)
+                entries[Int(slot)]!.tiles = tiles(of: g)
+                reindex(slot)
+                report.touchedTiles.formUnion(entries[Int(slot)]!.tiles)
+            }
+            entries[Int(slot)]!.feature = new
+        }
+        return report
+    }
+
+    // MARK: Comparing
+
+    /// Same geometry and same properties (as a set of key/value pairs: order and nil versus
+    /// empty do not matter).
+    public static func sameContent(_ a: GeoFeature, _ b: GeoFeature) -> Bool {
+        guard a.geometry == b.geometry else { return false }
+        let pa = a.properties ?? PropertyList(), pb = b.properties ?? PropertyList()
+        guard pa.count == pb.count else { return false }
+        for (k, v) in pa where pb[k] != v { return false }
+        return true
+    }
+
+    /// Whether both stores hold the same keys with the same content.
+    public func sameContent(as other: FeatureStore) -> Bool {
+        guard count == other.count else { return false }
+        for e in entries {
+            guard let e else { continue }
+            guard let f = other[e.key], FeatureStore.sameContent(e.feature, f) else { return false }
+        }
+        return true
+    }
+
+    /// The minimal diff from `old` to `new`: identical features produce nothing; a
+    /// geometry change is `newGeometry`; property changes are property-level edits
+    /// (`removeAllProperties` when every property goes); a key only in `old` is removed,
+    /// one only in `new` added (so a changed id is a remove and an add).
+    ///
+    /// - Complexity: O(features + properties).
+    public static func diff(from old: FeatureStore, to new: FeatureStore) -> GeoJSONSourceDiff {
+        var d = GeoJSONSourceDiff()
+        for e in old.entries {
+            if let e, new.slotOf[e.key] == nil { d.remove.append(e.key) }
+        }
+        for e in new.entries {
+            guard let e else { continue }
+            guard let o = old[e.key] else { d.add.append(e.feature); continue }
+            if o.geometry != nil && e.feature.geometry == nil {
+                // A geometry that becomes null has no `newGeometry` form: remove and add.
+                d.remove.append(e.key)
+                d.add.append(e.feature)
+                continue
+            }
+            if let u = update(e.key, from: o, to: e.feature) { d.update.append(u) }
+        }
+        return d
+    }
+
+    /// The update that turns `a` into `b`, or nil when they have the same content. (A
+    /// geometry that becomes null cannot be written as `newGeometry`; `diff(from:to:)`
+    /// turns that case into a remove and an add.)
+    public static func update(_ key: FeatureKey, from a: GeoFeature, to b: GeoFeature) -> FeatureUpdate? {
+        var u = FeatureUpdate(id: key)
+        if a.geometry != b.geometry { u.newGeometry = b.geometry }
+        let pa = a.properties ?? PropertyList(), pb = b.properties ?? PropertyList()
+        if pb.isEmpty && !pa.isEmpty {
+            u.removeAllProperties = true
+        } else {
+            for (k, _) in pa where pb[k] == nil { u.removeProperties.append(k) }
+            for (k, v) in pb where pa[k] != v { u.addOrUpdateProperties.append(key: k, value: v) }
+        }
+        return u.isEmpty ? nil : u
+    }
+}

@@ -1,0 +1,258 @@
+import XCTest
+import GeoModel
+import TileCover
+@testable import SourceDiff
+
+/// Property tests of diff, apply, merge and touched tiles on random stores and edits, and
+/// the id cases of MapLibre's diff behaviour pinned per mode.
+final class SourceDiffTests: XCTestCase {
+    struct Rng {
+        var s: UInt64
+        mutating func next() -> UInt64 {
+            s = s &* 6364136223846793005 &+ 1442695040888963407
+            return s >> 17
+        }
+        mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
+        mutating func unit() -> Double { Double(next() % 1_000_000) / 1_000_000 }
+    }
+
+    let zooms = 3...6
+
+    func key(_ i: Int) -> FeatureKey { i % 3 == 0 ? .string("f\(i)") : .integer(Int64(i)) }
+    func id(_ k: FeatureKey) -> FeatureID { k.featureID }
+
+    func geometry(_ r: inout Rng) -> Geometry {
+        let lon = r.unit() * 60 - 30, lat = r.unit() * 60 - 30
+        switch r.below(3) {
+        case 0: return Geometry(kind: .point, coordinates: [lon, lat])
+        case 1: return Geometry(kind: .lineString, coordinates: [lon, lat, lon + r.unit() * 8, lat + r.unit() * 8], partStarts: [0])
+        default:
+            let d = 1 + r.unit() * 6
+            return Geometry(kind: .polygon, coordinates: [lon, lat, lon + d, lat, lon + d, lat + d, lon, lat + d, lon, lat],
+                            partStarts: [0], polygonStarts: [0])
+        }
+    }
+
+    func properties(_ r: inout Rng) -> PropertyList {
+        var p = PropertyList()
+        for k in ["name", "speed", "open", "kind"] where r.below(3) > 0 {
+            switch k {
+            case "name": p.append(key: k, value: .string("n\(r.below(5))"))
+            case "speed": p.append(key: k, value: .int(Int64(r.below(4))))
+            case "open": p.append(key: k, value: .bool(r.below(2) == 0))
+            default: p.append(key: k, value: r.below(2) == 0 ? .null : .double(Double(r.below(3)) / 2))
+            }
+        }
+        return p
+    }
+
+    func feature(_ k: FeatureKey, _ r: inout Rng) -> GeoFeature {
+        GeoFeature(id: id(k), geometry: geometry(&r), properties: properties(&r))
+    }
+
+    func randomFeatures(_ r: inout Rng, count: Int, keyOffset: Int = 0) -> [GeoFeature] {
+        (0..<count).map { feature(key($0 + keyOffset), &r) }
+    }
+
+    /// An edited copy: some removed, some added, some moved, some with properties changed.
+    func edited(_ fs: [GeoFeature], _ r: inout Rng) -> [GeoFeature] {
+        var out: [GeoFeature] = []
+        for f in fs {
+            switch r.below(6) {
+            case 0: continue                                    // removed
+            case 1: var g = f; g.geometry = geometry(&r); out.append(g)
+            case 2: var g = f; g.properties = properties(&r); out.append(g)
+            default: out.append(f)
+            }
+        }
+        out += randomFeatures(&r, count: r.below(5), keyOffset: 1000 + r.below(1000))
+        // Drop accidental duplicates of the added keys.
+        var seen = Set<FeatureKey>()
+        return out.filter { seen.insert(FeatureKey.of($0)!).inserted }
+    }
+
+    func store(_ fs: [GeoFeature]) -> FeatureStore {
+        try! FeatureStore(fs, indexZooms: zooms)
+    }
+
+    /// The tiles of a geometry over the zoom range, each zoom covered directly.
+    func cover(_ g: Geometry?) -> Set<TileID> {
+        guard let g else { return [] }
+        return Set(zooms.flatMap { TileCoverage.tiles(for: g, zoom: $0) })
+    }
+
+    /// The index rebuilt by brute force must equal `features(in:)` for every tile.
+    func checkIndex(_ s: FeatureStore, file: StaticString = #filePath, line: UInt = #line) {
+        var expected: [TileID: Set<FeatureKey>] = [:]
+        for k in s.keys { for t in cover(s[k]!.geometry) { expected[t, default: []].insert(k) } }
+        XCTAssertEqual(s.indexedTiles, Set(expected.keys), file: file, line: line)
+        for (t, ks) in expected { XCTAssertEqual(s.features(in: t), ks, "\(t)", file: file, line: line) }
+    }
+
+    func testApplyOfDiffGivesTheNewStoreAndTouchesExactlyTheChangedTiles() throws {
+        var r = Rng(s: 1)
+        for round in 0..<60 {
+            let a = randomFeatures(&r, count: 20 + r.below(20))
+            let b = edited(a, &r)
+            let sa = store(a), sb = store(b)
+            let d = FeatureStore.diff(from: sa, to: sb)
+            var s = sa
+            let report = try s.apply(d)
+            XCTAssertTrue(s.sameContent(as: sb), "round \(round)")
+            checkIndex(s)
+            // Touched tiles: for each key whose content differs, old cover ∪ new cover.
+            var touched = Set<TileID>()
+            for k in Set(sa.keys).union(sb.keys) {
+                let old = sa[k], new = sb[k]
+                if let old, let new, FeatureStore.sameContent(old, new) { continue }
+                touched.formUnion(cover(old?.geometry))
+                touched.formUnion(cover(new?.geometry))
+            }
+            XCTAssertEqual(report.touchedTiles, touched, "round \(round)")
+        }
+    }
+
+    /// Minimality: nothing for identical stores; every update names a feature that changed
+    /// and only properties whose value changed.
+    func testDiffIsMinimal() {
+        var r = Rng(s: 2)
+        for _ in 0..<60 {
+            let a = randomFeatures(&r, count: 30)
+            XCTAssertTrue(FeatureStore.diff(from: store(a), to: store(a)).isEmpty)
+            let b = edited(a, &r)
+            let sa = store(a), sb = store(b)
+            let d = FeatureStore.diff(from: sa, to: sb)
+            for u in d.update {
+                let old = sa[u.id]!, new = sb[u.id]!
+                XCTAssertFalse(FeatureStore.sameContent(old, new))
+                if let g = u.newGeometry { XCTAssertNotEqual(g, old.geometry) } else { XCTAssertEqual(old.geometry, new.geometry) }
+                for (k, v) in u.addOrUpdateProperties { XCTAssertNotEqual(old.properties?[k], v, "unchanged \(k) listed") }
+                for k in u.removeProperties { XCTAssertNil(new.properties?[k]); XCTAssertNotNil(old.properties?[k]) }
+            }
+            XCTAssertEqual(Set(d.remove), Set(sa.keys).subtracting(sb.keys))
+            XCTAssertEqual(Set(d.add.map { FeatureKey.of($0)! }), Set(sb.keys).subtracting(sa.keys))
+        }
+        // A changed id is a remove and an add.
+        let f = GeoFeature(id: .int(1), geometry: Geometry(kind: .point, coordinates: [1, 2]), properties: ["a": .int(1)])
+        var g = f
+        g.id = .string("1")
+        let d = FeatureStore.diff(from: store([f]), to: store([g]))
+        XCTAssertEqual(d.remove, [.integer(1)])
+        XCTAssertEqual(d.add, [g])
+        XCTAssertTrue(d.update.isEmpty)
+    }
+
+    /// A random diff valid (strict mode) for the store `s` holds: removeAll sometimes,
+    /// removes, adds of new and of just-removed ids, updates of present and just-added ids.
+    func randomDiff(for s: FeatureStore, _ r: inout Rng) -> GeoJSONSourceDiff {
+        var d = GeoJSONSourceDiff()
+        var present = Set(s.keys)
+        if r.below(8) == 0 { d.removeAll = true; present = [] }
+        for k in present.sorted(by: { $0.description < $1.description }) where r.below(5) == 0 {
+            d.remove.append(k); present.remove(k)
+        }
+        for k in d.remove where r.below(3) == 0 { d.add.append(feature(k, &r)); present.insert(k) }
+        for _ in 0..<r.below(4) {
+            let k = key(2000 + r.below(3000))
+            if present.contains(k) { continue }
+            d.add.append(feature(k, &r)); present.insert(k)
+        }
+        for k in present.sorted(by: { $0.description < $1.description }) where r.below(3) == 0 {
+            var u = FeatureUpdate(id: k)
+            if r.below(2) == 0 { u.newGeometry = geometry(&r) }
+            if r.below(5) == 0 { u.removeAllProperties = true }
+            for p in ["name", "speed", "open", "kind"] where r.below(4) == 0 { u.removeProperties.append(p) }
+            for (p, v) in properties(&r) where r.below(2) == 0 { u.addOrUpdateProperties.append(key: p, value: v) }
+            d.update.append(u)
+            if r.below(4) == 0 { d.update.append(FeatureUpdate(id: k, addOrUpdateProperties: ["name": .string("again")])) }
+        }
+        return d
+    }
+
+    func testMergeEqualsApplyingInTurn() throws {
+        var r = Rng(s: 3)
+        for round in 0..<150 {
+            let s0 = store(randomFeatures(&r, count: 15 + r.below(10)))
+            let d1 = randomDiff(for: s0, &r)
+            var s1 = s0
+            try s1.apply(d1)
+            let d2 = randomDiff(for: s1, &r)
+            var s2 = s1
+            try s2.apply(d2)
+            var m = s0
+            try m.apply(d1.merged(with: d2))
+            XCTAssertTrue(m.sameContent(as: s2), "round \(round)")
+            checkIndex(m)
+        }
+    }
+
+    func testMergeRules() {
+        let p = GeoFeature(id: .int(7), geometry: Geometry(kind: .point, coordinates: [0, 0]), properties: ["a": .int(1)])
+        // A later remove cancels an earlier add entirely.
+        XCTAssertTrue(GeoJSONSourceDiff(add: [p]).merged(with: GeoJSONSourceDiff(remove: [.integer(7)])).isEmpty)
+        // Updates of one id merge key-wise; the later geometry wins.
+        let g1 = Geometry(kind: .point, coordinates: [1, 1]), g2 = Geometry(kind: .point, coordinates: [2, 2])
+        let m = GeoJSONSourceDiff(update: [FeatureUpdate(id: .integer(7), newGeometry: g1, removeProperties: ["b"],
+                                                         addOrUpdateProperties: ["a": .int(2), "c": .int(3)])])
+            .merged(with: GeoJSONSourceDiff(update: [FeatureUpdate(id: .integer(7), newGeometry: g2, removeProperties: ["c"],
+                                                                   addOrUpdateProperties: ["b": .int(4)])]))
+        XCTAssertEqual(m.update, [FeatureUpdate(id: .integer(7), newGeometry: g2, removeProperties: ["c"],
+                                               addOrUpdateProperties: ["a": .int(2), "b": .int(4)])])
+        // A later removeAll discards everything before it.
+        let later = GeoJSONSourceDiff(removeAll: true, add: [p])
+        XCTAssertEqual(GeoJSONSourceDiff(remove: [.string("x")], update: [FeatureUpdate(id: .integer(1))]).merged(with: later), later)
+        // An update of a feature added earlier is folded into the add.
+        let folded = GeoJSONSourceDiff(add: [p]).merged(with: GeoJSONSourceDiff(update: [FeatureUpdate(id: .integer(7), newGeometry: g2)]))
+        XCTAssertEqual(folded.add.first?.geometry, g2)
+        XCTAssertTrue(folded.update.isEmpty)
+    }
+
+    /// The id cases of MapLibre's diff behaviour, pinned per mode.
+    func testIdCasesPerMode() throws {
+        let pt = Geometry(kind: .point, coordinates: [3, 4])
+        let zero = GeoFeature(id: .int(0), geometry: pt, properties: [:])
+        let one = GeoFeature(id: .int(1), geometry: pt, properties: [:])
+        let oneString = GeoFeature(id: .string("1"), geometry: pt, properties: [:])
+        let anonymous = GeoFeature(id: nil, geometry: pt, properties: [:])
+
+        // Initial data: id 0 is an id; "1" and 1 are two features; duplicates and id-less
+        // features are errors in strict mode and skipped (last one kept) in lenient mode.
+        let s = try FeatureStore([zero, one, oneString], indexZooms: 2...2)
+        XCTAssertEqual(s.count, 3)
+        XCTAssertThrowsError(try FeatureStore([one, one])) { XCTAssertEqual($0 as? SourceDiffError, .duplicateID(.integer(1))) }
+        XCTAssertThrowsError(try FeatureStore([one, anonymous])) { XCTAssertEqual($0 as? SourceDiffError, .missingID(index: 1)) }
+        let lenient = try FeatureStore([one, anonymous, one], mode: .lenient)
+        XCTAssertEqual(lenient.count, 1)
+        XCTAssertEqual(lenient.skippedAtBuild.map(\.reason), [.missingID, .duplicateAddReplaced])
+
+        // Strict apply: any bad change throws and leaves the store as it was (atomic).
+        var strict = s
+        let bad = GeoJSONSourceDiff(remove: [.integer(0)], update: [FeatureUpdate(id: .integer(9), addOrUpdateProperties: ["a": .int(1)])])
+        XCTAssertThrowsError(try strict.apply(bad)) { XCTAssertEqual($0 as? SourceDiffError, .unknownID(.integer(9))) }
+        XCTAssertTrue(strict.sameContent(as: s))
+        XCTAssertNotNil(strict[.integer(0)])
+        XCTAssertThrowsError(try strict.apply(GeoJSONSourceDiff(add: [one]))) { XCTAssertEqual($0 as? SourceDiffError, .duplicateID(.integer(1))) }
+        XCTAssertThrowsError(try strict.apply(GeoJSONSourceDiff(add: [anonymous]))) { XCTAssertEqual($0 as? SourceDiffError, .missingID(index: 0)) }
+        XCTAssertThrowsError(try strict.apply(GeoJSONSourceDiff(remove: [.string("0")]))) { XCTAssertEqual($0 as? SourceDiffError, .unknownID(.string("0"))) }
+        XCTAssertTrue(strict.sameContent(as: s))
+
+        // Lenient apply: MapLibre's behaviour, reported.
+        var len = s
+        var moved = one
+        moved.geometry = Geometry(kind: .point, coordinates: [100, 60])
+        let report = try len.apply(GeoJSONSourceDiff(remove: [.integer(5)], add: [anonymous, moved],
+                                                     update: [FeatureUpdate(id: .integer(9), addOrUpdateProperties: ["a": .int(1)])]),
+                                   mode: .lenient)
+        XCTAssertEqual(report.skipped.map(\.reason), [.unknownRemove, .missingID, .duplicateAddReplaced, .unknownUpdate])
+        XCTAssertEqual(len[.integer(1)]?.geometry, moved.geometry, "a duplicate add replaces")
+        XCTAssertEqual(len.count, 3)
+        XCTAssertTrue(report.touchedTiles.contains(TileCoverage.tiles(for: pt, zoom: 2)[0]), "old place touched")
+        XCTAssertTrue(report.touchedTiles.contains(TileCoverage.tiles(for: moved.geometry!, zoom: 2)[0]), "new place touched")
+
+        // promoteId keys features by a property, with the same string/number distinction.
+        let a = GeoFeature(id: nil, geometry: pt, properties: ["vehicle": .string("7")])
+        let b = GeoFeature(id: nil, geometry: pt, properties: ["vehicle": .int(7)])
+        let promoted = try FeatureStore([a, b], promoteId: "vehicle")
+        XCTAssertEqual(Set(promoted.keys), [.string("7"), .integer(7)])
+    }
+}
