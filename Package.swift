@@ -48,7 +48,7 @@ let package = Package(
         .target(name: "GeoJSON", dependencies: ["GeoModel"], exclude: ["Tables"]),
         .target(name: "VectorTile", dependencies: ["PBF", "GeoModel"]),
         .target(name: "TileCover", dependencies: ["GeoModel"]),
-        .target(name: "SourceDiff", dependencies: ["GeoModel", "TileCover"]),
+        .target(name: "SourceDiff", dependencies: ["GeoModel", "GeoJSON", "TileCover"]),
         .target(name: "BenchKit", dependencies: ["CJemalloc"]),
         .target(name: "Conformance", dependencies: ["PBF", "VectorTile", "GeoJSON", "GeoModel", "TileCover"]),
         .target(

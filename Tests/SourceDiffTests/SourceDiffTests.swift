@@ -207,6 +207,30 @@ final class SourceDiffTests: XCTestCase {
         XCTAssertTrue(folded.update.isEmpty)
     }
 
+    /// JSON form: random diffs survive writing and reading; malformed ones name the member.
+    func testJSONRoundTripAndErrors() throws {
+        var r = Rng(s: 4)
+        for _ in 0..<100 {
+            let s = store(randomFeatures(&r, count: 12))
+            let d = randomDiff(for: s, &r)
+            XCTAssertEqual(try GeoJSONSourceDiff(json: d.jsonBytes()), d)
+        }
+        let text = #"{"remove":[1,"1"],"update":[{"id":0,"addOrUpdateProperties":[{"key":"speed","value":12.5}],"removeProperties":["x"]}]}"#
+        let d = try GeoJSONSourceDiff(json: Array(text.utf8))
+        XCTAssertEqual(d.remove, [.integer(1), .string("1")])
+        XCTAssertEqual(d.update, [FeatureUpdate(id: .integer(0), removeProperties: ["x"], addOrUpdateProperties: ["speed": .double(12.5)])])
+        func error(_ s: String) -> String? {
+            do { _ = try GeoJSONSourceDiff(json: Array(s.utf8)); return nil } catch {
+                if case .invalidDiff(let m) = error { return m }
+                return "\(error)"
+            }
+        }
+        XCTAssertEqual(error(#"{"update":[{"id":1},{"newGeometry":null}]}"#), "update[1].id is missing")
+        XCTAssertEqual(error(#"{"remove":[true]}"#), "remove[0] must be a string or a number")
+        XCTAssertTrue(error(#"{"add":[{"type":"Feature","geometry":{"type":"Point","coordinates":[1]},"properties":{}}]}"#)?.hasPrefix("add[0]") ?? false)
+        XCTAssertNotNil(error("{"))
+    }
+
     /// The id cases of MapLibre's diff behaviour, pinned per mode.
     func testIdCasesPerMode() throws {
         let pt = Geometry(kind: .point, coordinates: [3, 4])

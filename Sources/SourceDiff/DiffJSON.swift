@@ -1,0 +1,125 @@
+import GeoJSON
+import GeoModel
+
+/// The JSON form of a diff, as MapLibre GL's `GeoJSONSource.updateData` takes it:
+///
+/// ```json
+/// {"removeAll": true, "remove": [1, "a"], "add": [{"type": "Feature", ...}],
+///  "update": [{"id": 1, "newGeometry": {...}, "removeAllProperties": true,
+///              "removeProperties": ["k"], "addOrUpdateProperties": [{"key": "k", "value": 1}]}]}
+/// ```
+///
+/// Members that say nothing (false, empty) are left out when writing and optional when
+/// reading.
+extension GeoJSONSourceDiff {
+    /// The diff as JSON text (UTF-8).
+    public func jsonBytes() -> [UInt8] {
+        var parts: [String] = []
+        if removeAll { parts.append("\"removeAll\":true") }
+        if !remove.isEmpty {
+            parts.append("\"remove\":[" + remove.map { GeoJSONWriter.value($0.propertyValue) }.joined(separator: ",") + "]")
+        }
+        if !add.isEmpty {
+            parts.append("\"add\":[" + add.map { f in
+                GeoJSONWriter.feature(id: f.id?.propertyValue, geometry: f.geometry, properties: Array(f.properties ?? PropertyList()))
+            }.joined(separator: ",") + "]")
+        }
+        if !update.isEmpty {
+            parts.append("\"update\":[" + update.map { u in
+                var m = ["\"id\":" + GeoJSONWriter.value(u.id.propertyValue)]
+                if let g = u.newGeometry { m.append("\"newGeometry\":" + GeoJSONWriter.geometry(g)) }
+                if u.removeAllProperties { m.append("\"removeAllProperties\":true") }
+                if !u.removeProperties.isEmpty {
+                    m.append("\"removeProperties\":[" + u.removeProperties.map(GeoJSONWriter.string).joined(separator: ",") + "]")
+                }
+                if !u.addOrUpdateProperties.isEmpty {
+                    m.append("\"addOrUpdateProperties\":[" + u.addOrUpdateProperties.map { k, v in
+                        "{\"key\":" + GeoJSONWriter.string(k) + ",\"value\":" + GeoJSONWriter.value(v) + "}"
+                    }.joined(separator: ",") + "]")
+                }
+                return "{" + m.joined(separator: ",") + "}"
+            }.joined(separator: ",") + "]")
+        }
+        return Array(("{" + parts.joined(separator: ",") + "}").utf8)
+    }
+
+    /// Reads a diff from its JSON form.
+    ///
+    /// - Throws: `SourceDiffError.invalidDiff` naming the member path (`update[3].id`) of
+    ///   the first problem, or carrying the JSON reader's error with its line and column.
+    public init(json bytes: [UInt8]) throws(SourceDiffError) {
+        let root: PropertyValue
+        do { root = try JSONValueReader.read(bytes) } catch { throw .invalidDiff("\(error)") }
+        guard case .object(let o) = root else { throw .invalidDiff("the diff is not a JSON object") }
+        self.init()
+        for (k, v) in o {
+            switch k {
+            case "removeAll": removeAll = try Self.bool(v, "removeAll")
+            case "remove": remove = try Self.array(v, "remove").enumerated().map { (i, x) throws(SourceDiffError) in try Self.key(x, "remove[\(i)]") }
+            case "add":
+                add = try Self.array(v, "add").enumerated().map { (i, x) throws(SourceDiffError) in
+                    guard case .feature(let f) = try Self.geoJSON(x, "add[\(i)]") else { throw .invalidDiff("add[\(i)] is not a Feature") }
+                    return f
+                }
+            case "update":
+                update = try Self.array(v, "update").enumerated().map { (i, x) throws(SourceDiffError) in try Self.update(x, "update[\(i)]") }
+            default:
+                break   // foreign members are ignored, as in GeoJSON
+            }
+        }
+    }
+
+    static func bool(_ v: PropertyValue, _ path: String) throws(SourceDiffError) -> Bool {
+        guard case .bool(let b) = v else { throw .invalidDiff("\(path) must be true or false") }
+        return b
+    }
+
+    static func array(_ v: PropertyValue, _ path: String) throws(SourceDiffError) -> [PropertyValue] {
+        guard case .array(let a) = v else { throw .invalidDiff("\(path) must be an array") }
+        return a
+    }
+
+    static func key(_ v: PropertyValue, _ path: String) throws(SourceDiffError) -> FeatureKey {
+        guard let k = FeatureKey(v) else { throw .invalidDiff("\(path) must be a string or a number") }
+        return k
+    }
+
+    /// A GeoJSON object inside the diff, read by the GeoJSON reader (so every RFC 7946
+    /// rule applies) from its re-encoded text.
+    static func geoJSON(_ v: PropertyValue, _ path: String) throws(SourceDiffError) -> GeoObject {
+        do { return try GeoJSONReader.read(Array(GeoJSONWriter.value(v).utf8)).object } catch {
+            throw .invalidDiff("\(path): \(error.reason)")
+        }
+    }
+
+    static func update(_ v: PropertyValue, _ path: String) throws(SourceDiffError) -> FeatureUpdate {
+        guard case .object(let o) = v else { throw .invalidDiff("\(path) must be an object") }
+        guard let idValue = o["id"] else { throw .invalidDiff("\(path).id is missing") }
+        var u = FeatureUpdate(id: try key(idValue, "\(path).id"))
+        for (k, x) in o {
+            switch k {
+            case "newGeometry":
+                guard case .geometry(let g) = try geoJSON(x, "\(path).newGeometry") else {
+                    throw .invalidDiff("\(path).newGeometry is not a geometry")
+                }
+                u.newGeometry = g
+            case "removeAllProperties": u.removeAllProperties = try bool(x, "\(path).removeAllProperties")
+            case "removeProperties":
+                u.removeProperties = try array(x, "\(path).removeProperties").enumerated().map { (i, s) throws(SourceDiffError) in
+                    guard case .string(let name) = s else { throw .invalidDiff("\(path).removeProperties[\(i)] must be a string") }
+                    return name
+                }
+            case "addOrUpdateProperties":
+                for (i, p) in try array(x, "\(path).addOrUpdateProperties").enumerated() {
+                    guard case .object(let kv) = p, case .string(let name)? = kv["key"], let value = kv["value"] else {
+                        throw .invalidDiff("\(path).addOrUpdateProperties[\(i)] must be {\"key\": string, \"value\": any}")
+                    }
+                    u.addOrUpdateProperties.set(name, value)
+                }
+            default:
+                break
+            }
+        }
+        return u
+    }
+}
