@@ -207,6 +207,26 @@ final class SourceDiffTests: XCTestCase {
         XCTAssertTrue(folded.update.isEmpty)
     }
 
+    /// The streaming snapshot diff gives a diff that turns a into b, touching the same tiles
+    /// as applying the in-memory diff.
+    func testSnapshotDiffMatchesTheStoreDiff() throws {
+        var r = Rng(s: 5)
+        for round in 0..<60 {
+            let a = randomFeatures(&r, count: 25)
+            var b = edited(a, &r)
+            if round % 5 == 0, !b.isEmpty { b[0].geometry = nil }   // a geometry that becomes null
+            var sd = SnapshotDiff(indexZooms: zooms)
+            for f in a { sd.addOld(f) }
+            for f in b { sd.addNew(f) }
+            let d = sd.finish()
+            var s = store(a)
+            let report = try s.apply(d)
+            XCTAssertTrue(s.sameContent(as: store(b)), "round \(round)")
+            XCTAssertEqual(sd.touchedTiles, report.touchedTiles, "round \(round)")
+            XCTAssertEqual(d.remove.count + d.add.count + d.update.count > 0, !store(a).sameContent(as: store(b)))
+        }
+    }
+
     /// JSON form: random diffs survive writing and reading; malformed ones name the member.
     func testJSONRoundTripAndErrors() throws {
         var r = Rng(s: 4)
