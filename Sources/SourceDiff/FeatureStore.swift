@@ -127,6 +127,14 @@ public struct FeatureStore {
     /// does, so this is exact).
     func tiles(of geometry: Geometry?) -> [TileID] {
         guard let zooms = indexZooms, let g = geometry else { return [] }
+        if let t = SnapshotDiff.pointTile(g, zoom: zooms.upperBound) {
+            // A point inside one tile: that tile and its ancestors.
+            var out: [TileID] = []
+            out.reserveCapacity(zooms.count)
+            var c: TileID? = t
+            for _ in zooms { out.append(c!); c = c!.parent }
+            return out
+        }
         var level = TileCoverage.tiles(for: g, zoom: zooms.upperBound)
         var out = level
         var z = zooms.upperBound

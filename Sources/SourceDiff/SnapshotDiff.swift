@@ -14,15 +14,28 @@ public struct SnapshotDiff {
     public let promoteId: String?
     public let indexZooms: ClosedRange<Int>?
 
+    /// What is kept of an old feature: hashes, and where its property hashes and tiles sit
+    /// in the shared flat arrays (no allocation per feature).
     struct Old {
+        var key: FeatureKey
         var geometryHash: Int
-        /// (property name id, value hash), in the feature's order.
-        var properties: [(Int32, Int)]
-        var tiles: [TileID]
+        /// The feature's property names, in order, as an interned list.
+        var schema: Int32
+        /// Start of its value hashes in `valueHashes` (one per name of the schema).
+        var values: Int32
+        /// Its tiles at the deepest zoom: `tileStart..<tileStart+tileCount` in `tileStore`.
+        var tileStart: Int32
+        var tileCount: Int32
         var seen = false
     }
-    var old: [FeatureKey: Old] = [:]
-    var oldOrder: [FeatureKey] = []
+    var oldIndex: [FeatureKey: Int32] = [:]
+    var olds: [Old] = []
+    var lastSchema: (names: [String], id: Int32)? = nil
+    var addedKeys: Set<FeatureKey> = []
+    var schemas: [[Int32]] = []
+    var schemaIDs: [[Int32]: Int32] = [:]
+    var valueHashes: [Int] = []
+    var tileStore: [TileID] = []
     var names: [String: Int32] = [:]
     var nameList: [String] = []
 
@@ -35,7 +48,6 @@ public struct SnapshotDiff {
     public private(set) var missingIDs = 0
     public private(set) var duplicateIDs: [FeatureKey] = []
     public private(set) var oldCount = 0, newCount = 0
-    var newSeen: Set<FeatureKey> = []
 
     public init(promoteId: String? = nil, indexZooms: ClosedRange<Int>? = nil) {
         precondition(indexZooms.map { $0.lowerBound >= 0 && $0.upperBound <= 29 } ?? true, "index zooms must lie in 0...29")
@@ -43,21 +55,60 @@ public struct SnapshotDiff {
         self.indexZooms = indexZooms
     }
 
-    static func hash(_ g: Geometry?) -> Int {
-        var h = Hasher()
-        guard let g else { h.combine(0 as UInt8); return h.finalize() }
-        h.combine(g.kind.rawValue)
-        h.combine(g.dimensions)
-        h.combine(g.coordinates.count)
-        for c in g.coordinates { h.combine(c.bitPattern) }
-        h.combine(g.partStarts)
-        h.combine(g.polygonStarts)
-        h.combine(g.geometries.count)
-        for m in g.geometries { h.combine(hash(m)) }
-        return h.finalize()
+    /// A 64-bit content hash (a multiply-xorshift mix per word, unseeded so no per-call
+    /// setup): fast enough to run on every feature of both snapshots.
+    struct _Mix {
+        var h: UInt64 = 0x9E37_79B9_7F4A_7C15
+        @inline(__always)
+        mutating func add(_ v: UInt64) {
+            var x = h ^ v
+            x = (x ^ (x >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            x = (x ^ (x >> 27)) &* 0x94D0_49BB_1331_11EB
+            h = x ^ (x >> 31)
+        }
+        mutating func add(_ s: String) {
+            var word: UInt64 = 0, n = 0
+            for b in s.utf8 {
+                word = word << 8 | UInt64(b)
+                n += 1
+                if n == 8 { add(word); word = 0; n = 0 }
+            }
+            add(word ^ UInt64(s.utf8.count) << 56)
+        }
+        mutating func add(_ v: PropertyValue) {
+            switch v {
+            case .null: add(1)
+            case .bool(let b): add(b ? 2 : 3)
+            case .int(let i): add(4); add(UInt64(bitPattern: i))
+            case .uint(let u): add(5); add(u)
+            case .double(let d): add(6); add(d.bitPattern)
+            case .string(let s): add(7); add(s)
+            case .array(let a): add(8); add(UInt64(a.count)); for x in a { add(x) }
+            case .object(let o): add(9); add(UInt64(o.count)); for (k, x) in o { add(k); add(x) }
+            }
+        }
+        mutating func add(_ g: Geometry) {
+            add(g.kind.rawValue)
+            add(UInt64(g.dimensions))
+            add(UInt64(g.coordinates.count))
+            for c in g.coordinates { add(c.bitPattern) }
+            add(UInt64(g.partStarts.count)); for p in g.partStarts { add(UInt64(p)) }
+            add(UInt64(g.polygonStarts.count)); for p in g.polygonStarts { add(UInt64(p)) }
+            add(UInt64(g.geometries.count)); for m in g.geometries { add(m) }
+        }
     }
 
-    static func hash(_ v: PropertyValue) -> Int { v.hashValue }
+    static func hash(_ g: Geometry?) -> Int {
+        var m = _Mix()
+        if let g { m.add(g) } else { m.add(0) }
+        return Int(bitPattern: UInt(m.h))
+    }
+
+    static func hash(_ v: PropertyValue) -> Int {
+        var m = _Mix()
+        m.add(v)
+        return Int(bitPattern: UInt(m.h))
+    }
 
     mutating func nameID(_ s: String) -> Int32 {
         if let i = names[s] { return i }
@@ -70,10 +121,26 @@ public struct SnapshotDiff {
     /// Tiles at the deepest zoom of the range; the shallower ones are their ancestors.
     func deepTiles(_ g: Geometry?) -> [TileID] {
         guard let zooms = indexZooms, let g else { return [] }
+        if let t = Self.pointTile(g, zoom: zooms.upperBound) { return [t] }
         return TileCoverage.tiles(for: g, zoom: zooms.upperBound)
     }
 
-    mutating func touch(_ deep: [TileID]) {
+    /// The one tile of a point strictly inside a tile (not on a tile edge, where the closed
+    /// cover has 2 or 4 tiles); nil otherwise.
+    @inline(__always)
+    static func pointTile(_ g: Geometry, zoom: Int) -> TileID? {
+        guard g.kind == .point, g.positionCount == 1 else { return nil }
+        let n = Double(1 << zoom)
+        let fx = WebMercator.x(longitude: g.x(0)) * n, fy = WebMercator.y(latitude: g.y(0)) * n
+        guard fx > 0, fy > 0, fx < n, fy < n else { return nil }
+        let ix = fx.rounded(.down), iy = fy.rounded(.down)
+        guard ix != fx, iy != fy else { return nil }
+        return TileID(z: zoom, x: Int(ix), y: Int(iy))
+    }
+
+    func tiles(of o: Old) -> ArraySlice<TileID> { tileStore[Int(o.tileStart)..<Int(o.tileStart + o.tileCount)] }
+
+    mutating func touch<C: Collection>(_ deep: C) where C.Element == TileID {
         guard let zooms = indexZooms else { return }
         var level = Set(deep)
         var z = zooms.upperBound
@@ -88,61 +155,90 @@ public struct SnapshotDiff {
     /// One feature of the old snapshot.
     public mutating func addOld(_ f: GeoFeature) {
         guard let k = FeatureKey.of(f, promoteId: promoteId) else { missingIDs += 1; return }
-        guard old[k] == nil else { duplicateIDs.append(k); return }
+        let slot = Int32(olds.count)
+        if let first = oldIndex.updateValue(slot, forKey: k) {
+            // Keep the first copy.
+            oldIndex[k] = first
+            duplicateIDs.append(k)
+            return
+        }
         oldCount += 1
-        let props = (f.properties ?? PropertyList()).map { (nameID($0.key), Self.hash($0.value)) }
-        old[k] = Old(geometryHash: Self.hash(f.geometry), properties: props, tiles: deepTiles(f.geometry))
-        oldOrder.append(k)
+        let props = f.properties ?? PropertyList()
+        let schemaID: Int32
+        if let last = lastSchema, last.names == props.keys {
+            schemaID = last.id
+        } else {
+            let schema = props.keys.map { nameID($0) }
+            if let id = schemaIDs[schema] { schemaID = id } else {
+                schemaID = Int32(schemas.count)
+                schemas.append(schema)
+                schemaIDs[schema] = schemaID
+            }
+            lastSchema = (props.keys, schemaID)
+        }
+        let values = Int32(valueHashes.count)
+        for v in props.values { valueHashes.append(Self.hash(v)) }
+        let tileStart = Int32(tileStore.count)
+        tileStore += deepTiles(f.geometry)
+        olds.append(Old(key: k, geometryHash: Self.hash(f.geometry), schema: schemaID, values: values,
+                        tileStart: tileStart, tileCount: Int32(tileStore.count) - tileStart))
     }
 
     /// One feature of the new snapshot.
     public mutating func addNew(_ f: GeoFeature) {
         guard let k = FeatureKey.of(f, promoteId: promoteId) else { missingIDs += 1; return }
-        guard newSeen.insert(k).inserted else { duplicateIDs.append(k); return }
-        newCount += 1
-        guard var o = old[k] else {
+        guard let slot = oldIndex[k] else {
+            guard addedKeys.insert(k).inserted else { duplicateIDs.append(k); return }
+            newCount += 1
             diff.add.append(f)
             touch(deepTiles(f.geometry))
             return
         }
-        o.seen = true
-        old[k] = o
+        guard !olds[Int(slot)].seen else { duplicateIDs.append(k); return }
+        newCount += 1
+        olds[Int(slot)].seen = true
+        let o = olds[Int(slot)]
         let gh = Self.hash(f.geometry)
         if gh != o.geometryHash && f.geometry == nil {
             // A geometry that becomes null: remove and add (no newGeometry form).
             diff.remove.append(k)
             diff.add.append(f)
-            touch(o.tiles)
+            touch(tiles(of: o))
             return
         }
         var u = FeatureUpdate(id: k)
         if gh != o.geometryHash { u.newGeometry = f.geometry }
         let newProps = f.properties ?? PropertyList()
-        if newProps.isEmpty && !o.properties.isEmpty {
+        let oldNames = schemas[Int(o.schema)]
+        if newProps.isEmpty && !oldNames.isEmpty {
             u.removeAllProperties = true
+        } else if newProps.count == oldNames.count && zip(newProps.keys, oldNames).allSatisfy({ nameList[Int($0.1)] == $0.0 }) {
+            // Same names in the same order (the common case): compare values in place.
+            for (i, v) in newProps.values.enumerated() where valueHashes[Int(o.values) + i] != Self.hash(v) {
+                u.addOrUpdateProperties.append(key: newProps.keys[i], value: v)
+            }
         } else {
             var oldByName: [Int32: Int] = [:]
-            for (n, h) in o.properties { oldByName[n] = h }
+            for (i, n) in oldNames.enumerated() { oldByName[n] = valueHashes[Int(o.values) + i] }
             var newNames = Set<Int32>()
             for (name, v) in newProps {
                 let n = nameID(name)
                 newNames.insert(n)
                 if oldByName[n] != Self.hash(v) { u.addOrUpdateProperties.append(key: name, value: v) }
             }
-            for (n, _) in o.properties where !newNames.contains(n) { u.removeProperties.append(nameList[Int(n)]) }
+            for n in oldNames where !newNames.contains(n) { u.removeProperties.append(nameList[Int(n)]) }
         }
         guard !u.isEmpty else { return }
         diff.update.append(u)
-        touch(o.tiles)
+        touch(tiles(of: o))
         if u.newGeometry != nil { touch(deepTiles(f.geometry)) }
     }
 
     /// Adds the removes (old ids the new snapshot lacks, in old order) and returns the diff.
     public mutating func finish() -> GeoJSONSourceDiff {
-        for k in oldOrder {
-            guard let o = old[k], !o.seen else { continue }
-            diff.remove.append(k)
-            touch(o.tiles)
+        for o in olds where !o.seen {
+            diff.remove.append(o.key)
+            touch(tiles(of: o))
         }
         return diff
     }

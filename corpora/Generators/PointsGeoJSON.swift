@@ -9,6 +9,24 @@ public enum PointsGeoJSON {
     ///   - seed: generator seed.
     /// - Returns: the document's bytes (UTF-8, no BOM) and the feature count.
     public static func generate(count: Int, seed: UInt64 = 1) -> (bytes: [UInt8], items: Int) {
+        generate(count: count, seed: seed, edits: 0)
+    }
+
+    /// A later snapshot of the same source: the features of `generate(count:seed:)` with
+    /// `edits` of them moved (about 100 m) and their `score` changed, `edits / 10` removed
+    /// and `edits / 10` new ones added after the last id. Which features change is drawn
+    /// from `editSeed`; with `edits` 0 the output is `generate(count:seed:)` exactly.
+    public static func generate(count: Int, seed: UInt64, edits: Int, editSeed: UInt64 = 99) -> (bytes: [UInt8], items: Int) {
+        var pick = SeededRandom(seed: editSeed)
+        var moved = Set<Int>(), removed = Set<Int>()
+        if count > 0 {
+            while moved.count < min(edits, count) { moved.insert(pick.below(count)) }
+            while removed.count < min(edits / 10, count - moved.count) {
+                let i = pick.below(count)
+                if !moved.contains(i) { removed.insert(i) }
+            }
+        }
+        let added = edits / 10
         var rng = SeededRandom(seed: seed)
         // Cluster centres: a few dozen "cities".
         let clusters = (0..<max(1, min(48, count / 50 + 1))).map { _ in
@@ -19,22 +37,31 @@ public enum PointsGeoJSON {
         out.reserveCapacity(count * 190)
         func put(_ s: String) { out.append(contentsOf: s.utf8) }
         put("{\"type\":\"FeatureCollection\",\"features\":[\n")
-        for i in 0..<count {
+        var written = 0
+        for i in 0..<(count + added) {
             let c = clusters[rng.below(clusters.count)]
-            let lon = min(179.999999, max(-179.999999, c.0 + rng.normal() * c.2))
-            let lat = min(84.999999, max(-84.999999, c.1 + rng.normal() * c.2 * 0.7))
+            var lon = min(179.999999, max(-179.999999, c.0 + rng.normal() * c.2))
+            var lat = min(84.999999, max(-84.999999, c.1 + rng.normal() * c.2 * 0.7))
             let cat = categories[rng.below(categories.count)]
             let rank = rng.below(10)
             let open = rng.below(2) == 0 ? "true" : "false"
-            put(i == 0 ? "" : ",\n")
+            var score = rng.unit() * 5
+            if removed.contains(i) { continue }
+            if moved.contains(i) {
+                lon = min(179.999999, max(-179.999999, lon + 0.001))
+                lat = min(84.999999, max(-84.999999, lat + 0.0005))
+                score = (score + 1).truncatingRemainder(dividingBy: 5)
+            }
+            put(written == 0 ? "" : ",\n")
+            written += 1
             put("{\"type\":\"Feature\",\"id\":\(i + 1),\"geometry\":{\"type\":\"Point\",\"coordinates\":[")
             put(fixed6(lon)); put(","); put(fixed6(lat))
             put("]},\"properties\":{\"name\":\"\(cat) \(i + 1)\",\"category\":\"\(cat)\",\"rank\":\(rank),\"open\":\(open),\"score\":")
-            put(fixed6(rng.unit() * 5))
+            put(fixed6(score))
             put("}}")
         }
         put("\n]}\n")
-        return (out, count)
+        return (out, written)
     }
 
     /// `x` with exactly six decimals, computed with integers so no platform formatting is

@@ -1,0 +1,141 @@
+import ArgumentParser
+import BenchKit
+import CorpusGenerators
+import Foundation
+import GeoJSON
+import GeoModel
+import SourceDiff
+import TileCover
+
+/// `graticule diff OLD NEW`: the MapLibre-style diff between two snapshots of a source,
+/// streamed so memory follows the number of ids, not the files.
+struct DiffCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "diff",
+        abstract: "Diff two GeoJSON snapshots of a data source into a MapLibre-style source diff.",
+        discussion: """
+            Both files are streamed (FeatureCollections, RFC 8142 sequences or newline-delimited \\
+            GeoJSON). Features are keyed by id, or by --promote-id. Prints the counts of added, \\
+            removed and updated features and of the tiles the changes touch over --zoom, with a \\
+            progress line on a terminal. Exit status: 0, 2 unreadable or invalid input.
+            """)
+
+    @Argument(help: "The old snapshot.")
+    var old: String
+    @Argument(help: "The new snapshot.")
+    var new: String
+    @Option(help: "Key features by this property instead of their id.")
+    var promoteId: String?
+    @Option(help: "Zoom range of the touched tiles, MIN-MAX (within 0-29).")
+    var zoom: String = "0-14"
+    @Option(name: [.customLong("out"), .customLong("output")], help: "Where to write the diff (JSON).")
+    var out: String = "reports/diff.json"
+    @Flag(help: "Show the progress line even when standard error is not a terminal.")
+    var progress = false
+
+    func run() throws {
+        let bounds = zoom.split(separator: "-").compactMap { Int($0) }
+        guard bounds.count == 2, bounds[0] >= 0, bounds[0] <= bounds[1], bounds[1] <= 29 else {
+            fail("--zoom must be MIN-MAX within 0-29, e.g. 0-14")
+        }
+        let t0 = Date()
+        var differ = SnapshotDiff(promoteId: promoteId, indexZooms: bounds[0]...bounds[1])
+        try read(old, label: "old") { differ.addOld($0) }
+        try read(new, label: "new") { differ.addNew($0) }
+        let d = differ.finish()
+        let bytes = d.jsonBytes()
+        do { try FileIO.writeAll(out, bytes) } catch { fail("cannot write \(out): \(error)") }
+        let seconds = Date().timeIntervalSince(t0)
+        print("""
+            old: \(differ.oldCount) features, new: \(differ.newCount) features
+            added \(d.add.count), removed \(d.remove.count), updated \(d.update.count) \
+            (\(d.update.filter { $0.newGeometry != nil }.count) with a new geometry)
+            touched tiles over z\(bounds[0])-\(bounds[1]): \(differ.touchedTiles.count)
+            """)
+        if differ.missingIDs > 0 { print("features without an id (skipped): \(differ.missingIDs)") }
+        if !differ.duplicateIDs.isEmpty {
+            print("repeated ids (later copies ignored): \(differ.duplicateIDs.count), first \(differ.duplicateIDs[0])")
+        }
+        var line = String(format: "%.2f s", seconds)
+        if let peak = GeoJSONCommand.peakResidentBytes() { line += String(format: ", peak resident %.0f MiB", Double(peak) / 1048576) }
+        print("\(line) -> \(out) (\(bytes.count) bytes)")
+    }
+
+    func read(_ path: String, label: String, _ body: (GeoFeature) -> Void) throws {
+        let source: FileByteSource
+        do { source = try FileByteSource(path: path) } catch { fail("\(error)") }
+        var bar = GeoJSONCommand.Progress(total: source.size, force: progress)
+        var n = 0
+        do {
+            if GeoJSONCommand.isSequence(path, format: .auto) {
+                let reader = GeoJSONSequenceReader(source: source)
+                while let o = try reader.next() {
+                    switch o {
+                    case .geometry(let g): body(GeoFeature(geometry: g, properties: nil))
+                    case .feature(let f): body(f)
+                    case .featureCollection(let fs): fs.forEach(body)
+                    }
+                    n += 1
+                    bar.update(reader.bytesConsumed, features: n)
+                }
+            } else {
+                let reader = GeoJSONFeatureReader(source: source)
+                while let f = try reader.next() {
+                    body(f)
+                    n += 1
+                    bar.update(reader.bytesConsumed, features: n)
+                }
+            }
+        } catch {
+            bar.finish()
+            fail("\(path) (\(label)): \(error)")
+        }
+        bar.finish()
+    }
+}
+
+/// `graticule corpus generate`: the deterministic generated datasets as files.
+struct CorpusCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "corpus",
+        abstract: "Generated datasets.",
+        subcommands: [Generate.self])
+
+    struct Generate: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "generate",
+            abstract: "Write a generated dataset (same seed, same bytes on every machine).",
+            discussion: """
+                Kinds: points (a FeatureCollection of clustered points with ids and typical \\
+                properties; --edits K gives a later snapshot of it with K features moved, K/10 \\
+                removed and K/10 added), walk (a random-walk LineString of --count vertices), \\
+                gpx (a GPX track of --count points).
+                """)
+
+        @Argument(help: "points, walk or gpx.")
+        var kind: String
+        @Option(help: "Number of features, vertices or track points.")
+        var count: Int = 10_000
+        @Option(help: "Generator seed.")
+        var seed: UInt64 = 1
+        @Option(help: "points: number of features changed in a later snapshot.")
+        var edits: Int = 0
+        @Option(help: "points: seed choosing the changed features.")
+        var editSeed: UInt64 = 99
+        @Option(help: "Output file.")
+        var output: String
+
+        func run() throws {
+            guard count >= 0 else { fail("--count must be >= 0") }
+            let data: (bytes: [UInt8], items: Int)
+            switch kind {
+            case "points": data = PointsGeoJSON.generate(count: count, seed: seed, edits: edits, editSeed: editSeed)
+            case "walk": data = LinesGeoJSON.randomWalk(vertices: max(count, 2), seed: seed)
+            case "gpx": data = GPXTrackGenerator.generate(points: max(count, 1), seed: seed)
+            default: fail("kind must be points, walk or gpx")
+            }
+            do { try FileIO.writeAll(output, data.bytes) } catch { fail("cannot write \(output): \(error)") }
+            print("\(kind): \(data.items) items, \(data.bytes.count) bytes -> \(output)")
+        }
+    }
+}
