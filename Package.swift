@@ -64,7 +64,7 @@ let package = Package(
         ),
         .target(
             name: "GraticuleBenchmarks",
-            dependencies: ["BenchKit", "PBF", "GeoModel", "GeoJSON", "TileCover", "VectorTile", "CorpusGenerators", "SwiftProtobufPeer"],
+            dependencies: ["BenchKit", "PBF", "GeoModel", "GeoJSON", "SourceDiff", "TileCover", "VectorTile", "CorpusGenerators", "SwiftProtobufPeer"],
             path: "Benchmarks/Suites"
         ),
         .executableTarget(

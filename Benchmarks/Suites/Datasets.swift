@@ -10,6 +10,7 @@ public enum BuiltinDatasets {
         let tiles = quick ? 8 : 64
         let walk = quick ? 5_000 : 50_000
         let drive = quick ? 200 : 1_000
+        let source = quick ? 10_000 : 100_000
         return [
             Dataset(name: "generated/points-\(points / 1000)k", kind: "geojson") {
                 PointsGeoJSON.generate(count: points, seed: 1)
@@ -29,6 +30,9 @@ public enum BuiltinDatasets {
             },
             Dataset(name: "generated/drive-\(drive)", kind: "gpx") {
                 GPXTrackGenerator.generate(points: drive, seed: 5)
+            },
+            Dataset(name: "generated/source-points-\(source / 1000)k", kind: "source-points") {
+                PointsGeoJSON.generate(count: source, seed: 1)
             },
             // Camera views: "lon,lat,zoom,bearing,pitch,width,height" per line.
             Dataset(name: "camera/1920x1080-z8-p60-b30", kind: "camera") {

@@ -18,6 +18,7 @@ public enum DefaultSuite {
         PBFBenchmarks.register(in: &suite, datasets: datasets)
         GeoJSONBenchmarks.register(in: &suite, datasets: datasets)
         TileCoverBenchmarks.register(in: &suite, datasets: datasets)
+        SourceDiffBenchmarks.register(in: &suite, datasets: datasets)
         MVTBenchmarks.register(in: &suite, datasets: datasets)
         MVTBenchmarks.registerSwiftProtobuf(in: &suite, datasets: datasets)
         MVTBenchmarks.registerEncode(in: &suite, datasets: datasets)

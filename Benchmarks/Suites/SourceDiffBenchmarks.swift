@@ -1,0 +1,120 @@
+import BenchKit
+import CorpusGenerators
+import GeoJSON
+import GeoModel
+import SourceDiff
+
+/// Data-source updates on generated point sources (`generated/source-points-N`), index over
+/// z0–14:
+/// - `source.update` [k]: applying a diff of k edits (k moved, k/10 removed, k/10 added;
+///   successive operations alternate the diff and its inverse, so each applies one diff of
+///   size k) with the index kept up to date and the touched tiles collected, by
+///   `graticule`; against `rebuild`, building the store and its index from scratch with the
+///   edited features. Items = N.
+/// - `diff.compute` [k]: the streaming diff of the two snapshots' bytes (`graticule`)
+///   against `parse-both`, reading both with the streaming reader.
+/// - `diff.merge`: merging 60 successive diffs of 100 moves each (a minute of live updates
+///   at one diff per second) into one.
+enum SourceDiffBenchmarks {
+    static let zooms = 0...14
+
+    static func register(in suite: inout BenchmarkSuite, datasets: [Dataset]) {
+        for d in datasets where d.kind == "source-points" {
+            let n = d.parameterCount
+            for k in [1, 100, 10_000] where k <= n / 2 {
+                suite.add("source.update", implementation: "graticule", dataset: d, parameters: ["k": String(k)]) { d in
+                    let (old, new) = try snapshots(d, edits: k)
+                    var store = try FeatureStore(old, indexZooms: zooms)
+                    let forward = FeatureStore.diff(from: store, to: try FeatureStore(new))
+                    let backward = FeatureStore.diff(from: try FeatureStore(new), to: store)
+                    var flip = false
+                    return Workload { iterations in
+                        for _ in 0..<iterations {
+                            let r = try? store.apply(flip ? backward : forward)
+                            flip.toggle()
+                            blackHole(r?.touchedTiles.count ?? -1)
+                        }
+                    }
+                }
+                suite.add("source.update", implementation: "rebuild", dataset: d, parameters: ["k": String(k)]) { d in
+                    let (_, new) = try snapshots(d, edits: k)
+                    return Workload { iterations in
+                        for _ in 0..<iterations { blackHole((try? FeatureStore(new, indexZooms: zooms))?.count ?? -1) }
+                    }
+                }
+            }
+            let k = min(10_000, n / 10)
+            suite.add("diff.compute", implementation: "graticule", dataset: d, parameters: ["k": String(k)]) { d in
+                let old = try d.bytes(), new = PointsGeoJSON.generate(count: n, seed: 1, edits: k).bytes
+                return Workload { iterations in
+                    for _ in 0..<iterations {
+                        var sd = SnapshotDiff(indexZooms: zooms)
+                        stream(old) { sd.addOld($0) }
+                        stream(new) { sd.addNew($0) }
+                        blackHole(sd.finish().update.count)
+                    }
+                }
+            }
+            suite.add("diff.compute", implementation: "parse-both", dataset: d, parameters: ["k": String(k)]) { d in
+                let old = try d.bytes(), new = PointsGeoJSON.generate(count: n, seed: 1, edits: k).bytes
+                return Workload { iterations in
+                    for _ in 0..<iterations {
+                        var c = 0
+                        stream(old) { _ in c += 1 }
+                        stream(new) { _ in c += 1 }
+                        blackHole(c)
+                    }
+                }
+            }
+            suite.add("diff.merge", implementation: "graticule", dataset: d, parameters: ["diffs": "60", "k": "100"]) { d in
+                var features = try snapshots(d, edits: 0).0
+                var diffs: [GeoJSONSourceDiff] = []
+                var state: UInt64 = 7
+                for _ in 0..<60 {
+                    var diff = GeoJSONSourceDiff()
+                    for _ in 0..<100 {
+                        state = state &* 6364136223846793005 &+ 1442695040888963407
+                        let i = Int(state >> 33) % features.count
+                        var g = features[i].geometry!
+                        g.coordinates[0] += 0.0001
+                        features[i].geometry = g
+                        diff.update.append(FeatureUpdate(id: FeatureKey(features[i].id!), newGeometry: g))
+                    }
+                    diffs.append(diff)
+                }
+                return Workload { iterations in
+                    for _ in 0..<iterations {
+                        var m = GeoJSONSourceDiff()
+                        for diff in diffs { m = m.merged(with: diff) }
+                        blackHole(m.update.count)
+                    }
+                }
+            }
+        }
+    }
+
+    static func snapshots(_ d: Dataset, edits: Int) throws -> ([GeoFeature], [GeoFeature]) {
+        let n = d.parameterCount
+        return (try features(try d.bytes()), try features(PointsGeoJSON.generate(count: n, seed: 1, edits: edits).bytes))
+    }
+
+    static func features(_ bytes: [UInt8]) throws -> [GeoFeature] {
+        guard case .featureCollection(let fs) = try GeoJSONReader.read(bytes).object else { return [] }
+        return fs
+    }
+
+    static func stream(_ bytes: [UInt8], _ body: (GeoFeature) -> Void) {
+        let reader = GeoJSONFeatureReader(source: ChunkedByteSource(bytes, chunkSize: 1 << 16))
+        while let f = try? reader.next() { body(f) }
+    }
+}
+
+extension Dataset {
+    /// The feature count written in a generated source's name (`...-100k`).
+    var parameterCount: Int {
+        let last = name.split(separator: "-").last.map(String.init) ?? ""
+        if last.hasSuffix("k"), let v = Int(last.dropLast()) { return v * 1000 }
+        if last.hasSuffix("m"), let v = Int(last.dropLast()) { return v * 1_000_000 }
+        return Int(last) ?? 0
+    }
+}
