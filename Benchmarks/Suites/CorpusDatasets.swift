@@ -55,6 +55,12 @@ enum CorpusDatasets {
                     return (doc?["features"] as? [Any])?.count ?? 1
                 })
             }
+            // The large data-source profile: 1M generated points (source.update at the scale
+            // the targets name). Generated, not read from the corpora, but only run with
+            // --data, whose runs already take minutes.
+            out.append(Dataset(name: "generated/source-points-1000k", kind: "source-points") {
+                PointsGeoJSON.generate(count: 1_000_000, seed: 1)
+            })
             // The longest sample track: a real drive for tilecover.follow.
             let gpx = root + "/gpx/gpxpy/korita-zbevnica.gpx"
             if fm.fileExists(atPath: gpx) {
