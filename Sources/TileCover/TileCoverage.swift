@@ -127,6 +127,8 @@ struct _Cover {
     mutating func load(_ g: Geometry, projected: Bool) {
         xs.removeAll(keepingCapacity: true)
         ys.removeAll(keepingCapacity: true)
+        xs.reserveCapacity(g.positionCount)
+        ys.reserveCapacity(g.positionCount)
         let scale = Double(n)
         for i in 0..<g.positionCount {
             if projected {
@@ -184,6 +186,11 @@ struct _Cover {
         }
         let fx = x.rounded(.down), fy = y.rounded(.down)
         let ix = Int(fx), iy = Int(fy)      // safe: 0 <= x, y <= n by the guard
+        if fx != x && fy != y {
+            // Inside one tile (the common case): no edge or corner neighbours.
+            emit(ix, iy)
+            return
+        }
         for cy in (fy == y ? iy - 1 : iy)...iy where cy >= 0 && cy < n {
             for cx in (fx == x ? ix - 1 : ix)...ix where cx >= 0 && cx < n {
                 emit(cx, cy)
