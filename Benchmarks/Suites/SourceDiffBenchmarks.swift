@@ -13,8 +13,8 @@ import SourceDiff
 ///   edited features. Items = N.
 /// - `diff.compute` [k]: the streaming diff of the two snapshots' bytes (`graticule`)
 ///   against `parse-both`, reading both with the streaming reader.
-/// - `diff.merge`: merging 60 successive diffs of 100 moves each (a minute of live updates
-///   at one diff per second) into one.
+/// - `diff.merge`: folding 60 successive diffs of 100 moves each (a minute of live updates
+///   at one diff per second) into one with a `DiffMerger`.
 enum SourceDiffBenchmarks {
     static let zooms = 0...14
 
@@ -84,9 +84,9 @@ enum SourceDiffBenchmarks {
                 }
                 return Workload { iterations in
                     for _ in 0..<iterations {
-                        var m = GeoJSONSourceDiff()
-                        for diff in diffs { m = m.merged(with: diff) }
-                        blackHole(m.update.count)
+                        var m = DiffMerger()
+                        for diff in diffs { m.fold(diff) }
+                        blackHole(m.result.update.count)
                     }
                 }
             }

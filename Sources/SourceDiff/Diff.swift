@@ -111,24 +111,47 @@ extension GeoJSONSourceDiff {
     /// (in strict mode): a later `removeAll` discards everything before it; a later remove
     /// cancels earlier adds and updates of the id; a later update of an added feature is
     /// folded into the add; updates of one id merge (`FeatureUpdate.followed(by:)`).
+    /// To coalesce many diffs, fold them into one `DiffMerger`, which keeps its indexes.
     ///
     /// - Parameter promoteId: the property that names features, when ids are promoted.
     public func merged(with later: GeoJSONSourceDiff, promoteId: String? = nil) -> GeoJSONSourceDiff {
-        if later.removeAll { return later }
-        var out = self
-        var addIndex: [FeatureKey: Int] = [:]
-        for (i, f) in out.add.enumerated() { if let k = FeatureKey.of(f, promoteId: promoteId) { addIndex[k] = i } }
-        // Every update of an id (a diff may update one id several times).
-        var updateIndex: [FeatureKey: [Int]] = [:]
-        for (i, u) in out.update.enumerated() { updateIndex[u.id, default: []].append(i) }
-        var removed = Set(out.remove)
-        var dropAdds = Set<Int>(), dropUpdates = Set<Int>()
+        var m = DiffMerger(self, promoteId: promoteId)
+        m.fold(later)
+        return m.result
+    }
+}
 
+/// Coalesces a burst of diffs into one (live data: one diff per second, sent on as one):
+/// `fold` costs in proportion to the folded diff, not to what was folded before.
+public struct DiffMerger {
+    public let promoteId: String?
+    var out: GeoJSONSourceDiff
+    var addIndex: [FeatureKey: Int] = [:]
+    /// Every update of an id (a diff may update one id several times).
+    var updateIndex: [FeatureKey: [Int]] = [:]
+    var removed: Set<FeatureKey>
+    var dropAdds = Set<Int>(), dropUpdates = Set<Int>()
+
+    /// A merger holding `first`.
+    public init(_ first: GeoJSONSourceDiff = GeoJSONSourceDiff(), promoteId: String? = nil) {
+        self.promoteId = promoteId
+        out = first
+        removed = Set(first.remove)
+        for (i, f) in out.add.enumerated() { if let k = FeatureKey.of(f, promoteId: promoteId) { addIndex[k] = i } }
+        for (i, u) in out.update.enumerated() { updateIndex[u.id, default: []].append(i) }
+    }
+
+    /// Folds in a diff applied after everything folded so far.
+    public mutating func fold(_ later: GeoJSONSourceDiff) {
+        if later.removeAll {
+            self = DiffMerger(later, promoteId: promoteId)
+            return
+        }
         for k in later.remove {
             for i in updateIndex.removeValue(forKey: k) ?? [] { dropUpdates.insert(i) }
             if let i = addIndex.removeValue(forKey: k) {
-                // Added by `self`: either it did not exist before (nothing left to remove) or
-                // `self` removed it first (already listed).
+                // Added earlier: either it did not exist before (nothing left to remove) or
+                // it was removed first (already listed).
                 dropAdds.insert(i)
                 continue
             }
@@ -152,9 +175,14 @@ extension GeoJSONSourceDiff {
                 out.update.append(u)
             }
         }
-        out.add = out.add.enumerated().filter { !dropAdds.contains($0.offset) }.map(\.element)
-        out.update = out.update.enumerated().filter { !dropUpdates.contains($0.offset) }.map(\.element)
-        return out
+    }
+
+    /// The merged diff.
+    public var result: GeoJSONSourceDiff {
+        var d = out
+        if !dropAdds.isEmpty { d.add = d.add.enumerated().filter { !dropAdds.contains($0.offset) }.map(\.element) }
+        if !dropUpdates.isEmpty { d.update = d.update.enumerated().filter { !dropUpdates.contains($0.offset) }.map(\.element) }
+        return d
     }
 }
 

@@ -183,6 +183,16 @@ final class SourceDiffTests: XCTestCase {
             try m.apply(d1.merged(with: d2))
             XCTAssertTrue(m.sameContent(as: s2), "round \(round)")
             checkIndex(m)
+            // A third diff folded into one merger equals applying the three in turn.
+            let d3 = randomDiff(for: s2, &r)
+            var s3 = s2
+            try s3.apply(d3)
+            var merger = DiffMerger(d1)
+            merger.fold(d2)
+            merger.fold(d3)
+            var m3 = s0
+            try m3.apply(merger.result)
+            XCTAssertTrue(m3.sameContent(as: s3), "round \(round), three diffs")
         }
     }
 
