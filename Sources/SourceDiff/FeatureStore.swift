@@ -172,8 +172,9 @@ public struct FeatureStore {
 
     mutating func unindex(_ slot: Int32) {
         for t in entries[Int(slot)]!.tiles {
-            index[t]?.remove(slot)
-            if index[t]?.isEmpty == true { index[t] = nil }
+            guard let i = index.index(forKey: t) else { continue }
+            index.values[i].remove(slot)
+            if index.values[i].isEmpty { index.remove(at: i) }
         }
     }
 
@@ -236,6 +237,10 @@ public struct FeatureStore {
         }
 
         // Apply: nothing below can fail.
+        if let zooms = indexZooms {
+            // About two tiles per zoom per change (old and new place) for points.
+            report.touchedTiles.reserveCapacity(min((removes.count + adds.count + 2 * updates.count) * zooms.count, 1 << 22))
+        }
         if diff.removeAll {
             for t in index.keys { report.touchedTiles.insert(t) }
             report.removed += slotOf.count

@@ -142,6 +142,16 @@ public struct SnapshotDiff {
 
     mutating func touch<C: Collection>(_ deep: C) where C.Element == TileID {
         guard let zooms = indexZooms else { return }
+        if deep.count == 1 {
+            // One tile (a point): it and its ancestors, without building sets.
+            var t = deep.first!
+            touchedTiles.insert(t)
+            for _ in zooms.dropFirst() {
+                t = t.parent!
+                touchedTiles.insert(t)
+            }
+            return
+        }
         var level = Set(deep)
         var z = zooms.upperBound
         while true {
@@ -179,7 +189,11 @@ public struct SnapshotDiff {
         let values = Int32(valueHashes.count)
         for v in props.values { valueHashes.append(Self.hash(v)) }
         let tileStart = Int32(tileStore.count)
-        tileStore += deepTiles(f.geometry)
+        if let z = indexZooms?.upperBound, let g = f.geometry, let t = Self.pointTile(g, zoom: z) {
+            tileStore.append(t)
+        } else {
+            tileStore += deepTiles(f.geometry)
+        }
         olds.append(Old(key: k, geometryHash: Self.hash(f.geometry), schema: schemaID, values: values,
                         tileStart: tileStart, tileCount: Int32(tileStore.count) - tileStart))
     }
