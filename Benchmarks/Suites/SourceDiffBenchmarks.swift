@@ -19,6 +19,7 @@ enum SourceDiffBenchmarks {
     static let zooms = 0...14
 
     static func register(in suite: inout BenchmarkSuite, datasets: [Dataset]) {
+        registerLive(in: &suite, datasets: datasets)
         for d in datasets where d.kind == "source-points" {
             let n = d.parameterCount
             for k in [1, 100, 10_000] where k <= n / 2 {
@@ -91,6 +92,60 @@ enum SourceDiffBenchmarks {
                 }
             }
         }
+    }
+
+    /// `source.live`: 10,000 vehicles all moving every second; one operation applies one
+    /// second's diff (10,000 new geometries) with index upkeep and touched tiles. The 60
+    /// diffs form a loop (the last returns every vehicle to its start), so operations cycle
+    /// through them forever. Items = vehicles.
+    static func registerLive(in suite: inout BenchmarkSuite, datasets: [Dataset]) {
+        for d in datasets where d.kind == "source-points" && d.parameterCount >= 10_000 {
+            suite.add("source.live", implementation: "graticule", dataset: d, parameters: ["vehicles": "10000", "updates": "60"]) { d in
+                let vehicles = Array(try snapshots(d, edits: 0).0.prefix(10_000))
+                var store = try FeatureStore(vehicles, indexZooms: zooms)
+                var positions = vehicles.map { $0.geometry!.coordinates }
+                let start = positions
+                var diffs: [GeoJSONSourceDiff] = []
+                for step in 0..<60 {
+                    var diff = GeoJSONSourceDiff()
+                    diff.update.reserveCapacity(vehicles.count)
+                    for (i, v) in vehicles.enumerated() {
+                        if step == 59 {
+                            positions[i] = start[i]
+                        } else {
+                            // About 10 m per second in a direction fixed per vehicle.
+                            let a = Double(i % 360) * .pi / 180
+                            positions[i][0] += 0.0001 * _cos(a)
+                            positions[i][1] += 0.0001 * _sin(a)
+                        }
+                        diff.update.append(FeatureUpdate(id: FeatureKey(v.id!),
+                                                         newGeometry: Geometry(kind: .point, coordinates: positions[i])))
+                    }
+                    diffs.append(diff)
+                }
+                var next = 0
+                return Workload { iterations in
+                    for _ in 0..<iterations {
+                        let r = try? store.apply(diffs[next])
+                        next = (next + 1) % diffs.count
+                        blackHole(r?.touchedTiles.count ?? -1)
+                    }
+                }
+            }
+        }
+    }
+
+    static func _sin(_ x: Double) -> Double { _cos(x - .pi / 2) }
+    static func _cos(_ x: Double) -> Double {
+        // cos by its series about 0 after reduction to [−π, π]: deterministic, no libm.
+        var a = x.truncatingRemainder(dividingBy: 2 * .pi)
+        if a > .pi { a -= 2 * .pi } else if a < -.pi { a += 2 * .pi }
+        var term = 1.0, sum = 1.0
+        for n in 1..<14 {
+            term *= -a * a / Double((2 * n - 1) * (2 * n))
+            sum += term
+        }
+        return sum
     }
 
     static func snapshots(_ d: Dataset, edits: Int) throws -> ([GeoFeature], [GeoFeature]) {

@@ -261,6 +261,35 @@ final class SourceDiffTests: XCTestCase {
         XCTAssertNotNil(error("{"))
     }
 
+    /// Mutated diff documents (bytes changed, cut short) either read or fail with a typed
+    /// error; never a crash. A diff that reads can be applied in lenient mode.
+    func testMutatedDiffJSONNeverCrashes() {
+        var r = Rng(s: 6)
+        let s0 = store(randomFeatures(&r, count: 10))
+        let text = randomDiff(for: s0, &r).jsonBytes()
+        for cut in stride(from: 0, through: text.count, by: max(1, text.count / 200)) {
+            _ = try? GeoJSONSourceDiff(json: Array(text[..<cut]))
+        }
+        var read = 0
+        for _ in 0..<3000 {
+            var m = text
+            for _ in 0..<(1 + r.below(3)) {
+                let i = r.below(m.count)
+                m[i] = [UInt8(ascii: "\""), UInt8(ascii: "}"), UInt8(ascii: "]"), UInt8(ascii: "1"), UInt8(ascii: ","),
+                        UInt8(ascii: "-"), 0xFF, UInt8(ascii: "e")][r.below(8)]
+            }
+            do {
+                let d = try GeoJSONSourceDiff(json: m)
+                read += 1
+                var s = s0
+                _ = try? s.apply(d, mode: .lenient)
+            } catch {
+                if case .invalidDiff = error {} else { XCTFail("\(error)") }
+            }
+        }
+        XCTAssertGreaterThan(read, 0)
+    }
+
     /// The id cases of MapLibre's diff behaviour, pinned per mode.
     func testIdCasesPerMode() throws {
         let pt = Geometry(kind: .point, coordinates: [3, 4])
