@@ -71,6 +71,15 @@ public struct PBFReader {
                     _offset = p &+ 2
                     return UInt64(first & 0x7F) | UInt64(second) &<< 7
                 }
+                // Three-byte values (below 2^21: indices into large value tables, OSM
+                // timestamps' neighbours) too. Safe: p + 2 < base.count is checked first.
+                if p &+ 2 < base.count {
+                    let third = ptr.load(fromByteOffset: p &+ 2, as: UInt8.self)
+                    if third < 0x80 {
+                        _offset = p &+ 3
+                        return UInt64(first & 0x7F) | UInt64(second & 0x7F) &<< 7 | UInt64(third) &<< 14
+                    }
+                }
             }
         }
         return try _readVarintMultiByte()
