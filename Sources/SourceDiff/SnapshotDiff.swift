@@ -28,7 +28,11 @@ public struct SnapshotDiff {
         var tileCount: Int32
         var seen = false
     }
-    var oldIndex: [FeatureKey: Int32] = [:]
+    /// Old keys → slots in `olds`: an open-addressing table on a 64-bit fingerprint of the
+    /// key (cheaper per lookup than the standard dictionary's seeded hashing, which
+    /// dominated the lookups of a million ids); a fingerprint match is confirmed against
+    /// the stored key.
+    var oldIndex = _KeyTable()
     var olds: [Old] = []
     var lastSchema: (names: [String], id: Int32)? = nil
     var addedKeys: Set<FeatureKey> = []
@@ -166,12 +170,13 @@ public struct SnapshotDiff {
     public mutating func addOld(_ f: GeoFeature) {
         guard let k = FeatureKey.of(f, promoteId: promoteId) else { missingIDs += 1; return }
         let slot = Int32(olds.count)
-        if let first = oldIndex.updateValue(slot, forKey: k) {
+        let fp = _KeyTable.fingerprint(k)
+        if oldIndex.find(fp, { olds[Int($0)].key == k }) != nil {
             // Keep the first copy.
-            oldIndex[k] = first
             duplicateIDs.append(k)
             return
         }
+        oldIndex.insert(fp, slot)
         oldCount += 1
         let props = f.properties ?? PropertyList()
         let schemaID: Int32
@@ -201,7 +206,7 @@ public struct SnapshotDiff {
     /// One feature of the new snapshot.
     public mutating func addNew(_ f: GeoFeature) {
         guard let k = FeatureKey.of(f, promoteId: promoteId) else { missingIDs += 1; return }
-        guard let slot = oldIndex[k] else {
+        guard let slot = oldIndex.find(_KeyTable.fingerprint(k), { olds[Int($0)].key == k }) else {
             guard addedKeys.insert(k).inserted else { duplicateIDs.append(k); return }
             newCount += 1
             diff.add.append(f)
@@ -255,5 +260,57 @@ public struct SnapshotDiff {
             touch(tiles(of: o))
         }
         return diff
+    }
+}
+
+/// An open-addressing table from key fingerprints to slots (linear probing, at most half
+/// full). It stores no keys: a lookup confirms a fingerprint match with the caller's check.
+struct _KeyTable {
+    var fingerprints: [UInt64] = Array(repeating: 0, count: 1024)
+    var slots: [Int32] = Array(repeating: -1, count: 1024)
+    var count = 0
+
+    static func fingerprint(_ k: FeatureKey) -> UInt64 {
+        var m = SnapshotDiff._Mix()
+        switch k {
+        case .integer(let i): m.add(1); m.add(UInt64(bitPattern: i))
+        case .number(let d): m.add(2); m.add(d.bitPattern)
+        case .string(let s): m.add(3); m.add(s)
+        }
+        return m.h
+    }
+
+    func find(_ fp: UInt64, _ matches: (Int32) -> Bool) -> Int32? {
+        let mask = slots.count - 1
+        var i = Int(truncatingIfNeeded: fp) & mask
+        while true {
+            let s = slots[i]
+            if s < 0 { return nil }
+            if fingerprints[i] == fp && matches(s) { return s }
+            i = (i + 1) & mask
+        }
+    }
+
+    mutating func insert(_ fp: UInt64, _ slot: Int32) {
+        if (count + 1) * 2 > slots.count { grow() }
+        let mask = slots.count - 1
+        var i = Int(truncatingIfNeeded: fp) & mask
+        while slots[i] >= 0 { i = (i + 1) & mask }
+        slots[i] = slot
+        fingerprints[i] = fp
+        count += 1
+    }
+
+    mutating func grow() {
+        let oldF = fingerprints, oldS = slots
+        fingerprints = Array(repeating: 0, count: oldS.count * 2)
+        slots = Array(repeating: -1, count: oldS.count * 2)
+        let mask = slots.count - 1
+        for j in oldS.indices where oldS[j] >= 0 {
+            var i = Int(truncatingIfNeeded: oldF[j]) & mask
+            while slots[i] >= 0 { i = (i + 1) & mask }
+            slots[i] = oldS[j]
+            fingerprints[i] = oldF[j]
+        }
     }
 }
