@@ -9,7 +9,8 @@ Usage: json_parse.py LIBRARY --dataset PATH, LIBRARY being `json` (standard libr
 `orjson` (pip install orjson).
 """
 import sys
-import time
+
+from adapter_protocol import serve
 
 
 def main() -> int:
@@ -34,23 +35,7 @@ def main() -> int:
     with open(path, "rb") as f:
         data = f.read()
     loads(data)  # fail at setup, not while timing, if the data does not parse
-    print("ready", flush=True)
-    clock = time.perf_counter_ns
-    for line in sys.stdin:
-        parts = line.split()
-        if not parts:
-            continue
-        if parts[0] == "quit":
-            return 0
-        if parts[0] != "run" or len(parts) != 2:
-            print(f"error unexpected command {line.strip()!r}", flush=True)
-            return 2
-        n = int(parts[1])
-        t0 = clock()
-        for _ in range(n):
-            loads(data)
-        print("ns", clock() - t0, flush=True)
-    return 0
+    return serve(lambda: loads(data))
 
 
 if __name__ == "__main__":

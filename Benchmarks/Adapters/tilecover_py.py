@@ -12,7 +12,8 @@ Usage: tilecover_py.py LIBRARY KIND ZOOM --dataset PATH
 """
 import json
 import sys
-import time
+
+from adapter_protocol import serve
 
 
 def features_of(doc):
@@ -68,24 +69,7 @@ def main() -> int:
         print(f"error unknown library/kind {library} {kind}", flush=True)
         return 2
     print(f"# {op()} tiles", file=sys.stderr, flush=True)  # fail at setup, not while timing
-    print("ready", flush=True)
-    clock = time.perf_counter_ns
-    for line in sys.stdin:
-        parts = line.split()
-        if not parts:
-            continue
-        if parts[0] == "quit":
-            return 0
-        if parts[0] != "run" or len(parts) != 2:
-            print(f"error unexpected command {line.strip()!r}", flush=True)
-            return 2
-        n = int(parts[1])
-        t0 = clock()
-        for _ in range(n):
-            op()
-        print("ns", clock() - t0, flush=True)
-    return 0
-
+    return serve(op)
 
 if __name__ == "__main__":
     sys.exit(main())

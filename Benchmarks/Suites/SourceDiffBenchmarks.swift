@@ -115,8 +115,8 @@ enum SourceDiffBenchmarks {
                         } else {
                             // About 10 m per second in a direction fixed per vehicle.
                             let a = Double(i % 360) * .pi / 180
-                            positions[i][0] += 0.0001 * _cos(a)
-                            positions[i][1] += 0.0001 * _sin(a)
+                            positions[i][0] += 0.0001 * SeriesTrig.cos(a)
+                            positions[i][1] += 0.0001 * SeriesTrig.sin(a)
                         }
                         diff.update.append(FeatureUpdate(id: FeatureKey(v.id!),
                                                          newGeometry: Geometry(kind: .point, coordinates: positions[i])))
@@ -133,19 +133,6 @@ enum SourceDiffBenchmarks {
                 }
             }
         }
-    }
-
-    static func _sin(_ x: Double) -> Double { _cos(x - .pi / 2) }
-    static func _cos(_ x: Double) -> Double {
-        // cos by its series about 0 after reduction to [−π, π]: deterministic, no libm.
-        var a = x.truncatingRemainder(dividingBy: 2 * .pi)
-        if a > .pi { a -= 2 * .pi } else if a < -.pi { a += 2 * .pi }
-        var term = 1.0, sum = 1.0
-        for n in 1..<14 {
-            term *= -a * a / Double((2 * n - 1) * (2 * n))
-            sum += term
-        }
-        return sum
     }
 
     static func snapshots(_ d: Dataset, edits: Int) throws -> ([GeoFeature], [GeoFeature]) {

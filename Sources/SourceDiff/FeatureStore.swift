@@ -122,32 +122,15 @@ public struct FeatureStore {
 
     // MARK: Index
 
-    /// The closed-square cover over the index range: computed at the deepest zoom, the
-    /// others are its ancestors (a square meets a geometry iff one of its four children
-    /// does, so this is exact).
+    /// The closed-square cover over the index range (`_RangeCover`).
     func tiles(of geometry: Geometry?) -> [TileID] {
-        guard let zooms = indexZooms, let g = geometry else { return [] }
-        if let t = SnapshotDiff.pointTile(g, zoom: zooms.upperBound) {
-            // A point inside one tile: that tile and its ancestors.
-            var out: [TileID] = []
-            out.reserveCapacity(zooms.count)
-            var c: TileID? = t
-            for _ in zooms { out.append(c!); c = c!.parent }
-            return out
-        }
-        var level = TileCoverage.tiles(for: g, zoom: zooms.upperBound)
-        var out = level
-        var z = zooms.upperBound
-        while z > zooms.lowerBound {
-            var parents: [TileID] = []
-            parents.reserveCapacity(level.count)
-            for t in level {
-                let p = t.parent!
-                if parents.last != p { parents.append(p) }
-            }
-            level = Array(Set(parents))
-            out += level
-            z -= 1
+        guard let zooms = indexZooms else { return [] }
+        var out: [TileID] = []
+        out.reserveCapacity(zooms.count)
+        if let g = geometry, let t = _RangeCover.pointTile(g, zoom: zooms.upperBound) {
+            _RangeCover.forEachWithAncestors(CollectionOfOne(t), zooms) { out.append($0) }   // no array per point
+        } else {
+            _RangeCover.forEachWithAncestors(_RangeCover.deepest(geometry, zooms), zooms) { out.append($0) }
         }
         return out
     }

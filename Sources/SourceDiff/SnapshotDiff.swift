@@ -124,46 +124,15 @@ public struct SnapshotDiff {
 
     /// Tiles at the deepest zoom of the range; the shallower ones are their ancestors.
     func deepTiles(_ g: Geometry?) -> [TileID] {
-        guard let zooms = indexZooms, let g else { return [] }
-        if let t = Self.pointTile(g, zoom: zooms.upperBound) { return [t] }
-        return TileCoverage.tiles(for: g, zoom: zooms.upperBound)
-    }
-
-    /// The one tile of a point strictly inside a tile (not on a tile edge, where the closed
-    /// cover has 2 or 4 tiles); nil otherwise.
-    @inline(__always)
-    static func pointTile(_ g: Geometry, zoom: Int) -> TileID? {
-        guard g.kind == .point, g.positionCount == 1 else { return nil }
-        let n = Double(1 << zoom)
-        let fx = WebMercator.x(longitude: g.x(0)) * n, fy = WebMercator.y(latitude: g.y(0)) * n
-        guard fx > 0, fy > 0, fx < n, fy < n else { return nil }
-        let ix = fx.rounded(.down), iy = fy.rounded(.down)
-        guard ix != fx, iy != fy else { return nil }
-        return TileID(z: zoom, x: Int(ix), y: Int(iy))
+        guard let zooms = indexZooms else { return [] }
+        return _RangeCover.deepest(g, zooms)
     }
 
     func tiles(of o: Old) -> ArraySlice<TileID> { tileStore[Int(o.tileStart)..<Int(o.tileStart + o.tileCount)] }
 
     mutating func touch<C: Collection>(_ deep: C) where C.Element == TileID {
         guard let zooms = indexZooms else { return }
-        if deep.count == 1 {
-            // One tile (a point): it and its ancestors, without building sets.
-            var t = deep.first!
-            touchedTiles.insert(t)
-            for _ in zooms.dropFirst() {
-                t = t.parent!
-                touchedTiles.insert(t)
-            }
-            return
-        }
-        var level = Set(deep)
-        var z = zooms.upperBound
-        while true {
-            touchedTiles.formUnion(level)
-            if z == zooms.lowerBound { break }
-            level = Set(level.map { $0.parent! })
-            z -= 1
-        }
+        _RangeCover.forEachWithAncestors(deep, zooms) { touchedTiles.insert($0) }
     }
 
     /// One feature of the old snapshot.
@@ -194,8 +163,8 @@ public struct SnapshotDiff {
         let values = Int32(valueHashes.count)
         for v in props.values { valueHashes.append(Self.hash(v)) }
         let tileStart = Int32(tileStore.count)
-        if let z = indexZooms?.upperBound, let g = f.geometry, let t = Self.pointTile(g, zoom: z) {
-            tileStore.append(t)
+        if let z = indexZooms?.upperBound, let g = f.geometry, let t = _RangeCover.pointTile(g, zoom: z) {
+            tileStore.append(t)   // no array per point
         } else {
             tileStore += deepTiles(f.geometry)
         }

@@ -125,7 +125,9 @@ struct _GeometryDecoder {
     ///
     /// Pairs inside the packed record being read are decoded from a local copy of its
     /// reader, so the loop keeps its state in registers; a pair that crosses into another
-    /// record (or an unpacked value) goes through the stream.
+    /// record (or an unpacked value) goes through the stream. (The two loops hand vertices
+    /// over with the same six lines on purpose: a shared inline helper measured 2–5% more
+    /// instructions per tile.)
     @inlinable @inline(__always)
     mutating func run<H: GeometryHandler>(_ count: UInt32, _ commandOffset: Int, _ h: inout H,
                                           ring: Bool, area: inout _ShoelaceSum) throws(MVTError)

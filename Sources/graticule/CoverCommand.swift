@@ -60,12 +60,7 @@ struct CoverCommand: ParsableCommand {
             } else {
                 text = tiles.map { quadkeys ? $0.quadkey : $0.description }.joined(separator: "\n") + (tiles.isEmpty ? "" : "\n")
             }
-            if let output {
-                do { try FileIO.writeText(output, text) } catch { fail("cannot write \(output): \(error)") }
-                print("\(tiles.count) tiles at z\(zoom) (\(String(format: "%.1f", seconds * 1000)) ms) -> \(output)")
-            } else {
-                print(text, terminator: "")
-            }
+            writeOrPrint(text, to: output, summary: "\(tiles.count) tiles at z\(zoom) (\(String(format: "%.1f", seconds * 1000)) ms)")
         }
     }
 }
@@ -91,6 +86,14 @@ func tileFeatureCollection(_ tiles: [CameraTile]) -> String {
     }
     return String(decoding: GeoJSONWriter.encode(GeoJSONDocument(object: .featureCollection(features), bbox: nil, crs: nil)),
                   as: UTF8.self) + "\n"
+}
+
+/// Writes `text` to `output` and prints the summary with the path, or prints the text
+/// when there is no output file.
+func writeOrPrint(_ text: String, to output: String?, summary: @autoclosure () -> String) {
+    guard let output else { print(text, terminator: ""); return }
+    do { try FileIO.writeText(output, text) } catch { fail("cannot write \(output): \(error)") }
+    print("\(summary()) -> \(output)")
 }
 
 /// Parses "W x H" viewport sizes such as 390x844.
@@ -155,13 +158,8 @@ extension CoverCommand {
             let seconds = Date().timeIntervalSince(t0)
             let text = geojson ? tileFeatureCollection(tiles)
                 : tiles.map(\.description).joined(separator: "\n") + (tiles.isEmpty ? "" : "\n")
-            if let output {
-                do { try FileIO.writeText(output, text) } catch { fail("cannot write \(output): \(error)") }
-                let zooms = Set(tiles.map { Int($0.tile.z) }).sorted()
-                print("\(tiles.count) tiles, zooms \(zooms.map(String.init).joined(separator: ",")) (\(String(format: "%.3f", seconds * 1000)) ms) -> \(output)")
-            } else {
-                print(text, terminator: "")
-            }
+            let zooms = Set(tiles.map { Int($0.tile.z) }).sorted().map(String.init).joined(separator: ",")
+            writeOrPrint(text, to: output, summary: "\(tiles.count) tiles, zooms \(zooms) (\(String(format: "%.3f", seconds * 1000)) ms)")
         }
     }
 }

@@ -65,27 +65,10 @@ struct DiffCommand: ParsableCommand {
         let source: FileByteSource
         do { source = try FileByteSource(path: path) } catch { fail("\(error)") }
         var bar = GeoJSONCommand.Progress(total: source.size, force: progress)
-        var n = 0
         do {
-            if GeoJSONCommand.isSequence(path, format: .auto) {
-                let reader = GeoJSONSequenceReader(source: source)
-                while let o = try reader.next() {
-                    switch o {
-                    case .geometry(let g): body(GeoFeature(geometry: g, properties: nil))
-                    case .feature(let f): body(f)
-                    case .featureCollection(let fs): fs.forEach(body)
-                    }
-                    n += 1
-                    bar.update(reader.bytesConsumed, features: n)
-                }
-            } else {
-                let reader = GeoJSONFeatureReader(source: source)
-                while let f = try reader.next() {
-                    body(f)
-                    n += 1
-                    bar.update(reader.bytesConsumed, features: n)
-                }
-            }
+            let broken = try GeoJSONCommand.forEachFeature(source, sequence: GeoJSONCommand.isSequence(path, format: .auto),
+                                                           bar: &bar, body)
+            if let (n, first) = broken { print("\(path) (\(label)): broken elements skipped: \(n) (first: \(first))") }
         } catch {
             bar.finish()
             fail("\(path) (\(label)): \(error)")

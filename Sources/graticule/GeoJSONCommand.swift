@@ -77,6 +77,35 @@ struct GeoJSONCommand: ParsableCommand {
         return nil
     }
 
+    /// Streams every feature of a FeatureCollection, or of a sequence (a bare geometry
+    /// becomes a feature without properties; a collection element gives its features),
+    /// updating the progress line. Returns the count and first error of the sequence's
+    /// broken elements, if any.
+    static func forEachFeature(_ source: FileByteSource, sequence: Bool, bar: inout Progress,
+                               _ body: (GeoFeature) -> Void) throws(GeoJSONError) -> (Int, GeoJSONError)?
+    {
+        var n = 0
+        if sequence {
+            let reader = GeoJSONSequenceReader(source: source)
+            while let o = try reader.next() {
+                switch o {
+                case .geometry(let g): body(GeoFeature(geometry: g, properties: nil)); n += 1
+                case .feature(let f): body(f); n += 1
+                case .featureCollection(let fs): fs.forEach(body); n += fs.count
+                }
+                bar.update(reader.bytesConsumed, features: n)
+            }
+            return reader.broken.first.map { (reader.broken.count, $0.error) }
+        }
+        let reader = GeoJSONFeatureReader(source: source)
+        while let f = try reader.next() {
+            body(f)
+            n += 1
+            bar.update(reader.bytesConsumed, features: n)
+        }
+        return nil
+    }
+
     /// Sequence formats by extension or by a leading RS byte.
     static func isSequence(_ path: String, format: Format) -> Bool {
         switch format {
@@ -198,24 +227,9 @@ struct GeoJSONCommand: ParsableCommand {
                 }
             }
             do {
-                if GeoJSONCommand.isSequence(file, format: format) {
-                    let reader = GeoJSONSequenceReader(source: source)
-                    while let o = try reader.next() {
-                        switch o {
-                        case .geometry(let g): take(GeoFeature(geometry: g, properties: nil))
-                        case .feature(let f): take(f)
-                        case .featureCollection(let fs): fs.forEach(take)
-                        }
-                        bar.update(reader.bytesConsumed, features: features)
-                    }
-                    if !reader.broken.isEmpty { print("broken elements: \(reader.broken.count) (first: \(reader.broken[0].error))") }
-                } else {
-                    let reader = GeoJSONFeatureReader(source: source)
-                    while let f = try reader.next() {
-                        take(f)
-                        bar.update(reader.bytesConsumed, features: features)
-                    }
-                }
+                let broken = try GeoJSONCommand.forEachFeature(source, sequence: GeoJSONCommand.isSequence(file, format: format),
+                                                               bar: &bar, take)
+                if let (n, first) = broken { print("broken elements: \(n) (first: \(first))") }
             } catch {
                 bar.finish()
                 print("\(file): \(error)")

@@ -19,8 +19,8 @@ public enum LinesGeoJSON {
             put(PointsGeoJSON.fixed6(lon)); put(","); put(PointsGeoJSON.fixed6(lat)); put("]")
             heading += rng.normal() * 0.35
             let d = step * (0.2 + rng.unit())
-            lon = min(179.9, max(-179.9, lon + d * _cos(heading)))
-            lat = min(84.9, max(-84.9, lat + d * _sin(heading)))
+            lon = min(179.9, max(-179.9, lon + d * SeriesTrig.cos(heading)))
+            lat = min(84.9, max(-84.9, lat + d * SeriesTrig.sin(heading)))
         }
         put("]}}\n")
         return (out, vertices)
@@ -33,19 +33,6 @@ public enum LinesGeoJSON {
         return (Array(s.utf8), 2)
     }
 
-    // Series with fixed operation order, so the output does not depend on a platform's libm.
-    static func _sin(_ x: Double) -> Double {
-        var a = x.truncatingRemainder(dividingBy: 6.283185307179586)
-        if a > 3.141592653589793 { a -= 6.283185307179586 } else if a < -3.141592653589793 { a += 6.283185307179586 }
-        var term = a, sum = a
-        for n in 1..<12 {
-            term *= -a * a / Double((2 * n) * (2 * n + 1))
-            sum += term
-        }
-        return sum
-    }
-
-    static func _cos(_ x: Double) -> Double { _sin(x + 1.5707963267948966) }
 }
 
 /// A GPX 1.1 track of a device moving along a random walk (one `trkseg`), for the follow
@@ -64,10 +51,27 @@ public enum GPXTrackGenerator {
             put("<trkpt lat=\"\(PointsGeoJSON.fixed6(lat))\" lon=\"\(PointsGeoJSON.fixed6(lon))\"/>\n")
             heading += rng.normal() * 0.15
             let d = step * (0.5 + rng.unit())
-            lon = min(179.9, max(-179.9, lon + d * LinesGeoJSON._cos(heading)))
-            lat = min(84.9, max(-84.9, lat + d * LinesGeoJSON._sin(heading)))
+            lon = min(179.9, max(-179.9, lon + d * SeriesTrig.cos(heading)))
+            lat = min(84.9, max(-84.9, lat + d * SeriesTrig.sin(heading)))
         }
         put("</trkseg></trk>\n</gpx>\n")
         return (out, points)
     }
+}
+
+/// Sine and cosine by a Taylor series with a fixed operation order, so generated data does
+/// not depend on a platform's libm.
+public enum SeriesTrig {
+    public static func sin(_ x: Double) -> Double {
+        var a = x.truncatingRemainder(dividingBy: 6.283185307179586)
+        if a > 3.141592653589793 { a -= 6.283185307179586 } else if a < -3.141592653589793 { a += 6.283185307179586 }
+        var term = a, sum = a
+        for n in 1..<12 {
+            term *= -a * a / Double((2 * n) * (2 * n + 1))
+            sum += term
+        }
+        return sum
+    }
+
+    public static func cos(_ x: Double) -> Double { sin(x + 1.5707963267948966) }
 }

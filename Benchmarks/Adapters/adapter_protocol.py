@@ -1,0 +1,26 @@
+"""The runner's external protocol, for Python adapters (see `ExternalProgram` in
+Sources/BenchKit/External.swift and the README): after setup, print `ready`, answer each
+`run N` with `ns T` (nanoseconds N operations took), stop at `quit`."""
+import sys
+import time
+
+
+def serve(op) -> int:
+    """Runs the protocol loop with `op` as the operation; returns the exit status."""
+    print("ready", flush=True)
+    clock = time.perf_counter_ns
+    for line in sys.stdin:
+        parts = line.split()
+        if not parts:
+            continue
+        if parts[0] == "quit":
+            return 0
+        if parts[0] != "run" or len(parts) != 2:
+            print(f"error unexpected command {line.strip()!r}", flush=True)
+            return 2
+        n = int(parts[1])
+        t0 = clock()
+        for _ in range(n):
+            op()
+        print("ns", clock() - t0, flush=True)
+    return 0

@@ -1,0 +1,53 @@
+import GeoModel
+import TileCover
+
+/// A geometry's closed-square cover over a zoom range, as the store's index and the
+/// snapshot diff both need it: computed at the deepest zoom; the shallower zooms are its
+/// ancestors (a square meets a geometry iff one of its four children does, so this is
+/// exact).
+enum _RangeCover {
+    /// The tiles at `zooms.upperBound`.
+    static func deepest(_ geometry: Geometry?, _ zooms: ClosedRange<Int>) -> [TileID] {
+        guard let g = geometry else { return [] }
+        if let t = pointTile(g, zoom: zooms.upperBound) { return [t] }
+        return TileCoverage.tiles(for: g, zoom: zooms.upperBound)
+    }
+
+    /// The one tile of a point strictly inside a tile (not on a tile edge, where the closed
+    /// cover has 2 or 4 tiles); nil otherwise.
+    @inline(__always)
+    static func pointTile(_ g: Geometry, zoom: Int) -> TileID? {
+        guard g.kind == .point, g.positionCount == 1 else { return nil }
+        let n = Double(1 << zoom)
+        let fx = WebMercator.x(longitude: g.x(0)) * n, fy = WebMercator.y(latitude: g.y(0)) * n
+        guard fx > 0, fy > 0, fx < n, fy < n else { return nil }
+        let ix = fx.rounded(.down), iy = fy.rounded(.down)
+        guard ix != fx, iy != fy else { return nil }
+        return TileID(z: zoom, x: Int(ix), y: Int(iy))
+    }
+
+    /// Calls `body` once with every tile of `deep` (tiles at `zooms.upperBound`) and every
+    /// ancestor of them down to `zooms.lowerBound`.
+    static func forEachWithAncestors<C: Collection>(_ deep: C, _ zooms: ClosedRange<Int>, _ body: (TileID) -> Void)
+        where C.Element == TileID
+    {
+        if deep.count == 1 {
+            // One tile (a point): it and its ancestors, without building sets.
+            var t = deep.first!
+            body(t)
+            for _ in zooms.dropFirst() {
+                t = t.parent!
+                body(t)
+            }
+            return
+        }
+        var level = Set(deep)
+        var z = zooms.upperBound
+        while true {
+            level.forEach(body)
+            if z == zooms.lowerBound { break }
+            level = Set(level.map { $0.parent! })
+            z -= 1
+        }
+    }
+}
