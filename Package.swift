@@ -70,7 +70,7 @@ let package = Package(
         .executableTarget(
             name: "graticule",
             dependencies: [
-                "BenchKit", "Conformance", "GraticuleBenchmarks", "CorpusGenerators", "GeoJSON", "GeoModel", "SourceDiff", "TileCover", "VectorTile",
+                "BenchKit", "Conformance", "GraticuleBenchmarks", "CorpusGenerators", "SwiftProtobufPeer", "GeoJSON", "GeoModel", "SourceDiff", "TileCover", "VectorTile",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -2,6 +2,91 @@
 /// benchmark and implementation, ratio charts for comparisons, and the full table. No
 /// script, no external resources, so it can be opened offline or attached to CI.
 public enum HTMLReport {
+    /// An extra table for the page (for example the implementation × suite conformance
+    /// table): a title, a header row and body rows.
+    public struct Table: Equatable, Sendable {
+        public var title: String
+        public var note: String
+        public var header: [String]
+        public var rows: [[String]]
+        public init(title: String, note: String = "", header: [String], rows: [[String]]) {
+            self.title = title
+            self.note = note
+            self.header = header
+            self.rows = rows
+        }
+    }
+
+    /// The page for `report`, with a history section when earlier runs are given (oldest
+    /// first; the medians of every case across the runs, with a line per case) and extra
+    /// tables (the conformance table) after the charts.
+    public static func render(_ report: RunReport, history: [RunReport] = [], tables: [Table] = []) -> String {
+        var html = render(report)
+        var extra = ""
+        if !history.isEmpty { extra += historySection(history + [report]) }
+        for t in tables {
+            extra += "<h2>\(esc(t.title))</h2>\n"
+            if !t.note.isEmpty { extra += "<p>\(esc(t.note))</p>\n" }
+            extra += "<table><tr>" + t.header.map { "<th>\(esc($0))</th>" }.joined() + "</tr>\n"
+            for r in t.rows { extra += "<tr>" + r.map { "<td>\(esc($0))</td>" }.joined() + "</tr>\n" }
+            extra += "</table>\n"
+        }
+        if let at = html.range(of: "<h2>All results</h2>") { html.insert(contentsOf: extra, at: at.lowerBound) }
+        return html
+    }
+
+    /// Runs side by side: the runs' metadata, then for every case measured in more than one
+    /// run the time medians per run, the change from the first run, and a line of them.
+    static func historySection(_ runs: [RunReport]) -> String {
+        var html = "<h2>History across runs</h2>\n<table><tr><th>#</th><th>run</th><th>time</th><th>commit</th><th>cpu</th><th>load</th></tr>\n"
+        for (i, r) in runs.enumerated() {
+            let m = r.metadata
+            html += "<tr>" + ["\(i + 1)", m.runID, m.timestamp, String(m.gitCommit.prefix(10)), "\(m.cpuModel) × \(m.cpuCount)", m.loadAverage]
+                .map { "<td>\(esc($0))</td>" }.joined() + "</tr>\n"
+        }
+        html += "</table>\n"
+        var keys: [CaseKey] = []
+        var medians: [CaseKey: [Double?]] = [:]
+        for (i, r) in runs.enumerated() {
+            for x in r.results where x.metric == Metric.timeNs.rawValue && x.status == .ok {
+                guard let med = x.summary?.median else { continue }
+                if medians[x.key] == nil { keys.append(x.key); medians[x.key] = Array(repeating: nil, count: runs.count) }
+                medians[x.key]![i] = med
+            }
+        }
+        keys = keys.filter { medians[$0]!.compactMap { $0 }.count > 1 }.sorted()
+        guard !keys.isEmpty else { return html + "<p>No case was measured in more than one run.</p>\n" }
+        html += "<p>Time medians per run (ns per operation); change is last against first. Runs on different machines differ in more than the code.</p>\n"
+        html += "<table><tr><th>benchmark</th><th>implementation</th><th>dataset</th>"
+            + (1...runs.count).map { "<th>run \($0)</th>" }.joined() + "<th>change</th><th>trend</th></tr>\n"
+        for k in keys {
+            let v = medians[k]!
+            let present = v.compactMap { $0 }
+            let change = present.count > 1 ? (present.last! / present.first! - 1) * 100 : 0
+            var cells = [k.benchmark, k.implementation, k.dataset + (k.parameters.isEmpty ? "" : " (\(k.parameters))")]
+            cells += v.map { $0.map(formatMetric) ?? "" }
+            cells.append((change >= 0 ? "+" : "") + format2(change) + "%")
+            html += "<tr>" + cells.map { "<td>\(esc($0))</td>" }.joined() + "<td>\(sparkline(v))</td></tr>\n"
+        }
+        return html + "</table>\n"
+    }
+
+    /// A small SVG polyline of the values (gaps skipped), scaled to its own range.
+    static func sparkline(_ values: [Double?]) -> String {
+        let w = 120.0, h = 22.0
+        let present = values.compactMap { $0 }
+        guard let lo = present.min(), let hi = present.max(), values.count > 1 else { return "" }
+        let span = hi > lo ? hi - lo : 1
+        var pts: [String] = []
+        for (i, v) in values.enumerated() {
+            guard let v else { continue }
+            let x = 4 + Double(i) / Double(values.count - 1) * (w - 8)
+            let y = 3 + (1 - (v - lo) / span) * (h - 6)
+            pts.append("\(Int(x)),\(Int(y))")
+        }
+        return "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(w))\" height=\"\(Int(h))\"><polyline fill=\"none\" stroke=\"#4a7fb5\" stroke-width=\"1.5\" points=\"\(pts.joined(separator: " "))\"/></svg>"
+    }
+
     public static func render(_ report: RunReport) -> String {
         let m = report.metadata
         var html = """

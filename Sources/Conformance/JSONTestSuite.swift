@@ -72,4 +72,48 @@ public struct JSONTestSuite: ConformanceSuite {
             }
         }
     }
+
+    /// Foundation's `JSONDecoder`, decoding any JSON text into a generic value.
+    public static var foundationDecoder: ConformanceImplementation {
+        ConformanceImplementation(name: "foundation.jsondecoder") { c in
+            do {
+                _ = try JSONDecoder().decode(AnyJSON.self, from: Data(c.input))
+                return .accepted(output: nil)
+            } catch {
+                return .rejected(errorClass: "invalid", detail: "\(error)".prefix(160).description)
+            }
+        }
+    }
+}
+
+/// Any JSON value, as a `Decodable` (what a `JSONDecoder` user writes to read arbitrary JSON).
+enum AnyJSON: Decodable {
+    case null, bool(Bool), number(Double), string(String), array([AnyJSON]), object([String: AnyJSON])
+
+    init(from decoder: Decoder) throws {
+        if var a = try? decoder.unkeyedContainer() {
+            var items: [AnyJSON] = []
+            while !a.isAtEnd { items.append(try a.decode(AnyJSON.self)) }
+            self = .array(items)
+            return
+        }
+        if let o = try? decoder.container(keyedBy: Key.self) {
+            var d: [String: AnyJSON] = [:]
+            for k in o.allKeys { d[k.stringValue] = try o.decode(AnyJSON.self, forKey: k) }
+            self = .object(d)
+            return
+        }
+        let v = try decoder.singleValueContainer()
+        if v.decodeNil() { self = .null }
+        else if let b = try? v.decode(Bool.self) { self = .bool(b) }
+        else if let n = try? v.decode(Double.self) { self = .number(n) }
+        else { self = .string(try v.decode(String.self)) }
+    }
+
+    struct Key: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
 }

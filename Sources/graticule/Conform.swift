@@ -1,95 +1,146 @@
 import ArgumentParser
 import BenchKit
 import Conformance
+import Foundation
+import SwiftProtobufPeer
 
 struct Conform: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Run a conformance suite against an implementation and write CSV verdicts.",
-        discussion: "Exit status: 0 when every case passes, 1 when any fails, 2 bad usage or unreadable fixtures.")
+        abstract: "Run conformance suites against implementations; write CSV verdicts, a per-rule summary and an implementation × suite table.",
+        discussion: """
+        With no --suite, every registered suite whose fixtures are present is run (shared suites \
+        from --corpora, the project's own from corpora/conformance). Besides --output (the verdicts), \
+        two files are written next to it: NAME.rules.csv (every rule of the catalogue with the cases \
+        that exercise it; rules with no case are listed on the terminal too) and NAME.matrix.csv \
+        (implementation × suite pass counts, which `graticule report --conformance` renders).
+        Exit status: 0 when every case of the implementations named with --implementation passes \
+        (graticule by default; implementations reached through `all` or --external are compared, \
+        not gated), 1 when one fails, 2 bad usage or unreadable fixtures.
+        """)
 
-    @Option(help: "Suite name (\(ConformanceSuites.names.joined(separator: ", "))).")
-    var suite: String
+    @Option(help: "Suite name (\(ConformanceRegistry.names.joined(separator: ", "))); all present suites when omitted.")
+    var suite: String?
 
-    @Option(help: "Directory holding the suite's fixtures.")
-    var path: String
+    @Option(help: "Directory holding the suite's fixtures (with --suite; default: its registered folder).")
+    var path: String?
 
-    @Option(help: "Implementation to run.")
-    var implementation = "graticule"
+    @Option(help: "Shared corpora directory for the default suite folders.")
+    var corpora = "../shared/corpora"
 
-    @Option(help: "Verdict CSV path.")
+    @Option(help: "In-process implementation to run (repeatable); `all` runs every one each suite has.")
+    var implementation: [String] = []
+
+    @Option(help: "External implementation manifest (repeatable; Benchmarks/Adapters/conform-*.json).")
+    var external: [String] = []
+
+    @Option(help: "Rule catalogue.")
+    var rules = RuleCatalog.defaultPath
+
+    @Option(help: "Verdict CSV path (the rule summary and the table go beside it).")
     var output = "reports/conformance.csv"
 
     @Flag(help: "Print only the totals.")
     var quiet = false
 
+    /// In-process implementations that live outside the Conformance module.
+    static func extraImplementations(suite: String) -> [(String, () -> ConformanceImplementation)] {
+        guard suite == "mvt-fixtures" else { return [] }
+        return [("swift-protobuf", {
+            ConformanceImplementation(name: "swift-protobuf") { c in
+                do { return .accepted(output: try SwiftProtobufPeer.canonical(Data(c.input))) } catch {
+                    return .rejected(errorClass: "fatal", detail: "\(error)")
+                }
+            }
+        })]
+    }
+
     func run() throws {
-        guard let s = ConformanceSuites.suite(named: suite) else {
-            fail("unknown suite '\(suite)'; known: \(ConformanceSuites.names.joined(separator: ", "))")
+        let catalogue: [SpecRule]
+        do { catalogue = try RuleCatalog.load(path: rules) } catch { fail("\(error)") }
+
+        var selected: [(ConformanceRegistry.Entry, String)] = []
+        if let name = suite {
+            guard let e = ConformanceRegistry.entry(named: name) else {
+                fail("unknown suite '\(name)'; known: \(ConformanceRegistry.names.joined(separator: ", "))")
+            }
+            selected = [(e, path ?? e.path(corpora: corpora))]
+        } else {
+            if path != nil { fail("--path needs --suite") }
+            for e in ConformanceRegistry.entries {
+                let p = e.path(corpora: corpora)
+                var isDir: ObjCBool = false
+                if FileManager.default.fileExists(atPath: p, isDirectory: &isDir), isDir.boolValue {
+                    selected.append((e, p))
+                } else if !quiet {
+                    print("skip \(e.name): no fixtures at \(p)")
+                }
+            }
+            guard !selected.isEmpty else { fail("no suite fixtures found (corpora: \(corpora))") }
         }
-        guard let impl = ConformanceSuites.implementation(named: implementation, suite: suite) else {
-            let known = ConformanceSuites.implementations[suite] ?? []
-            fail("suite '\(suite)' has no implementation '\(implementation)'; it has: \(known.joined(separator: ", "))")
+
+        let wanted = implementation.isEmpty ? ["graticule"] : implementation
+        var manifests: [ExternalConformanceManifest] = []
+        for m in external {
+            do { manifests.append(try ExternalConformanceManifest.load(path: m)) } catch { fail("\(error)") }
         }
-        let cases: [ConformanceCase]
-        do { cases = try s.loadCases(from: path) } catch { fail("\(error)") }
-        guard !cases.isEmpty else { fail("no cases found under \(path)") }
-        let rows = ConformanceRunner.run(suite: s.name, cases: cases, implementation: impl)
-        do { try FileIO.writeText(output, ConformanceRunner.csv(rows)) } catch { fail("cannot write \(output): \(error)") }
-        let failed = rows.filter { $0.verdict == .fail }
+        var gated = Set(wanted.filter { $0 != "all" })
+
+        var rows: [VerdictRow] = []
+        for (entry, dir) in selected {
+            let cases: [ConformanceCase]
+            do { cases = try entry.make().loadCases(from: dir) } catch { fail("\(entry.name): \(error)") }
+            guard !cases.isEmpty else { fail("\(entry.name): no cases found under \(dir)") }
+            let available = entry.implementations + Self.extraImplementations(suite: entry.name)
+            var impls: [ConformanceImplementation] = []
+            for name in wanted {
+                if name == "all" { impls += available.map { $0.1() }; continue }
+                if let f = available.first(where: { $0.0 == name }) { impls.append(f.1()) }
+                else if suite != nil {
+                    fail("suite '\(entry.name)' has no implementation '\(name)'; it has: \(available.map(\.0).joined(separator: ", "))")
+                }
+            }
+            var seen = Set<String>()
+            impls = impls.filter { seen.insert($0.name).inserted }
+            for impl in impls { rows += ConformanceRunner.run(suite: entry.name, cases: cases, implementation: impl) }
+            for m in manifests where m.suites.contains(entry.name) {
+                let program: ExternalConformanceProgram
+                do { program = try ExternalConformanceProgram(manifest: m) } catch {
+                    printErr("graticule: \(error)")
+                    gated.remove(m.name)
+                    continue
+                }
+                rows += ConformanceRunner.run(suite: entry.name, cases: cases, implementation: program.implementation(suite: entry.name))
+                program.finish()
+            }
+        }
+
+        let stem = output.hasSuffix(".csv") ? String(output.dropLast(4)) : output
+        let coverage = RuleCatalog.coverage(rules: catalogue, rows: rows)
+        let tally = ConformanceTally.tally(rows)
+        do {
+            try FileIO.writeText(output, ConformanceRunner.csv(rows))
+            try FileIO.writeText(stem + ".rules.csv", RuleCatalog.csv(coverage.rules))
+            try FileIO.writeText(stem + ".matrix.csv", ConformanceTally.csv(tally))
+        } catch { fail("cannot write \(output): \(error)") }
+
+        let failedGated = rows.filter { $0.verdict == .fail && gated.contains($0.implementation) }
         if !quiet {
-            for r in failed { print("FAIL \(r.caseID) [\(r.rule)] expected \(r.expected), got \(r.actual) \(r.detail)") }
-            var table: [[String]] = []
-            for s in ConformanceRunner.ruleSummary(rows) { table.append([s.rule, String(s.pass), String(s.fail)]) }
-            print(SummaryTable.table(header: ["rule", "pass", "fail"], rows: table))
+            for r in failedGated { print("FAIL \(r.suite)/\(r.caseID) [\(r.rule)] \(r.implementation): expected \(r.expected), got \(r.actual) \(r.detail)") }
         }
-        print("\(s.name) × \(impl.name): \(rows.count - failed.count) passed, \(failed.count) failed (verdicts: \(output))")
-        if !failed.isEmpty { throw ExitCode(1) }
-    }
-}
-
-/// The suites `graticule conform` knows, and their implementations.
-enum ConformanceSuites {
-    static let names = ["pbf-varint", "mvt-fixtures", "json-test-suite", "parse-number-fxx", "geojsonhint",
-                        "geojson-schema", "geojson-invalid-geometry", "geojson-rewind", "turf", "tile-cover", "supermercado"]
-
-    static let implementations: [String: [String]] = [
-        "pbf-varint": ["graticule"], "mvt-fixtures": ["graticule"],
-        "json-test-suite": ["graticule", "foundation.jsonserialization"], "parse-number-fxx": ["graticule"],
-        "geojsonhint": ["graticule"], "geojson-schema": ["graticule"], "geojson-invalid-geometry": ["graticule"],
-        "geojson-rewind": ["graticule"], "turf": ["graticule"], "tile-cover": ["graticule"], "supermercado": ["graticule"],
-    ]
-
-    static func suite(named name: String) -> ConformanceSuite? {
-        switch name {
-        case "pbf-varint": return PBFVarintSuite()
-        case "mvt-fixtures": return MVTFixturesSuite()
-        case "json-test-suite": return JSONTestSuite()
-        case "parse-number-fxx": return ParseNumberFxxSuite()
-        case "geojsonhint": return GeoJSONHintSuite()
-        case "geojson-schema": return GeoJSONSchemaSuite()
-        case "geojson-invalid-geometry": return GeoJSONInvalidGeometrySuite()
-        case "geojson-rewind": return GeoJSONRewindSuite()
-        case "turf": return TurfSamplesSuite()
-        case "tile-cover": return TileCoverSuite()
-        case "supermercado": return SupermercadoSuite()
-        default: return nil
+        let table = tally.map { t in
+            [t.suite, t.implementation, "\(t.pass)/\(t.cases)", String(t.fail), String(t.unsupported), t.verdictOnly ? "verdict only" : "full"]
         }
-    }
-
-    static func implementation(named name: String, suite: String) -> ConformanceImplementation? {
-        switch (suite, name) {
-        case ("pbf-varint", "graticule"): return PBFVarintSuite.graticule
-        case ("mvt-fixtures", "graticule"): return MVTFixturesSuite.graticule
-        case ("json-test-suite", "foundation.jsonserialization"): return JSONTestSuite.foundation
-        case ("json-test-suite", "graticule"): return JSONTestSuite.graticule
-        case ("parse-number-fxx", "graticule"): return ParseNumberFxxSuite.graticule
-        case ("geojsonhint", "graticule"), ("geojson-schema", "graticule"), ("geojson-invalid-geometry", "graticule"):
-            return GeoJSONVerdicts.implementation
-        case ("geojson-rewind", "graticule"): return GeoJSONRewindSuite.graticule
-        case ("turf", "graticule"): return TurfSamplesSuite.graticule
-        case ("tile-cover", "graticule"): return TileCoverSuite.graticule
-        case ("supermercado", "graticule"): return SupermercadoSuite.graticule
-        default: return nil
+        print(SummaryTable.table(header: ["suite", "implementation", "pass", "fail", "unsupported", "judged on"], rows: table))
+        let exercised = coverage.rules.filter { !$0.cases.isEmpty }
+        let missing = coverage.rules.filter { $0.cases.isEmpty }
+        print("rules: \(catalogue.count) in \(rules); \(exercised.count) exercised by graticule's cases, \(missing.count) by none")
+        if !quiet, !missing.isEmpty {
+            print("rules no case exercises yet: " + missing.map(\.rule.id).joined(separator: " "))
         }
+        if !coverage.unknown.isEmpty {
+            printErr("graticule: cases cite rules missing from \(rules): \(coverage.unknown.joined(separator: " "))")
+        }
+        print("verdicts: \(output); rules: \(stem).rules.csv; table: \(stem).matrix.csv")
+        if !failedGated.isEmpty { throw ExitCode(1) }
     }
 }

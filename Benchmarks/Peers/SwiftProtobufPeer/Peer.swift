@@ -46,4 +46,32 @@ public enum SwiftProtobufPeer {
         }
         return sum
     }
+
+    /// The tile in the canonical text form of the `mvt-fixtures` conformance suite (layer,
+    /// keys, values, then each feature's id, type, raw tags and raw geometry), from the
+    /// generated classes; throws what swift-protobuf throws.
+    public static func canonical(_ data: Data) throws -> String {
+        let tile = try VectorTile_Tile(serializedBytes: data)
+        var out = ""
+        for l in tile.layers {
+            out += "layer \(l.name) v\(l.version) extent \(l.extent)\n"
+            out += "keys " + l.keys.map { "\"\($0)\"" }.joined(separator: " ") + "\n"
+            out += "values " + l.values.map { v -> String in
+                if v.hasStringValue { return "string:\"\(v.stringValue)\"" }
+                if v.hasFloatValue { return "float:\(v.floatValue)" }
+                if v.hasDoubleValue { return "double:\(v.doubleValue)" }
+                if v.hasIntValue { return "int:\(v.intValue)" }
+                if v.hasUintValue { return "uint:\(v.uintValue)" }
+                if v.hasSintValue { return "sint:\(v.sintValue)" }
+                if v.hasBoolValue { return "bool:\(v.boolValue)" }
+                return "none:?"
+            }.joined(separator: " ") + "\n"
+            for f in l.features {
+                let tags = f.tags.map(String.init).joined(separator: ",")
+                let geom = f.geometry.map(String.init).joined(separator: ",")
+                out += "feature \(f.hasID ? "id \(f.id)" : "no-id") type \(f.type.rawValue) tags [\(tags)] geometry [\(geom)]\n"
+            }
+        }
+        return out
+    }
 }
