@@ -26,6 +26,7 @@ let package = Package(
         .library(name: "SourceDiff", targets: ["SourceDiff"]),
         .library(name: "BenchKit", targets: ["BenchKit"]),
         .library(name: "Conformance", targets: ["Conformance"]),
+        .library(name: "TileArchive", targets: ["TileArchive"]),
         .executable(name: "graticule", targets: ["graticule"]),
     ],
     dependencies: [
@@ -43,7 +44,10 @@ let package = Package(
             providers: [.apt(["libjemalloc-dev"])]
         ),
 
+        .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .target(name: "PBF"),
+        .target(name: "TileArchive", dependencies: ["CSQLite", "CZlib", "PBF", "TileCover"]),
         .target(name: "GeoModel"),
         .target(name: "GeoJSON", dependencies: ["GeoModel"], exclude: ["Tables"]),
         .target(name: "VectorTile", dependencies: ["PBF", "GeoModel"]),
@@ -70,7 +74,7 @@ let package = Package(
         .executableTarget(
             name: "graticule",
             dependencies: [
-                "BenchKit", "Conformance", "GraticuleBenchmarks", "CorpusGenerators", "SwiftProtobufPeer", "GeoJSON", "GeoModel", "SourceDiff", "TileCover", "VectorTile",
+                "BenchKit", "Conformance", "GraticuleBenchmarks", "CorpusGenerators", "SwiftProtobufPeer", "TileArchive", "GeoJSON", "GeoModel", "SourceDiff", "TileCover", "VectorTile",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -81,6 +85,7 @@ let package = Package(
         .testTarget(name: "VectorTileTests", dependencies: ["VectorTile", "GeoModel"]),
         .testTarget(name: "TileCoverTests", dependencies: ["TileCover"]),
         .testTarget(name: "SourceDiffTests", dependencies: ["SourceDiff", "GeoModel", "TileCover"]),
+        .testTarget(name: "TileArchiveTests", dependencies: ["TileArchive", "TileCover", "CorpusGenerators"]),
         .testTarget(name: "BenchKitTests", dependencies: ["BenchKit"]),
         .testTarget(name: "ConformanceTests", dependencies: ["Conformance", "PBF", "VectorTile", "GeoJSON", "GeoModel"]),
         .testTarget(name: "CorpusGeneratorsTests", dependencies: ["CorpusGenerators", "PBF", "VectorTile"]),

@@ -1,0 +1,142 @@
+import Foundation
+import TileCover
+import XCTest
+@testable import TileArchive
+
+final class TileArchiveTests: XCTestCase {
+    func tmp(_ name: String) -> String { NSTemporaryDirectory() + "graticule-\(getpid())-" + name }
+
+    func testGzipRoundTripAndTypedErrors() throws {
+        var rng = SystemRandomNumberGenerator()
+        for n in [0, 1, 100, 70_000] {
+            let data = (0..<n).map { _ in UInt8.random(in: 0...7, using: &rng) }
+            let z = Gzip.compress(data)
+            XCTAssertTrue(z.withUnsafeBytes { Gzip.isGzip($0) })
+            XCTAssertEqual(try Gzip.decompress(z), data)
+        }
+        let z = Gzip.compress(Array(repeating: 65, count: 10_000))
+        XCTAssertThrowsError(try Gzip.decompress(Array(z.prefix(z.count / 2)))) { e in
+            guard case .corrupt = e as? Gzip.Error else { return XCTFail("\(e)") }
+        }
+        XCTAssertThrowsError(try Gzip.decompress(z, limit: 100)) { e in XCTAssertEqual(e as? Gzip.Error, .tooLarge(limit: 100)) }
+        var bad = z; bad[12] ^= 0xFF; bad[13] ^= 0xFF
+        XCTAssertThrowsError(try Gzip.decompress(bad))
+    }
+
+    /// Tile ids from the `pmtiles` Python package (protomaps' reference reader), 3.x.
+    func testHilbertTileIDsMatchTheReference() {
+        let vectors: [(Int, UInt32, UInt32, UInt64)] = [
+            (0, 0, 0, 0), (1, 0, 0, 1), (1, 0, 1, 2), (1, 1, 1, 3), (1, 1, 0, 4), (2, 0, 0, 5), (3, 5, 2, 76),
+            (12, 3000, 1234, 20_220_825), (20, 1_000_000, 345_678, 1_210_644_788_819),
+            (30, 1_073_741_823, 0, 1_537_228_672_809_129_300),
+        ]
+        for (z, x, y, id) in vectors {
+            XCTAssertEqual(PMTiles.tileID(z: z, x: x, y: y), id, "\(z)/\(x)/\(y)")
+            XCTAssertEqual(PMTiles.tile(id: id), TileID(z: z, x: Int(x), y: Int(y)))
+        }
+        // Round trip over every tile of z0...z5.
+        var next: UInt64 = 0
+        var seen = Set<UInt64>()
+        for z in 0...5 {
+            for x in 0..<(1 << z) { for y in 0..<(1 << z) {
+                let id = PMTiles.tileID(z: z, x: UInt32(x), y: UInt32(y))
+                XCTAssertTrue(seen.insert(id).inserted)
+                XCTAssertEqual(PMTiles.tile(id: id), TileID(z: z, x: x, y: y))
+            } }
+            next += UInt64(1) << UInt64(2 * z)
+            XCTAssertEqual(seen.max()! + 1, next, "z\(z) ids are dense")
+        }
+    }
+
+    func testDirectoryRoundTripAndMalformedDirectories() throws {
+        let entries = [PMTiles.Entry(tileID: 0, offset: 0, length: 10, runLength: 1),
+                       PMTiles.Entry(tileID: 1, offset: 10, length: 5, runLength: 3),
+                       PMTiles.Entry(tileID: 9, offset: 2, length: 7, runLength: 1),
+                       PMTiles.Entry(tileID: 100, offset: 5000, length: 300, runLength: 0)]
+        let bytes = PMTiles.encodeDirectory(entries)
+        XCTAssertEqual(try PMTiles.decodeDirectory(bytes), entries)
+        for cut in 0..<bytes.count {
+            XCTAssertThrowsError(try PMTiles.decodeDirectory(Array(bytes.prefix(cut)), base: 40)) { e in
+                guard case .malformedDirectory(_, 40) = e as? PMTiles.Error else { return XCTFail("\(e)") }
+            }
+        }
+        // A count of half a billion entries in five bytes is refused before anything is allocated.
+        XCTAssertThrowsError(try PMTiles.decodeDirectory([0x80, 0x80, 0x80, 0x80, 0x02]))
+        var rng = SystemRandomNumberGenerator()
+        for _ in 0..<2000 {
+            let junk = (0..<Int.random(in: 0...40, using: &rng)).map { _ in UInt8.random(in: 0...255, using: &rng) }
+            _ = try? PMTiles.decodeDirectory(junk)
+        }
+    }
+
+    func testPMTilesWriteReadWithLeafDirectories() throws {
+        let path = tmp("a.pmtiles")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let w = try PMTilesWriter(path: path, tileCompression: .gzip, minZoom: 0, maxZoom: 6)
+        w.leafSize = 100
+        var expected: [TileID: [UInt8]] = [:]
+        for z in 0...6 { for x in 0..<(1 << z) { for y in 0..<(1 << z) where (x + y) % 3 != 1 {
+            let t = TileID(z: z, x: x, y: y)!
+            let data = Gzip.compress(Array("\(t)".utf8))
+            expected[t] = data
+            try w.add(t, data: data)
+        } } }
+        try w.finish(metadataJSON: #"{"name":"test"}"#)
+        let r = try PMTilesReader(path: path)
+        XCTAssertEqual(r.header.addressedTiles, UInt64(expected.count))
+        XCTAssertEqual(r.header.tileCompression, 2)
+        XCTAssertLessThanOrEqual(Int(r.header.rootOffset + r.header.rootLength), 16_384)
+        XCTAssertEqual(String(decoding: try r.metadata(), as: UTF8.self), #"{"name":"test"}"#)
+        var got = 0
+        var lastID: UInt64?
+        try r.forEachEntry { t, e in
+            let id = PMTiles.tileID(z: Int(t.z), x: t.x, y: t.y)
+            if let l = lastID { XCTAssertLessThan(l, id, "tile-id order") }
+            lastID = id
+            XCTAssertEqual(try Gzip.decompress(r.tileData(e)), Array("\(t)".utf8))
+            got += 1
+            return true
+        }
+        XCTAssertEqual(got, expected.count)
+    }
+
+    func testPMTilesRejectsOtherFiles() throws {
+        let path = tmp("b.pmtiles")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try Data("not an archive at all, long enough to hold a header".utf8 + [UInt8](repeating: 0, count: 200)).write(to: URL(fileURLWithPath: path))
+        XCTAssertThrowsError(try PMTilesReader(path: path)) { XCTAssertEqual($0 as? PMTiles.Error, .notPMTiles) }
+        var h = PMTiles.Header()
+        h.rootOffset = 127; h.rootLength = 1_000_000
+        try Data(h.encoded()).write(to: URL(fileURLWithPath: path))
+        let r = try PMTilesReader(path: path)
+        XCTAssertThrowsError(try r.forEachEntry { _, _ in true }) { e in
+            guard case .truncated(section: "root directory", _) = e as? PMTiles.Error else { return XCTFail("\(e)") }
+        }
+        var v2 = h.encoded(); v2[7] = 2
+        XCTAssertThrowsError(try PMTiles.Header(decoding: v2)) { XCTAssertEqual($0 as? PMTiles.Error, .unsupportedVersion(2)) }
+    }
+
+    func testMBTilesRoundTripWithTMSRows() throws {
+        let path = tmp("c.mbtiles")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let w = try MBTilesWriter(path: path, metadata: [("name", "t"), ("format", "pbf")])
+        var expected = Set<TileID>()
+        for z in 0...4 { for x in 0..<(1 << z) { for y in 0..<(1 << z) {
+            let t = TileID(z: z, x: x, y: y)!
+            expected.insert(t)
+            try w.add(t, data: Array("\(t)".utf8))
+        } } }
+        try w.finish()
+        let r = try MBTilesReader(path: path)
+        XCTAssertEqual(try r.count(), expected.count)
+        XCTAssertTrue(try r.metadata().contains { $0 == ("format", "pbf") })
+        var seen = Set<TileID>()
+        try r.forEachTile { t, bytes in
+            XCTAssertEqual(String(decoding: bytes, as: UTF8.self), "\(t)", "XYZ id from the TMS row")
+            seen.insert(t)
+            return true
+        }
+        XCTAssertEqual(seen, expected)
+        XCTAssertThrowsError(try MBTilesReader(path: "/nonexistent/x.mbtiles"))
+    }
+}
