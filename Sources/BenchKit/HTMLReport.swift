@@ -200,7 +200,13 @@ public enum HTMLReport {
         return svg
     }
 
-    static func esc(_ s: String) -> String {
+    /// A horizontal bar chart of labelled values (no intervals), for pages other than the
+    /// benchmark report.
+    public static func simpleBars(_ items: [(String, Double)], unit: String) -> String {
+        barChart(items.map { Bar(label: $0.0, value: $0.1, low: $0.1, high: $0.1) }, unit: unit, ceiling: nil)
+    }
+
+    public static func esc(_ s: String) -> String {
         var out = ""
         for ch in s {
             switch ch {

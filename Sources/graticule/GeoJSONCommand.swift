@@ -20,9 +20,12 @@ struct GeoJSONCommand: ParsableCommand {
         let start = Date()
         var last = Date.distantPast
         let enabled: Bool
+        /// What the count in the line counts.
+        var unit = "features"
 
-        init(total: Int?, force: Bool = false) {
+        init(total: Int?, force: Bool = false, unit: String = "features") {
             self.total = total
+            self.unit = unit
             enabled = force || isatty(2) != 0
         }
 
@@ -33,13 +36,18 @@ struct GeoJSONCommand: ParsableCommand {
             last = now
             let elapsed = max(now.timeIntervalSince(start), 1e-9)
             let rate = Double(bytes) / elapsed / 1e6
-            var line = String(format: "\r%.1f MB", Double(bytes) / 1e6)
+            var line = "\r"
+            if let total, total > 0 {
+                let filled = min(20, max(0, 20 * bytes / total))
+                line += "[" + String(repeating: "#", count: filled) + String(repeating: "-", count: 20 - filled) + "] "
+            }
+            line += String(format: "%.1f MB", Double(bytes) / 1e6)
             if let total, total > 0 {
                 let left = rate > 0 ? (Double(total - bytes) / 1e6) / rate : 0
-                line += String(format: " of %.1f MB (%.0f%%), %.0f MB/s, %d features, %.0f s left   ",
+                line += String(format: " of %.1f MB (%.0f%%), %.0f MB/s, %d \(unit), %.0f s left   ",
                                Double(total) / 1e6, 100 * Double(bytes) / Double(total), rate, features, left)
             } else {
-                line += String(format: ", %.0f MB/s, %d features   ", rate, features)
+                line += String(format: ", %.0f MB/s, %d \(unit)   ", rate, features)
             }
             FileHandle.standardError.write(line.data(using: .utf8)!)
         }

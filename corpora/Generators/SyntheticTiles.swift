@@ -89,11 +89,22 @@ public enum SyntheticTiles {
         }
     }
 
-    static func tile(_ rng: inout SeededRandom) -> [UInt8] {
+    /// One tile for z/x/y, seeded from (seed, z, x, y) so every tile is the same whatever
+    /// order tiles are made in. `density` scales the feature counts (1 = a dense city tile of
+    /// 240–510 features; 0.05 gives 12–25).
+    public static func tile(z: Int, x: Int, y: Int, seed: UInt64 = 3, density: Double = 1) -> [UInt8] {
+        var h = seed &* 0x9E37_79B9_7F4A_7C15
+        for v in [UInt64(z), UInt64(x), UInt64(y)] { h = (h ^ v) &* 0xBF58_476D_1CE4_E5B9; h ^= h >> 31 }
+        var rng = SeededRandom(seed: h)
+        return tile(&rng, density: density)
+    }
+
+    static func tile(_ rng: inout SeededRandom, density: Double = 1) -> [UInt8] {
+        func scaled(_ n: Int) -> Int { density == 1 ? n : max(1, Int(Double(n) * density)) }
         func coord(_ lo: Int, _ hi: Int) -> Int32 { Int32(lo + rng.below(hi - lo)) }
         var poi = LayerBuilder(name: "poi")
         let classes = ["cafe", "school", "park", "fuel", "bank", "shop", "pharmacy"]
-        for i in 0..<(80 + rng.below(120)) {
+        for i in 0..<scaled(80 + rng.below(120)) {
             var c = Commands()
             c.command(1, 1); c.to(coord(0, 4096), coord(0, 4096))
             let cls = classes[rng.below(classes.count)]
@@ -104,7 +115,7 @@ public enum SyntheticTiles {
         }
         var roads = LayerBuilder(name: "roads")
         let kinds = ["motorway", "primary", "secondary", "residential", "service", "path"]
-        for i in 0..<(60 + rng.below(80)) {
+        for i in 0..<scaled(60 + rng.below(80)) {
             var c = Commands()
             let n = 2 + rng.below(40)
             c.command(1, 1); c.to(coord(-64, 4160), coord(-64, 4160))
@@ -122,7 +133,7 @@ public enum SyntheticTiles {
             roads.addFeature(id: UInt64(i + 1), type: 2, tags: tags, geometry: c.out)
         }
         var buildings = LayerBuilder(name: "buildings")
-        for i in 0..<(100 + rng.below(150)) {
+        for i in 0..<scaled(100 + rng.below(150)) {
             var c = Commands()
             let x0 = coord(0, 4000), y0 = coord(0, 4000)
             let w = Int32(20 + rng.below(80)), h = Int32(20 + rng.below(80))

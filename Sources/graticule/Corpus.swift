@@ -1,0 +1,147 @@
+import ArgumentParser
+import BenchKit
+import CorpusGenerators
+import Foundation
+import TileArchive
+import TileCover
+
+/// `graticule corpus generate`: the deterministic generated datasets as files.
+struct CorpusCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "corpus",
+        abstract: "Generated datasets.",
+        subcommands: [Generate.self])
+
+    struct Generate: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "generate",
+            abstract: "Write a generated dataset (same seed, same bytes on every machine).",
+            discussion: """
+                Kinds: points (a FeatureCollection of clustered points with ids and typical \\
+                properties; --edits K gives a later snapshot of it with K features moved, K/10 \\
+                removed and K/10 added), features (mixed points, road-like lines, buildings with \\
+                courtyards and country-like polygons with lakes, streamed to any size with \\
+                --bytes; --format geojson, seq or ndjson), walk (a random-walk LineString of \\
+                --count vertices), gpx (a GPX track of --count points), tiles (--count vector \\
+                tiles from z0 up in tile-id order, as a folder of z/x/y.mvt, an MBTiles or a \\
+                PMTiles archive, by --format dir, mbtiles or pmtiles; gzip-compressed unless \\
+                --compression none).
+                """)
+
+        @Argument(help: "points, features, walk, gpx or tiles.")
+        var kind: String
+        @Option(help: "Number of features, vertices, track points or tiles (features: 0 = no limit, with --bytes).")
+        var count: Int = 10_000
+        @Option(help: "features: stop after this size (e.g. 500M, 5G).")
+        var bytes: String?
+        @Option(help: "features: geojson, seq (RFC 8142) or ndjson. tiles: dir, mbtiles or pmtiles.")
+        var format: String?
+        @Option(help: "tiles: gzip or none.")
+        var compression = "gzip"
+        @Option(help: "tiles: feature density (1 = 240–510 features per tile).")
+        var density = 0.05
+        @Option(help: "Generator seed.")
+        var seed: UInt64 = 1
+        @Option(help: "points: number of features changed in a later snapshot.")
+        var edits: Int = 0
+        @Option(help: "points: seed choosing the changed features.")
+        var editSeed: UInt64 = 99
+        @Option(help: "Output file (or folder, for tiles in a dir).")
+        var output: String
+
+        static func parseSize(_ s: String) -> Int? {
+            let units: [Character: Int] = ["K": 1 << 10, "M": 1 << 20, "G": 1 << 30]
+            if let u = s.last.flatMap({ units[Character($0.uppercased())] }), let v = Double(s.dropLast()) { return Int(v * Double(u)) }
+            return Int(s)
+        }
+
+        func run() throws {
+            guard count >= 0 else { fail("--count must be >= 0") }
+            switch kind {
+            case "features": try features()
+            case "tiles": try tiles()
+            default: break
+            }
+            if kind == "features" || kind == "tiles" { return }
+            let data: (bytes: [UInt8], items: Int)
+            switch kind {
+            case "points": data = PointsGeoJSON.generate(count: count, seed: seed, edits: edits, editSeed: editSeed)
+            case "walk": data = LinesGeoJSON.randomWalk(vertices: max(count, 2), seed: seed)
+            case "gpx": data = GPXTrackGenerator.generate(points: max(count, 1), seed: seed)
+            default: fail("kind must be points, features, walk, gpx or tiles")
+            }
+            do { try FileIO.writeAll(output, data.bytes) } catch { fail("cannot write \(output): \(error)") }
+            print("\(kind): \(data.items) items, \(data.bytes.count) bytes -> \(output)")
+        }
+
+        func features() throws {
+            let limit = try bytes.map { s -> Int in
+                guard let v = Self.parseSize(s), v > 0 else { throw ValidationError("--bytes: a size such as 500M or 5G") }
+                return v
+            } ?? 0
+            guard let fmt = MixedGeoJSON.Format(rawValue: format ?? "geojson") else { fail("--format must be geojson, seq or ndjson") }
+            guard let f = fopen(output, "wb") else { fail("cannot create \(output)") }
+            defer { fclose(f) }
+            var bar = GeoJSONCommand.Progress(total: limit > 0 ? limit : nil)
+            var written = 0, pieces = 0
+            let r = try MixedGeoJSON.generate(count: bytes != nil && count == 10_000 ? 0 : count, bytes: limit, seed: seed, format: fmt) { chunk in
+                guard fwrite(chunk, 1, chunk.count, f) == chunk.count else { throw ValidationError("write failed: \(output)") }
+                written += chunk.count; pieces += 1
+                if pieces % 64 == 0 { bar.update(written, features: 0) }
+            }
+            bar.finish()
+            print("features: \(r.features) features, \(r.bytes) bytes -> \(output)")
+        }
+
+        func tiles() throws {
+            guard count > 0 else { fail("--count must be > 0 for tiles") }
+            guard compression == "gzip" || compression == "none" else { fail("--compression must be gzip or none") }
+            let gz = compression == "gzip"
+            let fmt = format ?? "pmtiles"
+            let last = PMTiles.tile(id: UInt64(count - 1))!
+            var bar = GeoJSONCommand.Progress(total: count, unit: "tiles")
+            var total = 0
+            func make(_ id: UInt64) -> (TileID, [UInt8]) {
+                let t = PMTiles.tile(id: id)!
+                let raw = SyntheticTiles.tile(z: Int(t.z), x: Int(t.x), y: Int(t.y), seed: seed, density: density)
+                return (t, gz ? Gzip.compress(raw) : raw)
+            }
+            switch fmt {
+            case "pmtiles":
+                let w = try PMTilesWriter(path: output, tileCompression: gz ? .gzip : .none, minZoom: 0, maxZoom: Int(last.z))
+                for id in 0..<UInt64(count) {
+                    let (t, data) = make(id)
+                    try w.add(t, data: data); total += data.count
+                    if id % 1024 == 0 { bar.update(Int(id), features: Int(id)) }
+                }
+                try w.finish(metadataJSON: Self.tileJSON(maxZoom: Int(last.z), compressed: gz))
+            case "mbtiles":
+                try? FileManager.default.removeItem(atPath: output)
+                let w = try MBTilesWriter(path: output, metadata: [("name", "graticule generated"), ("format", "pbf"),
+                                                                   ("minzoom", "0"), ("maxzoom", "\(last.z)"),
+                                                                   ("json", Self.tileJSON(maxZoom: Int(last.z), compressed: gz))])
+                for id in 0..<UInt64(count) {
+                    let (t, data) = make(id)
+                    try w.add(t, data: data); total += data.count
+                    if id % 1024 == 0 { bar.update(Int(id), features: Int(id)) }
+                }
+                try w.finish()
+            case "dir":
+                for id in 0..<UInt64(count) {
+                    let (t, data) = make(id)
+                    let dir = "\(output)/\(t.z)/\(t.x)"
+                    try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+                    try FileIO.writeAll("\(dir)/\(t.y).mvt", data); total += data.count
+                    if id % 1024 == 0 { bar.update(Int(id), features: Int(id)) }
+                }
+            default: fail("--format must be dir, mbtiles or pmtiles for tiles")
+            }
+            bar.finish()
+            print("tiles: \(count) tiles z0–z\(last.z), \(total) bytes of tile data -> \(output)")
+        }
+
+        static func tileJSON(maxZoom: Int, compressed: Bool) -> String {
+            #"{"name":"graticule generated","format":"pbf","compression":"\#(compressed ? "gzip" : "none")","minzoom":0,"maxzoom":\#(maxZoom),"vector_layers":[{"id":"poi","fields":{"class":"String","name":"String","rank":"Number"}},{"id":"roads","fields":{"class":"String","lanes":"Number"}},{"id":"buildings","fields":{"height":"Number"}}]}"#
+        }
+    }
+}
