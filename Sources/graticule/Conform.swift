@@ -33,8 +33,8 @@ struct Conform: ParsableCommand {
     @Option(help: "External implementation manifest (repeatable; Benchmarks/Adapters/conform-*.json).")
     var external: [String] = []
 
-    @Option(help: "Rule catalogue.")
-    var rules = RuleCatalog.defaultPath
+    @Option(help: "Rule catalogue (default \(RuleCatalog.defaultPath), relative to the package root; without it the rule summary is left out).")
+    var rules: String?
 
     @Option(help: "Verdict CSV path (the rule summary and the table go beside it).")
     var output = "reports/conformance.csv"
@@ -55,8 +55,12 @@ struct Conform: ParsableCommand {
     }
 
     func run() throws {
-        let catalogue: [SpecRule]
-        do { catalogue = try RuleCatalog.load(path: rules) } catch { fail("\(error)") }
+        var catalogue: [SpecRule] = []
+        let rulesPath = rules ?? RuleCatalog.defaultPath
+        do { catalogue = try RuleCatalog.load(path: rulesPath) } catch {
+            if rules != nil { fail("\(error)") }
+            printErr("graticule: no rule catalogue at \(rulesPath) (run from the package root or give --rules); rule summary left out")
+        }
 
         var selected: [(ConformanceRegistry.Entry, String)] = []
         if let name = suite {
@@ -133,12 +137,12 @@ struct Conform: ParsableCommand {
         print(SummaryTable.table(header: ["suite", "implementation", "pass", "fail", "unsupported", "judged on"], rows: table))
         let exercised = coverage.rules.filter { !$0.cases.isEmpty }
         let missing = coverage.rules.filter { $0.cases.isEmpty }
-        print("rules: \(catalogue.count) in \(rules); \(exercised.count) exercised by graticule's cases, \(missing.count) by none")
+        print("rules: \(catalogue.count) in \(rulesPath); \(exercised.count) exercised by graticule's cases, \(missing.count) by none")
         if !quiet, !missing.isEmpty {
             print("rules no case exercises yet: " + missing.map(\.rule.id).joined(separator: " "))
         }
         if !coverage.unknown.isEmpty {
-            printErr("graticule: cases cite rules missing from \(rules): \(coverage.unknown.joined(separator: " "))")
+            if !catalogue.isEmpty { printErr("graticule: cases cite rules missing from \(rulesPath): \(coverage.unknown.joined(separator: " "))") }
         }
         print("verdicts: \(output); rules: \(stem).rules.csv; table: \(stem).matrix.csv")
         if !failedGated.isEmpty { throw ExitCode(1) }
