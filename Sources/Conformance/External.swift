@@ -80,6 +80,9 @@ public final class ExternalConformanceProgram {
     /// Starts the program and waits for `ready`.
     public init(manifest: ExternalConformanceManifest, workingDirectory: String? = nil) throws {
         self.manifest = manifest
+        // A program that dies closes its end of the pipe; writing to it must fail the case,
+        // not raise SIGPIPE and end the runner.
+        signal(SIGPIPE, SIG_IGN)
         scratch = NSTemporaryDirectory() + "graticule-conform-\(getpid())-\(UInt32.random(in: 0 ... .max)).bin"
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = manifest.command
@@ -112,6 +115,7 @@ public final class ExternalConformanceProgram {
     }
 
     private func send(_ line: String) {
+        guard process.isRunning else { return }
         try? input.fileHandleForWriting.write(contentsOf: Data((line + "\n").utf8))
     }
 
