@@ -21,7 +21,6 @@ public enum HTMLReport {
     /// first; the medians of every case across the runs, with a line per case) and extra
     /// tables (the conformance table) after the charts.
     public static func render(_ report: RunReport, history: [RunReport] = [], tables: [Table] = []) -> String {
-        var html = render(report)
         var extra = ""
         if !history.isEmpty { extra += historySection(history + [report]) }
         for t in tables {
@@ -31,8 +30,7 @@ public enum HTMLReport {
             for r in t.rows { extra += "<tr>" + r.map { "<td>\(esc($0))</td>" }.joined() + "</tr>\n" }
             extra += "</table>\n"
         }
-        if let at = html.range(of: "<h2>All results</h2>") { html.insert(contentsOf: extra, at: at.lowerBound) }
-        return html
+        return render(report, beforeTable: extra)
     }
 
     /// Runs side by side: the runs' metadata, then for every case measured in more than one
@@ -87,7 +85,10 @@ public enum HTMLReport {
         return "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(w))\" height=\"\(Int(h))\"><polyline fill=\"none\" stroke=\"#4a7fb5\" stroke-width=\"1.5\" points=\"\(pts.joined(separator: " "))\"/></svg>"
     }
 
-    public static func render(_ report: RunReport) -> String {
+    public static func render(_ report: RunReport) -> String { render(report, beforeTable: "") }
+
+    /// The page, with `beforeTable` (HTML) placed before the full result table.
+    static func render(_ report: RunReport, beforeTable: String) -> String {
         let m = report.metadata
         var html = """
         <!DOCTYPE html>
@@ -141,6 +142,7 @@ public enum HTMLReport {
         }
 
         // Table.
+        html += beforeTable
         html += "<h2>All results</h2>\n<table><tr>"
         for h in ["benchmark", "implementation", "dataset", "metric", "status", "median", "p25", "p75", "cv", "samples", "ratio", "detail"] {
             html += "<th>\(h)</th>"

@@ -127,16 +127,10 @@ public enum ConformanceRunner {
 
     /// Verdict rows as RFC 4180 CSV (LF line ends).
     public static func csv(_ rows: [VerdictRow]) -> String {
-        func esc(_ s: String) -> String {
-            guard s.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return s }
-            var out = "\""
-            for ch in s { out += ch == "\"" ? "\"\"" : String(ch) }
-            return out + "\""
-        }
         var out = columns.joined(separator: ",") + "\n"
         for r in rows {
             out += [r.suite, r.implementation, r.caseID, r.rule, r.expected, r.actual,
-                    r.verdict.rawValue, r.detail].map(esc).joined(separator: ",") + "\n"
+                    r.verdict.rawValue, r.detail].map(_csvField).joined(separator: ",") + "\n"
         }
         return out
     }

@@ -30,8 +30,8 @@ struct CorpusCommand: ParsableCommand {
 
         @Argument(help: "points, features, walk, gpx or tiles.")
         var kind: String
-        @Option(help: "Number of features, vertices, track points or tiles (features: 0 = no limit, with --bytes).")
-        var count: Int = 10_000
+        @Option(help: "Number of features, vertices, track points or tiles (default 10000; features with --bytes: no limit).")
+        var count: Int?
         @Option(help: "features: stop after this size (e.g. 500M, 5G).")
         var bytes: String?
         @Option(help: "features: geojson, seq (RFC 8142) or ndjson. tiles: dir, mbtiles or pmtiles.")
@@ -56,15 +56,12 @@ struct CorpusCommand: ParsableCommand {
         }
 
         func run() throws {
+            let count = self.count ?? 10_000
             guard count >= 0 else { fail("--count must be >= 0") }
-            switch kind {
-            case "features": try features()
-            case "tiles": try tiles()
-            default: break
-            }
-            if kind == "features" || kind == "tiles" { return }
             let data: (bytes: [UInt8], items: Int)
             switch kind {
+            case "features": return try features()
+            case "tiles": return try tiles(count: count)
             case "points": data = PointsGeoJSON.generate(count: count, seed: seed, edits: edits, editSeed: editSeed)
             case "walk": data = LinesGeoJSON.randomWalk(vertices: max(count, 2), seed: seed)
             case "gpx": data = GPXTrackGenerator.generate(points: max(count, 1), seed: seed)
@@ -84,7 +81,7 @@ struct CorpusCommand: ParsableCommand {
             defer { fclose(f) }
             var bar = GeoJSONCommand.Progress(total: limit > 0 ? limit : nil)
             var written = 0, pieces = 0
-            let r = try MixedGeoJSON.generate(count: bytes != nil && count == 10_000 ? 0 : count, bytes: limit, seed: seed, format: fmt) { chunk in
+            let r = try MixedGeoJSON.generate(count: count ?? (limit > 0 ? 0 : 10_000), bytes: limit, seed: seed, format: fmt) { chunk in
                 guard fwrite(chunk, 1, chunk.count, f) == chunk.count else { throw ValidationError("write failed: \(output)") }
                 written += chunk.count; pieces += 1
                 if pieces % 64 == 0 { bar.update(written, features: 0) }
@@ -93,49 +90,46 @@ struct CorpusCommand: ParsableCommand {
             print("features: \(r.features) features, \(r.bytes) bytes -> \(output)")
         }
 
-        func tiles() throws {
+        func tiles(count: Int) throws {
             guard count > 0 else { fail("--count must be > 0 for tiles") }
             guard compression == "gzip" || compression == "none" else { fail("--compression must be gzip or none") }
             let gz = compression == "gzip"
             let fmt = format ?? "pmtiles"
             let last = PMTiles.tile(id: UInt64(count - 1))!
-            var bar = GeoJSONCommand.Progress(total: count, unit: "tiles")
-            var total = 0
-            func make(_ id: UInt64) -> (TileID, [UInt8]) {
-                let t = PMTiles.tile(id: id)!
-                let raw = SyntheticTiles.tile(z: Int(t.z), x: Int(t.x), y: Int(t.y), seed: seed, density: density)
-                return (t, gz ? Gzip.compress(raw) : raw)
-            }
+            // The container: where each tile goes, and what closes it.
+            let add: (TileID, [UInt8]) throws -> Void
+            var finish: () throws -> Void = {}
             switch fmt {
             case "pmtiles":
                 let w = try PMTilesWriter(path: output, tileCompression: gz ? .gzip : .none, minZoom: 0, maxZoom: Int(last.z))
-                for id in 0..<UInt64(count) {
-                    let (t, data) = make(id)
-                    try w.add(t, data: data); total += data.count
-                    if id % 1024 == 0 { bar.update(Int(id), features: Int(id)) }
-                }
-                try w.finish(metadataJSON: Self.tileJSON(maxZoom: Int(last.z), compressed: gz))
+                add = w.add
+                finish = { try w.finish(metadataJSON: Self.tileJSON(maxZoom: Int(last.z), compressed: gz)) }
             case "mbtiles":
                 try? FileManager.default.removeItem(atPath: output)
                 let w = try MBTilesWriter(path: output, metadata: [("name", "graticule generated"), ("format", "pbf"),
                                                                    ("minzoom", "0"), ("maxzoom", "\(last.z)"),
                                                                    ("json", Self.tileJSON(maxZoom: Int(last.z), compressed: gz))])
-                for id in 0..<UInt64(count) {
-                    let (t, data) = make(id)
-                    try w.add(t, data: data); total += data.count
-                    if id % 1024 == 0 { bar.update(Int(id), features: Int(id)) }
-                }
-                try w.finish()
+                add = w.add
+                finish = w.finish
             case "dir":
-                for id in 0..<UInt64(count) {
-                    let (t, data) = make(id)
+                add = { t, data in
                     let dir = "\(output)/\(t.z)/\(t.x)"
                     try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-                    try FileIO.writeAll("\(dir)/\(t.y).mvt", data); total += data.count
-                    if id % 1024 == 0 { bar.update(Int(id), features: Int(id)) }
+                    try FileIO.writeAll("\(dir)/\(t.y).mvt", data)
                 }
             default: fail("--format must be dir, mbtiles or pmtiles for tiles")
             }
+            var bar = GeoJSONCommand.Progress(total: count, unit: "tiles")
+            var total = 0
+            for id in 0..<UInt64(count) {
+                let t = PMTiles.tile(id: id)!
+                let raw = SyntheticTiles.tile(z: Int(t.z), x: Int(t.x), y: Int(t.y), seed: seed, density: density)
+                let data = gz ? Gzip.compress(raw) : raw
+                try add(t, data)
+                total += data.count
+                if id % 1024 == 0 { bar.update(Int(id), features: Int(id)) }
+            }
+            try finish()
             bar.finish()
             print("tiles: \(count) tiles z0–z\(last.z), \(total) bytes of tile data -> \(output)")
         }

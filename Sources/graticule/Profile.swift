@@ -243,15 +243,12 @@ struct ProfileStats {
         g.kind == .geometryCollection ? g.geometries.reduce(0) { $0 + vertexCount($1) } : g.coordinates.count / max(g.dimensions, 1)
     }
 
+    /// Counts vertices (the other callbacks keep the protocol's empty defaults).
     struct Counter: GeometryHandler {
         var n = 0
         mutating func point(x: Int64, y: Int64) { n += 1 }
-        mutating func lineBegin() {}
         mutating func linePoint(x: Int64, y: Int64) { n += 1 }
-        mutating func lineEnd() {}
-        mutating func ringBegin() {}
         mutating func ringPoint(x: Int64, y: Int64) { n += 1 }
-        mutating func ringEnd(_ kind: RingKind) {}
     }
 
     mutating func addTile(_ t: TileID, stored: UnsafeRawBufferPointer, validate: Bool) {
