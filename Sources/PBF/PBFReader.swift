@@ -252,6 +252,43 @@ public struct PBFReader {
         return sub
     }
 
+    /// Reads a length prefix, checked like `readLengthDelimited()`, and leaves the cursor
+    /// at the first byte of the field; follow with `advance(by:)` to pass over it. For
+    /// scans that only note where a field lies.
+    @inlinable @inline(__always)
+    public mutating func readLength() throws(PBFError) -> Int {
+        let start = _offset
+        let length = try readVarint()
+        guard length < 1 << 31, length <= UInt64(base.count &- _offset) else {
+            let rem = base.count &- _offset
+            _offset = start
+            throw .lengthOutOfBounds(length: length, remaining: rem, offset: origin + start)
+        }
+        return Int(length)
+    }
+
+    /// Moves the cursor forward by `count` bytes.
+    ///
+    /// - Precondition: `0 <= count <= remaining` (as `readLength()` guarantees).
+    @inlinable @inline(__always)
+    public mutating func advance(by count: Int) {
+        assert(count >= 0 && count <= remaining, "advance past the end")
+        _offset &+= count
+    }
+
+    /// A reader over bytes `start..<end` of this reader, with its cursor at `start`'s byte
+    /// and errors located in the caller's whole input.
+    ///
+    /// - Precondition: `0 <= start <= end <= bytes.count`.
+    @inlinable @inline(__always)
+    public func slice(_ start: Int, _ end: Int) -> PBFReader {
+        precondition(start >= 0 && start <= end && end <= base.count, "slice outside the reader")
+        guard let address = base.baseAddress else { return PBFReader(bytes: base, origin: origin) }
+        // Safe: the range lies inside base (checked above).
+        return PBFReader(bytes: UnsafeRawBufferPointer(start: address + start, count: end &- start),
+                         origin: origin &+ start)
+    }
+
     /// The bytes of the whole reader, borrowed.
     @inlinable
     public var bytes: UnsafeRawBufferPointer { base }

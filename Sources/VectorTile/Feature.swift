@@ -7,32 +7,42 @@ import PBF
 public struct Feature {
     /// The feature message.
     public let message: PBFReader
+    public let id: UInt64
+    @usableFromInline let _rawType: UInt64
     /// Whether an `id` field is present (an absent id differs from id 0, B5).
     public let hasID: Bool
-    public let id: UInt64
+    @usableFromInline let _hasType: Bool
+    @usableFromInline let _scanFailed: Bool
+    /// Record counts and offsets within the message, kept in 32 bits (a message is shorter
+    /// than 2^31 bytes, P14) so a feature view stays small enough to pass in registers and
+    /// on the stack without block copies.
+    @usableFromInline let _geometryRecords: Int32
+    @usableFromInline let _tagRecords: Int32
+    @usableFromInline let keyCount: Int32
+    @usableFromInline let valueCount: Int32
+    /// Where the first tags / geometry record starts in the message (its key), or the end
+    /// of the message when there is none; the streams start there instead of rescanning.
+    @usableFromInline let tagStart: Int32
+    @usableFromInline let geometryStart: Int32
+    /// The payload of the first tags / geometry record when that record is packed
+    /// (`…PayloadStart` is −1 otherwise); the offset just after the record is the payload's
+    /// end.
+    @usableFromInline let tagPayloadStart: Int32
+    @usableFromInline let tagPayloadEnd: Int32
+    @usableFromInline let geometryPayloadStart: Int32
+    @usableFromInline let geometryPayloadEnd: Int32
+
     /// The raw `type` field; nil when absent (B2).
-    public let rawType: UInt64?
+    @inlinable public var rawType: UInt64? { _hasType ? _rawType : nil }
     /// Number of `geometry` records (more than one is B9), and of `tags` records.
-    public let geometryRecords: Int
-    public let tagRecords: Int
+    @inlinable public var geometryRecords: Int { Int(_geometryRecords) }
+    @inlinable public var tagRecords: Int { Int(_tagRecords) }
+
     /// The first wire-format problem met while scanning the feature, if any. Found again by
     /// a rescan when asked, so a feature view stays a plain value with nothing to release.
     public var scanError: MVTError? {
         _scanFailed ? Feature._firstScanError(message) : nil
     }
-    @usableFromInline let _scanFailed: Bool
-    @usableFromInline let keyCount: Int
-    @usableFromInline let valueCount: Int
-    /// Where the first tags / geometry record starts in the message (its key), or the end
-    /// of the message when there is none; the streams start there instead of rescanning.
-    @usableFromInline let tagStart: Int
-    @usableFromInline let geometryStart: Int
-    /// The first packed tags / geometry record and the offset just after it, when the
-    /// first record is packed; the streams start inside it.
-    @usableFromInline let firstTags: PBFReader?
-    @usableFromInline let afterTags: Int
-    @usableFromInline let firstGeometry: PBFReader?
-    @usableFromInline let afterGeometry: Int
 
     /// Offset of the feature message in the tile.
     public var offset: Int { message.absoluteStart }
@@ -43,39 +53,89 @@ public struct Feature {
     }
 
     /// The geometry type; `.unknown` when absent; nil for a value outside 0...3 (B3).
-    public var type: GeometryType? { GeometryType(rawValue: rawType ?? 0) }
+    @inlinable @inline(__always)
+    public var type: GeometryType? { GeometryType(rawValue: _hasType ? _rawType : 0) }
 
-    @usableFromInline
+    @inlinable
     init(_ reader: PBFReader, keyCount: Int, valueCount: Int) {
         var r = reader
-        var hasID = false, id: UInt64 = 0, type: UInt64? = nil
-        var geometry = 0, tags = 0
-        var tagStart = reader.bytes.count, geometryStart = reader.bytes.count
-        var firstTags: PBFReader? = nil, firstGeometry: PBFReader? = nil
-        var afterTags = 0, afterGeometry = 0
+        var hasID = false, id: UInt64 = 0, hasType = false, type: UInt64 = 0
+        var geometry: Int32 = 0, tags: Int32 = 0
+        let count = Int32(truncatingIfNeeded: reader.bytes.count)
+        var tagStart = count, geometryStart = count
+        var tagPayload: (Int32, Int32) = (-1, 0), geometryPayload: (Int32, Int32) = (-1, 0)
         var failed = false
-        scan: while !r.isAtEnd {
-            let local = r.offset
+        // Fast path: a message made only of the four fields with their usual one-byte keys
+        // (what encoders write) is scanned with raw loads. Anything else, or anything
+        // malformed, restarts the scan on the general path below.
+        var fast = false
+        if let b = reader.bytes.baseAddress {
+            let n = reader.bytes.count
+            var p = 0
+            fast = true
+            while p < n {
+                let local = Int32(truncatingIfNeeded: p)
+                // Safe: p < n.
+                let key = b.load(fromByteOffset: p, as: UInt8.self)
+                p &+= 1
+                if key == 0x12 || key == 0x22 {
+                    guard let length = _rawVarint(b, &p, n), length <= UInt64(n &- p) else { fast = false; break }
+                    let range = (Int32(truncatingIfNeeded: p), Int32(truncatingIfNeeded: p &+ Int(length)))
+                    if key == 0x12 {
+                        if tags == 0 { tagStart = local; tagPayload = range }
+                        tags &+= 1
+                    } else {
+                        if geometry == 0 { geometryStart = local; geometryPayload = range }
+                        geometry &+= 1
+                    }
+                    p &+= Int(length)
+                } else if key == 0x08 {
+                    guard let v = _rawVarint(b, &p, n) else { fast = false; break }
+                    hasID = true; id = v
+                } else if key == 0x18 {
+                    guard let v = _rawVarint(b, &p, n) else { fast = false; break }
+                    hasType = true; type = v
+                } else {
+                    fast = false
+                    break
+                }
+            }
+            if !fast {
+                hasID = false; id = 0; hasType = false; type = 0; geometry = 0; tags = 0
+                tagStart = count; geometryStart = count
+                tagPayload = (-1, 0); geometryPayload = (-1, 0)
+            }
+        }
+        scan: while !fast && !r.isAtEnd {
+            let local = Int32(truncatingIfNeeded: r.offset)
             do throws(PBFError) {
                 let (field, wire) = try r.readKey()
                 switch (field, wire) {
                 case (1, .varint): hasID = true; id = try r.readVarint()
-                case (3, .varint): type = try r.readVarint()
+                case (3, .varint): hasType = true; type = try r.readVarint()
                 case (2, .lengthDelimited):
-                    let record = try r.readLengthDelimited()
-                    if tags == 0 { tagStart = local; firstTags = record; afterTags = r.offset }
-                    tags += 1
+                    let length = try r.readLength()
+                    if tags == 0 {
+                        tagStart = local
+                        tagPayload = (Int32(truncatingIfNeeded: r.offset), Int32(truncatingIfNeeded: r.offset &+ length))
+                    }
+                    r.advance(by: length)
+                    tags &+= 1
                 case (4, .lengthDelimited):
-                    let record = try r.readLengthDelimited()
-                    if geometry == 0 { geometryStart = local; firstGeometry = record; afterGeometry = r.offset }
-                    geometry += 1
+                    let length = try r.readLength()
+                    if geometry == 0 {
+                        geometryStart = local
+                        geometryPayload = (Int32(truncatingIfNeeded: r.offset), Int32(truncatingIfNeeded: r.offset &+ length))
+                    }
+                    r.advance(by: length)
+                    geometry &+= 1
                 case (2, .varint):
                     if tags == 0 { tagStart = local }
-                    tags += 1
+                    tags &+= 1
                     try r.skip(wire)
                 case (4, .varint):
                     if geometry == 0 { geometryStart = local }
-                    geometry += 1
+                    geometry &+= 1
                     try r.skip(wire)
                 case (1, _), (2, _), (3, _), (4, _):
                     failed = true
@@ -90,18 +150,25 @@ public struct Feature {
         self.message = reader
         self.hasID = hasID
         self.id = id
-        self.rawType = type
-        self.geometryRecords = geometry
-        self.tagRecords = tags
+        self._hasType = hasType
+        self._rawType = type
+        self._geometryRecords = geometry
+        self._tagRecords = tags
         self._scanFailed = failed
-        self.keyCount = keyCount
-        self.valueCount = valueCount
+        self.keyCount = Int32(truncatingIfNeeded: keyCount)
+        self.valueCount = Int32(truncatingIfNeeded: valueCount)
         self.tagStart = tagStart
         self.geometryStart = geometryStart
-        self.firstTags = firstTags
-        self.afterTags = afterTags
-        self.firstGeometry = firstGeometry
-        self.afterGeometry = afterGeometry
+        self.tagPayloadStart = tagPayload.0
+        self.tagPayloadEnd = tagPayload.1
+        self.geometryPayloadStart = geometryPayload.0
+        self.geometryPayloadEnd = geometryPayload.1
+    }
+
+    /// The message's bytes from `start` to `end`, as a reader.
+    @inlinable @inline(__always)
+    func _sub(_ start: Int32, _ end: Int32) -> PBFReader {
+        message.slice(Int(start), Int(end))
     }
 
     /// The error the initialiser's scan stopped at: a known field with the wrong wire type
@@ -130,21 +197,23 @@ public struct Feature {
     /// The packed (or unpacked, P7) uint32 values of `tags` (field 2), across every record.
     @inlinable
     public var tagStream: PackedUInt32Stream {
-        if let firstTags {
+        if tagPayloadStart >= 0 {
             // With one record there is nothing after it to look for.
-            let rest = tagRecords == 1 ? message.bytes.count : afterTags
-            return PackedUInt32Stream(message.positioned(at: rest), field: 2, current: firstTags)
+            let rest = _tagRecords == 1 ? message.bytes.count : Int(tagPayloadEnd)
+            return PackedUInt32Stream(message.positioned(at: rest), field: 2,
+                                      current: _sub(tagPayloadStart, tagPayloadEnd))
         }
-        return PackedUInt32Stream(message.positioned(at: tagStart), field: 2)
+        return PackedUInt32Stream(message.positioned(at: Int(tagStart)), field: 2)
     }
     /// The packed (or unpacked) uint32 values of `geometry` (field 4), across every record.
-    @inlinable
+    @inlinable @inline(__always)
     public var geometryStream: PackedUInt32Stream {
-        if let firstGeometry {
-            let rest = geometryRecords == 1 ? message.bytes.count : afterGeometry
-            return PackedUInt32Stream(message.positioned(at: rest), field: 4, current: firstGeometry)
+        if geometryPayloadStart >= 0 {
+            let rest = _geometryRecords == 1 ? message.bytes.count : Int(geometryPayloadEnd)
+            return PackedUInt32Stream(message.positioned(at: rest), field: 4,
+                                      current: _sub(geometryPayloadStart, geometryPayloadEnd))
         }
-        return PackedUInt32Stream(message.positioned(at: geometryStart), field: 4)
+        return PackedUInt32Stream(message.positioned(at: Int(geometryStart)), field: 4)
     }
 
     /// Calls `body` with each (key index, value index) pair, checking that the list has
@@ -153,9 +222,25 @@ public struct Feature {
     /// - Complexity: O(tags); allocates nothing.
     @inlinable
     public func forEachTag(_ body: (_ key: Int, _ value: Int) -> Void) throws(MVTError) {
-        if tagRecords == 1, var r = firstTags {
+        if _tagRecords == 1, tagPayloadStart >= 0 {
+            var r = _sub(tagPayloadStart, tagPayloadEnd)
             // The common case: one packed record, read in place without the stream's
-            // record bookkeeping.
+            // record bookkeeping. Pairs of one-byte indices in range are read with raw
+            // loads; anything else goes on the checked loop from the same pair.
+            if let b = r.bytes.baseAddress {
+                let n = r.bytes.count
+                var p = 0
+                let kc = Int(keyCount), vc = Int(valueCount)
+                while p &+ 1 < n {
+                    // Safe: p + 1 < n.
+                    let k = Int(b.load(fromByteOffset: p, as: UInt8.self))
+                    let v = Int(b.load(fromByteOffset: p &+ 1, as: UInt8.self))
+                    guard k < 0x80, v < 0x80, k < kc, v < vc else { break }
+                    body(k, v)
+                    p &+= 2
+                }
+                r = r.positioned(at: p)
+            }
             while !r.isAtEnd {
                 let at = r.absoluteOffset
                 let k: UInt32
@@ -164,8 +249,8 @@ public struct Feature {
                 let vAt = r.absoluteOffset
                 let v: UInt32
                 do throws(PBFError) { v = try r.readUInt32() } catch { throw .malformed(error) }
-                guard Int(k) < keyCount else { throw .tagIndexOutOfRange(index: k, offset: at) }
-                guard Int(v) < valueCount else { throw .tagIndexOutOfRange(index: v, offset: vAt) }
+                guard Int(k) < Int(keyCount) else { throw .tagIndexOutOfRange(index: k, offset: at) }
+                guard Int(v) < Int(valueCount) else { throw .tagIndexOutOfRange(index: v, offset: vAt) }
                 body(Int(k), Int(v))
             }
             return
@@ -174,11 +259,25 @@ public struct Feature {
         while let k = try s.next() {
             let at = s.lastOffset
             guard let v = try s.next() else { throw .oddTagCount(offset: at) }
-            guard Int(k) < keyCount else { throw .tagIndexOutOfRange(index: k, offset: at) }
-            guard Int(v) < valueCount else { throw .tagIndexOutOfRange(index: v, offset: s.lastOffset) }
+            guard Int(k) < Int(keyCount) else { throw .tagIndexOutOfRange(index: k, offset: at) }
+            guard Int(v) < Int(valueCount) else { throw .tagIndexOutOfRange(index: v, offset: s.lastOffset) }
             body(Int(k), Int(v))
         }
     }
+}
+
+/// A varint at byte `p` of the `n` bytes at `b`, moving `p` past it; nil when it is
+/// truncated or too long (the caller then takes its checked path, which reports why).
+@inlinable @inline(__always)
+func _rawVarint(_ b: UnsafeRawPointer, _ p: inout Int, _ n: Int) -> UInt64? {
+    guard p < n else { return nil }
+    // Safe: p < n.
+    let c = b.load(fromByteOffset: p, as: UInt8.self)
+    if c < 0x80 { p &+= 1; return UInt64(c) }
+    var r = PBFReader(bytes: UnsafeRawBufferPointer(start: b, count: n)).positioned(at: p)
+    guard let v = try? r.readVarint() else { return nil }
+    p = r.offset
+    return v
 }
 
 /// The uint32 values of one repeated field of a message, whether packed (wire type 2) or

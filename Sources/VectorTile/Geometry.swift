@@ -64,14 +64,14 @@ extension Feature {
     public func decodeGeometry<H: GeometryHandler>(into handler: inout H, mode: GeometryMode = .strict)
         throws(MVTError)
     {
-        if let scanError { throw scanError }
+        if _scanFailed, let scanError { throw scanError }
         guard geometryRecords > 0 else { throw .missingGeometry(offset: offset) }
         if geometryRecords > 1, mode == .strict { throw .repeatedGeometry(offset: offset) }
         try _decodeCommands(into: &handler, mode: mode)
     }
 
     /// The command grammar alone, without the record-level checks.
-    @inlinable
+    @inlinable @inline(__always)
     func _decodeCommands<H: GeometryHandler>(into handler: inout H, mode: GeometryMode) throws(MVTError) {
         guard let type else { throw .invalidType(rawType ?? 0, offset: offset) }
         var d = _GeometryDecoder(stream: geometryStream, mode: mode)
@@ -134,6 +134,80 @@ struct _GeometryDecoder {
     {
         var i: UInt32 = 0
         var px = x, py = y
+        // Fast loop: both varints of a pair are one or two bytes long and lie inside the
+        // packed record being read. For rings, the area
+        // terms are summed with wrapping arithmetic while every vertex lies within ±2^20
+        // and fewer than 2^21 pairs have been summed: each term is then below 2^41 in
+        // magnitude and the sum below 2^62, so the wrapping sum is exact. Anything else
+        // (longer varints, a pair cut by the record's end, larger coordinates) leaves the loop
+        // for the checked one below, which continues from the same state.
+        if stream.inInner, let base = stream.inner.bytes.baseAddress {
+            let end = stream.inner.bytes.count
+            let strict = mode == .strict
+            var p = stream.inner.offset
+            var cx = x, cy = y
+            var partial: Int64 = 0
+            let bound: Int64 = 1 << 20
+            // Pairs this loop may take: all of them for lines, at most 2^21 for rings.
+            let budget = ring ? min(count, 1 << 21) : count
+            var left = budget
+            if !ring || UInt64(bitPattern: cx &+ bound) | UInt64(bitPattern: cy &+ bound) < UInt64(2 * bound) {
+                while left > 0 && p < end {
+                    // Safe: every load below is at an offset checked against `end` first.
+                    var q = p
+                    let b0 = UInt32(base.load(fromByteOffset: q, as: UInt8.self))
+                    let ux: UInt32
+                    if b0 < 0x80 {
+                        ux = b0; q &+= 1
+                    } else {
+                        guard q &+ 1 < end else { break }
+                        let b1 = UInt32(base.load(fromByteOffset: q &+ 1, as: UInt8.self))
+                        guard b1 < 0x80 else { break }
+                        ux = (b0 & 0x7F) | b1 &<< 7; q &+= 2
+                    }
+                    guard q < end else { break }
+                    let c0 = UInt32(base.load(fromByteOffset: q, as: UInt8.self))
+                    let uy: UInt32
+                    if c0 < 0x80 {
+                        uy = c0; q &+= 1
+                    } else {
+                        guard q &+ 1 < end else { break }
+                        let c1 = UInt32(base.load(fromByteOffset: q &+ 1, as: UInt8.self))
+                        guard c1 < 0x80 else { break }
+                        uy = (c0 & 0x7F) | c1 &<< 7; q &+= 2
+                    }
+                    if ux | uy == 0 {
+                        // A zero-length step: the cursor stays where it is (C8).
+                        if strict {
+                            x = cx; y = cy
+                            let yAt = q &- 1
+                            throw .zeroLengthSegment(offset: stream.inner.absoluteStart &+ yAt)
+                        }
+                        p = q
+                        left &-= 1
+                        continue
+                    }
+                    let nx = cx &+ Int64(ZigZag.decode(ux)), ny = cy &+ Int64(ZigZag.decode(uy))
+                    if ring {
+                        guard UInt64(bitPattern: nx &+ bound) | UInt64(bitPattern: ny &+ bound) < UInt64(2 * bound) else { break }
+                        // The previous vertex is the cursor before this step.
+                        partial &+= cx &* ny &- nx &* cy
+                        h.ringPoint(x: nx, y: ny)
+                    } else {
+                        h.linePoint(x: nx, y: ny)
+                    }
+                    p = q
+                    cx = nx
+                    cy = ny
+                    left &-= 1
+                }
+            }
+            i = budget &- left
+            x = cx; y = cy
+            px = cx; py = cy
+            stream.inner = stream.inner.positioned(at: p)
+            if ring { area.addExact(partial) }
+        }
         if stream.inInner {
             var r = stream.inner
             var cx = x, cy = y
@@ -279,6 +353,18 @@ struct _ShoelaceSum {
             }
         }
         approx += Double(x1) * Double(y2) - Double(x2) * Double(y1)
+    }
+
+    /// Adds a partial sum known to be exact.
+    @inlinable
+    mutating func addExact(_ partial: Int64) {
+        if !overflowed {
+            let (s, o) = exact.addingReportingOverflow(partial)
+            if !o { exact = s; return }
+            overflowed = true
+            approx = Double(exact)
+        }
+        approx += Double(partial)
     }
 
     /// Positive area (y down, clockwise on screen) is exterior (§4.3.4.4).

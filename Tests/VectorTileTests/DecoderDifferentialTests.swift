@@ -1,0 +1,347 @@
+import PBF
+import XCTest
+@testable import VectorTile
+
+/// The decoder reads common input through raw-load fast paths (one- and two-byte varints,
+/// small coordinates, one packed record) and everything else through checked loops that
+/// take over mid-stream. These tests compare it with a plain reference decoder, written
+/// here from MVT 2.1 §4.3 and protobuf's varint rules, on random input built to cross
+/// between the paths: long and overlong varints, coordinates beyond ±2^20, zero-length
+/// steps, truncation inside a varint or a pair, and out-of-range tag indices.
+final class DecoderDifferentialTests: XCTestCase {
+    enum Event: Equatable {
+        case point(Int64, Int64)
+        case lineBegin, linePoint(Int64, Int64), lineEnd
+        case ringBegin, ringPoint(Int64, Int64), ringEnd(RingKind)
+    }
+
+    struct Recorder: GeometryHandler {
+        var events: [Event] = []
+        mutating func point(x: Int64, y: Int64) { events.append(.point(x, y)) }
+        mutating func lineBegin() { events.append(.lineBegin) }
+        mutating func linePoint(x: Int64, y: Int64) { events.append(.linePoint(x, y)) }
+        mutating func lineEnd() { events.append(.lineEnd) }
+        mutating func ringBegin() { events.append(.ringBegin) }
+        mutating func ringPoint(x: Int64, y: Int64) { events.append(.ringPoint(x, y)) }
+        mutating func ringEnd(_ kind: RingKind) { events.append(.ringEnd(kind)) }
+    }
+
+    /// A deterministic generator (SplitMix64), so a failure names a reproducible seed.
+    struct Rng {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+        mutating func below(_ n: UInt64) -> UInt64 { next() % n }
+        mutating func chance(_ percent: UInt64) -> Bool { below(100) < percent }
+    }
+
+    // MARK: Reference
+
+    /// Varints of a packed field per protobuf: at most 10 bytes, the 10th at most 1, read
+    /// as uint32 by keeping the low 32 bits. `malformed` when the bytes end inside a varint
+    /// or a varint is too long; the values before it are returned.
+    static func referenceValues(_ bytes: [UInt8]) -> (values: [UInt32], malformed: Bool) {
+        var out: [UInt32] = []
+        var i = 0
+        while i < bytes.count {
+            var v: UInt64 = 0
+            var n = 0
+            while true {
+                guard i + n < bytes.count, n < 10 else { return (out, true) }
+                let b = bytes[i + n]
+                if n == 9 && b > 1 { return (out, true) }
+                v |= UInt64(b & 0x7F) << (7 * UInt64(n))
+                n += 1
+                if b < 0x80 { break }
+            }
+            out.append(UInt32(truncatingIfNeeded: v))
+            i += n
+        }
+        return (out, false)
+    }
+
+    struct ReferenceError: Error {}
+
+    /// Geometry per §4.3.4: the events and whether decoding fails (after those events).
+    static func referenceGeometry(type: UInt64, bytes: [UInt8], strict: Bool) -> (events: [Event], fails: Bool) {
+        let (values, malformed) = referenceValues(bytes)
+        var at = 0
+        var events: [Event] = []
+        var x: Int64 = 0, y: Int64 = 0
+        func next() throws -> UInt32? {
+            if at < values.count { at += 1; return values[at - 1] }
+            if malformed { throw ReferenceError() }
+            return nil
+        }
+        func command() throws -> (id: UInt32, count: UInt32)? {
+            guard let c = try next() else { return nil }
+            guard [1, 2, 7].contains(c & 7) else { throw ReferenceError() }
+            return (c & 7, c >> 3)
+        }
+        func zz(_ v: UInt32) -> Int64 { Int64(Int32(bitPattern: (v >> 1) ^ (0 &- (v & 1)))) }
+        func pair() throws -> (Int64, Int64) {
+            guard let a = try next(), let b = try next() else { throw ReferenceError() }
+            x += zz(a); y += zz(b)
+            return (zz(a), zz(b))
+        }
+        do {
+            switch type {
+            case 1:
+                guard let c = try command(), c.id == 1, c.count > 0 else { throw ReferenceError() }
+                for _ in 0..<c.count { _ = try pair(); events.append(.point(x, y)) }
+                if try command() != nil { throw ReferenceError() }
+            case 2:
+                var parts = 0
+                while let m = try command() {
+                    parts += 1
+                    guard m.id == 1, m.count == 1 else { throw ReferenceError() }
+                    _ = try pair()
+                    guard let l = try command(), l.id == 2, l.count >= 1 else { throw ReferenceError() }
+                    events.append(.lineBegin)
+                    events.append(.linePoint(x, y))
+                    for _ in 0..<l.count {
+                        let d = try pair()
+                        if d == (0, 0) { if strict { throw ReferenceError() }; continue }
+                        events.append(.linePoint(x, y))
+                    }
+                    events.append(.lineEnd)
+                }
+                if parts == 0 { throw ReferenceError() }
+            case 3:
+                var rings = 0
+                while let m = try command() {
+                    guard m.id == 1, m.count == 1 else { throw ReferenceError() }
+                    _ = try pair()
+                    var ring: [(Int64, Int64)] = [(x, y)]
+                    guard let l = try command(), l.id == 2, l.count >= 2 else { throw ReferenceError() }
+                    events.append(.ringBegin)
+                    events.append(.ringPoint(x, y))
+                    for _ in 0..<l.count {
+                        let d = try pair()
+                        if d == (0, 0) { if strict { throw ReferenceError() }; continue }
+                        ring.append((x, y))
+                        events.append(.ringPoint(x, y))
+                    }
+                    guard let c = try command(), c.id == 7, c.count == 1 else { throw ReferenceError() }
+                    // Shoelace in 128 bits: no overflow for any coordinates this test makes.
+                    var twiceArea: Int128 = 0
+                    for i in ring.indices {
+                        let (x1, y1) = ring[i], (x2, y2) = ring[(i + 1) % ring.count]
+                        twiceArea += Int128(x1) * Int128(y2) - Int128(x2) * Int128(y1)
+                    }
+                    let kind: RingKind = twiceArea > 0 ? .exterior : twiceArea < 0 ? .interior : .degenerate
+                    if rings == 0 && kind == .interior { throw ReferenceError() }
+                    rings += 1
+                    events.append(.ringEnd(kind))
+                }
+                if rings == 0 { throw ReferenceError() }
+            default:
+                break
+            }
+        } catch {
+            return (events, true)
+        }
+        return (events, false)
+    }
+
+    // MARK: Random input
+
+    /// `v` as a varint of at least its minimal length, padded with continuation bytes to
+    /// `length` bytes (overlong encodings are valid, P2).
+    static func varint(_ v: UInt64, length: Int) -> [UInt8] {
+        var out: [UInt8] = []
+        var rest = v
+        repeat {
+            out.append(UInt8(rest & 0x7F) | 0x80)
+            rest >>= 7
+        } while rest != 0
+        while out.count < length { out.append(0x80) }
+        out[out.count - 1] &= 0x7F
+        return out
+    }
+
+    static func encode(_ values: [UInt64], _ rng: inout Rng) -> [UInt8] {
+        var out: [UInt8] = []
+        for v in values {
+            let minimal = varint(v, length: 1).count
+            let length = rng.chance(8) ? min(10, minimal + 1 + Int(rng.below(4))) : minimal
+            out += varint(v, length: length)
+        }
+        return out
+    }
+
+    static func zigzag(_ d: Int64) -> UInt64 { UInt64(UInt32(truncatingIfNeeded: (d << 1) ^ (d >> 63))) }
+
+    static func randomDelta(_ rng: inout Rng) -> Int64 {
+        switch rng.below(100) {
+        case 0..<8: return 0                                                   // zero-length step
+        case 8..<70: return Int64(rng.below(120)) - 60                         // one byte
+        case 70..<92: return Int64(rng.below(16000)) - 8000                    // two bytes
+        default: return Int64(rng.below(1 << 23)) - (1 << 22)                  // beyond ±2^20 soon
+        }
+    }
+
+    /// A command stream that is mostly well formed for `type`, with random damage.
+    static func randomGeometry(type: UInt64, _ rng: inout Rng) -> [UInt64] {
+        var v: [UInt64] = []
+        func cmd(_ id: UInt64, _ count: UInt64) { v.append(id | count << 3) }
+        func pairs(_ n: Int) { for _ in 0..<n { v.append(zigzag(randomDelta(&rng))); v.append(zigzag(randomDelta(&rng))) } }
+        switch type {
+        case 1:
+            let n = 1 + Int(rng.below(5))
+            cmd(1, UInt64(n)); pairs(n)
+        case 2:
+            for _ in 0..<(1 + rng.below(3)) {
+                cmd(1, 1); pairs(1)
+                let n = 1 + Int(rng.below(12))
+                cmd(2, UInt64(n)); pairs(n)
+            }
+        default:
+            for _ in 0..<(1 + rng.below(3)) {
+                cmd(1, 1); pairs(1)
+                let n = 2 + Int(rng.below(12))
+                cmd(2, UInt64(n)); pairs(n)
+                cmd(7, 1)
+            }
+        }
+        // Damage: a wrong count, a bad command id, a value beyond 32 bits, or a cut.
+        if rng.chance(15), !v.isEmpty {
+            let i = Int(rng.below(UInt64(v.count)))
+            switch rng.below(4) {
+            case 0: v[i] = v[i] & 7 | (rng.below(20) << 3)
+            case 1: v[i] = (v[i] & ~7) | rng.below(8)
+            case 2: v[i] |= rng.below(1 << 8) << 32
+            default: v.removeLast(Int(rng.below(UInt64(v.count))))
+            }
+        }
+        return v
+    }
+
+    // MARK: Tests
+
+    func testGeometryMatchesReferenceDecoder() throws {
+        var rng = Rng(state: 0x6D76_7464_6966_6600)
+        for iteration in 0..<6000 {
+            let type = 1 + rng.below(3)
+            var bytes = Self.encode(Self.randomGeometry(type: type, &rng), &rng)
+            if rng.chance(6), !bytes.isEmpty { bytes.removeLast(1 + Int(rng.below(UInt64(min(3, bytes.count))))) }
+            let unpacked = rng.chance(10)
+            let strict = rng.chance(30)
+            // The geometry bytes go in raw, so they hold exactly what was built above.
+            var f = PBFWriter()
+            f.writeKey(field: 1, wireType: .varint); f.writeVarint(7)
+            f.writeKey(field: 3, wireType: .varint); f.writeVarint(type)
+            if unpacked {
+                let (values, malformed) = Self.referenceValues(bytes)
+                if malformed { continue }
+                for value in values { f.writeKey(field: 4, wireType: .varint); f.writeVarint(UInt64(value)) }
+            } else {
+                f.writeKey(field: 4, wireType: .lengthDelimited); f.writeLengthDelimited(bytes)
+            }
+            var expected = Self.referenceGeometry(type: type, bytes: bytes, strict: strict)
+            // Unpacked values are one geometry record each; strict mode refuses more than
+            // one record before decoding anything (B9).
+            if unpacked && strict && Self.referenceValues(bytes).values.count > 1 { expected = ([], true) }
+            try f.bytes.withUnsafeBytes { raw in
+                let feature = Feature(PBFReader(bytes: raw), keyCount: 0, valueCount: 0)
+                var rec = Recorder()
+                var fails = false
+                do { try feature.decodeGeometry(into: &rec, mode: strict ? .strict : .tolerant) } catch { fails = true }
+                XCTAssertEqual(rec.events, expected.events, "iteration \(iteration), type \(type), strict \(strict), unpacked \(unpacked), bytes \(bytes)")
+                XCTAssertEqual(fails, expected.fails, "iteration \(iteration), type \(type), strict \(strict), unpacked \(unpacked), bytes \(bytes)")
+                if rec.events != expected.events || fails != expected.fails { throw ReferenceError() }
+            }
+        }
+    }
+
+    func testTagsMatchReference() throws {
+        var rng = Rng(state: 0x7461_6773_0000_0001)
+        for iteration in 0..<6000 {
+            let keyCount = Int(rng.below(260)), valueCount = Int(rng.below(260))
+            var tags: [UInt64] = []
+            for _ in 0..<(rng.below(12) * 2 + (rng.chance(5) ? 1 : 0)) {
+                tags.append(rng.chance(90) ? rng.below(UInt64(max(keyCount, 1)) + 2) : rng.below(1 << 33))
+            }
+            var bytes = Self.encode(tags, &rng)
+            if rng.chance(5), !bytes.isEmpty, bytes.last! < 0x80, bytes.count > 1, bytes[bytes.count - 2] >= 0x80 {
+                bytes.removeLast()   // ends inside a varint
+            }
+            var f = PBFWriter()
+            f.writeKey(field: 2, wireType: .lengthDelimited); f.writeLengthDelimited(bytes)
+            f.writeKey(field: 3, wireType: .varint); f.writeVarint(1)
+            f.writeKey(field: 4, wireType: .lengthDelimited); f.writeLengthDelimited([9, 2, 2])
+
+            let (values, malformed) = Self.referenceValues(bytes)
+            var expected: [[Int]] = []
+            var expectedFails = false
+            var i = 0
+            while true {
+                if i >= values.count { expectedFails = malformed; break }
+                if i + 1 >= values.count { expectedFails = true; break }
+                guard Int(values[i]) < keyCount, Int(values[i + 1]) < valueCount else { expectedFails = true; break }
+                expected.append([Int(values[i]), Int(values[i + 1])])
+                i += 2
+            }
+            try f.bytes.withUnsafeBytes { raw in
+                let feature = Feature(PBFReader(bytes: raw), keyCount: keyCount, valueCount: valueCount)
+                var got: [[Int]] = []
+                var fails = false
+                do { try feature.forEachTag { got.append([$0, $1]) } } catch { fails = true }
+                XCTAssertEqual(got, expected, "iteration \(iteration), keys \(keyCount), values \(valueCount), bytes \(bytes)")
+                XCTAssertEqual(fails, expectedFails, "iteration \(iteration), keys \(keyCount), values \(valueCount), bytes \(bytes)")
+                if got != expected || fails != expectedFails { throw ReferenceError() }
+            }
+        }
+    }
+
+    /// Feature headers with one-byte keys go through the raw scan; others (a multi-byte
+    /// key, an unknown field, a wrong wire type, a cut message) through the general one.
+    /// Both must agree with the plain wire-format reading.
+    func testFeatureScanMatchesWireFormat() throws {
+        var rng = Rng(state: 0x7363_616E_0000_0002)
+        for iteration in 0..<4000 {
+            var w = PBFWriter()
+            var id: UInt64? = nil, type: UInt64? = nil
+            var geometryRecords = 0, tagRecords = 0
+            var broken = false
+            for _ in 0..<rng.below(6) {
+                switch rng.below(7) {
+                case 0: let v = rng.next() >> rng.below(64); w.writeKey(field: 1, wireType: .varint); w.writeVarint(v); id = v
+                case 1: let v = rng.below(5); w.writeKey(field: 3, wireType: .varint); w.writeVarint(v); type = v
+                case 2: w.writeKey(field: 2, wireType: .lengthDelimited); w.writeLengthDelimited([1, 2]); tagRecords += 1
+                case 3: w.writeKey(field: 4, wireType: .lengthDelimited); w.writeLengthDelimited([9, 2, 2]); geometryRecords += 1
+                case 4: w.writeKey(field: 20, wireType: .varint); w.writeVarint(3)
+                case 5: w.writeKey(field: 4, wireType: .fixed32); w.writeFixed32(1); broken = true
+                default: w.writeKey(field: 2, wireType: .varint); w.writeVarint(1); tagRecords += 1
+                }
+                if broken { break }
+            }
+            var bytes = w.bytes
+            var cut = false
+            if rng.chance(10), !bytes.isEmpty {
+                bytes.removeLast(1 + Int(rng.below(UInt64(bytes.count))))
+                cut = true
+            }
+            bytes.withUnsafeBytes { raw in
+                let f = Feature(PBFReader(bytes: raw), keyCount: 1, valueCount: 1)
+                // The scan stops at the first problem; a cut message may keep any prefix of
+                // the fields, so only complete messages are compared field by field.
+                if !cut {
+                    XCTAssertEqual(f.hasID, id != nil, "iteration \(iteration)")
+                    XCTAssertEqual(f.id, id ?? 0, "iteration \(iteration)")
+                    if !broken {
+                        XCTAssertEqual(f.rawType, type, "iteration \(iteration)")
+                        XCTAssertEqual(f.geometryRecords, geometryRecords, "iteration \(iteration)")
+                        XCTAssertEqual(f.tagRecords, tagRecords, "iteration \(iteration)")
+                    }
+                    XCTAssertEqual(f.scanError != nil, broken, "iteration \(iteration)")
+                }
+            }
+        }
+    }
+}
