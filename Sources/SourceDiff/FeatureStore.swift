@@ -153,12 +153,29 @@ public struct FeatureStore {
         for t in entries[Int(slot)]!.tiles { index[t, default: []].insert(slot) }
     }
 
-    mutating func unindex(_ slot: Int32) {
-        for t in entries[Int(slot)]!.tiles {
-            guard let i = index.index(forKey: t) else { continue }
-            index.values[i].remove(slot)
-            if index.values[i].isEmpty { index.remove(at: i) }
+    /// Moves `slot` in the index from the tiles `old` to the tiles `new`, leaving alone the
+    /// tiles both hold. A moved point usually stays in the same tiles at most zooms, and
+    /// those low-zoom tiles hold the largest sets, where every change is a cache miss.
+    mutating func reindex(_ slot: Int32, from old: [TileID], to new: [TileID]) {
+        if old.count <= 32 && new.count <= 32 {
+            // Small covers (points, short lines): pairwise membership beats building sets.
+            for t in old where !new.contains(t) { unindex(slot, t) }
+            for t in new where !old.contains(t) { index[t, default: []].insert(slot) }
+        } else {
+            let oldSet = Set(old), newSet = Set(new)
+            for t in old where !newSet.contains(t) { unindex(slot, t) }
+            for t in new where !oldSet.contains(t) { index[t, default: []].insert(slot) }
         }
+    }
+
+    mutating func unindex(_ slot: Int32, _ t: TileID) {
+        guard let i = index.index(forKey: t) else { return }
+        index.values[i].remove(slot)
+        if index.values[i].isEmpty { index.remove(at: i) }
+    }
+
+    mutating func unindex(_ slot: Int32) {
+        for t in entries[Int(slot)]!.tiles { unindex(slot, t) }
     }
 
     mutating func delete(_ k: FeatureKey) -> [TileID] {
@@ -253,10 +270,10 @@ public struct FeatureStore {
             report.updated += 1
             report.touchedTiles.formUnion(old.tiles)
             if let g = u.newGeometry, g != old.feature.geometry {
-                unindex(slot)
-                entries[Int(slot)]!.tiles = tiles(of: g)
-                reindex(slot)
-                report.touchedTiles.formUnion(entries[Int(slot)]!.tiles)
+                let newTiles = tiles(of: g)
+                reindex(slot, from: old.tiles, to: newTiles)
+                entries[Int(slot)]!.tiles = newTiles
+                report.touchedTiles.formUnion(newTiles)
             }
             entries[Int(slot)]!.feature = new
         }
