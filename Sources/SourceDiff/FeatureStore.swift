@@ -156,15 +156,22 @@ public struct FeatureStore {
     /// Moves `slot` in the index from the tiles `old` to the tiles `new`, leaving alone the
     /// tiles both hold. A moved point usually stays in the same tiles at most zooms, and
     /// those low-zoom tiles hold the largest sets, where every change is a cache miss.
-    mutating func reindex(_ slot: Int32, from old: [TileID], to new: [TileID]) {
+    /// The tiles only `new` holds are also inserted into `touched`.
+    mutating func reindex(_ slot: Int32, from old: [TileID], to new: [TileID], touching touched: inout Set<TileID>) {
         if old.count <= 32 && new.count <= 32 {
             // Small covers (points, short lines): pairwise membership beats building sets.
             for t in old where !new.contains(t) { unindex(slot, t) }
-            for t in new where !old.contains(t) { index[t, default: []].insert(slot) }
+            for t in new where !old.contains(t) {
+                index[t, default: []].insert(slot)
+                touched.insert(t)
+            }
         } else {
             let oldSet = Set(old), newSet = Set(new)
             for t in old where !newSet.contains(t) { unindex(slot, t) }
-            for t in new where !oldSet.contains(t) { index[t, default: []].insert(slot) }
+            for t in new where !oldSet.contains(t) {
+                index[t, default: []].insert(slot)
+                touched.insert(t)
+            }
         }
     }
 
@@ -201,7 +208,9 @@ public struct FeatureStore {
         var report = ApplyReport()
         // Check: which ids are present at each step, without touching the store.
         var overlay: [FeatureKey: Bool] = [:]
-        func present(_ k: FeatureKey) -> Bool { overlay[k] ?? (!diff.removeAll && slotOf[k] != nil) }
+        func present(_ k: FeatureKey) -> Bool {
+            (overlay.isEmpty ? nil : overlay[k]) ?? (!diff.removeAll && slotOf[k] != nil)
+        }
         var removes: [FeatureKey] = []
         for k in diff.remove {
             guard present(k) else {
@@ -271,9 +280,9 @@ public struct FeatureStore {
             report.touchedTiles.formUnion(old.tiles)
             if let g = u.newGeometry, g != old.feature.geometry {
                 let newTiles = tiles(of: g)
-                reindex(slot, from: old.tiles, to: newTiles)
+                // The old tiles are in touchedTiles already; only the new ones are added.
+                reindex(slot, from: old.tiles, to: newTiles, touching: &report.touchedTiles)
                 entries[Int(slot)]!.tiles = newTiles
-                report.touchedTiles.formUnion(newTiles)
             }
             entries[Int(slot)]!.feature = new
         }
