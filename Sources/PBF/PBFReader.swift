@@ -237,15 +237,9 @@ public struct PBFReader {
     /// remaining and against 2^31 − 1 (P3, P14).
     @inlinable @inline(__always)
     public mutating func readLengthDelimited() throws(PBFError) -> PBFReader {
-        let start = _offset
-        let length = try readVarint()
-        guard length < 1 << 31, length <= UInt64(base.count &- _offset) else {
-            let rem = base.count &- _offset
-            _offset = start
-            throw .lengthOutOfBounds(length: length, remaining: rem, offset: origin + start)
-        }
-        let n = Int(length)
-        // Safe: _offset + n <= base.count was checked above.
+        let n = try readLength()
+        // Safe: readLength read a prefix (so the buffer is non-empty) and checked that n
+        // bytes remain.
         let sub = PBFReader(bytes: UnsafeRawBufferPointer(start: base.baseAddress.unsafelyUnwrapped + _offset, count: n),
                             origin: origin &+ _offset)
         _offset &+= n
