@@ -41,7 +41,8 @@ public enum TileCoverage {
         var cover = _Cover(zoom: zoom)
         cover.minimal = mode == .minimal
         cover.add(geometry, projected: true)
-        return cover.finish().map { TileID(z: zoom, x: Int($0 & 0xFFFF_FFFF), y: Int($0 >> 32))! }
+        // Every key is inside the 2^zoom grid by construction.
+        return cover.finish().map { TileID(unchecked: zoom, x: UInt32(truncatingIfNeeded: $0), y: UInt32(truncatingIfNeeded: $0 >> 32)) }
     }
 
     /// Tiles for every zoom in `minZoom...maxZoom`: the cover at `maxZoom`, with each
@@ -96,6 +97,9 @@ struct _Cover {
     var crossings: [(row: Int, x: Double)] = []
     var xs: [Double] = []            // projected positions of the current geometry
     var ys: [Double] = []
+    /// Per position: the key of the tile holding it strictly inside (off every grid line),
+    /// or `UInt64.max`.
+    var cells: [UInt64] = []
 
     init(zoom: Int) {
         self.zoom = zoom
@@ -111,32 +115,140 @@ struct _Cover {
     @inline(__always)
     mutating func emit(_ x: Int, _ y: Int) {
         emitted &+= 1
-        let key = UInt64(y) << 32 | UInt64(x)
-        if keys.last != key { keys.append(key) }
+        let key = UInt64(truncatingIfNeeded: y) << 32 | UInt64(truncatingIfNeeded: x)
+        if key != lastKey {
+            lastKey = key
+            keys.append(key)
+        }
     }
+
+    /// The key last appended (`UInt64.max`, never a tile, before the first).
+    var lastKey = UInt64.max
 
     /// floor(v) as a tile index, saturated just outside the grid (no trap on huge values).
     @inline(__always)
     func index(_ v: Double) -> Int {
         if v <= -2 { return -2 }
         if v >= Double(n) + 2 { return n + 2 }
-        return Int(v.rounded(.down))
+        // -2 < v < n + 2 here: truncate, then step down for negative fractions (no call to
+        // floor, which a baseline x86-64 build does not inline).
+        let t = Int(v)
+        return Double(t) > v ? t - 1 : t
+    }
+
+    /// floor(v), inline for |v| < 2^52 (larger values are integers already; NaN stays NaN).
+    @inline(__always)
+    static func floor(_ v: Double) -> Double {
+        guard abs(v) < 4_503_599_627_370_496 else { return v.rounded(.down) }
+        let t = Double(Int64(v))
+        return t > v ? t - 1 : t
     }
 
     /// Projects the positions of `g` into `xs`, `ys` (tile units).
-    mutating func load(_ g: Geometry, projected: Bool) {
-        xs.removeAll(keepingCapacity: true)
-        ys.removeAll(keepingCapacity: true)
-        xs.reserveCapacity(g.positionCount)
-        ys.reserveCapacity(g.positionCount)
+    mutating func load(_ g: Geometry, projected: Bool, fast: Bool = false) {
+        let count = g.positionCount, dims = g.dimensions
+        if xs.count != count {
+            xs.removeAll(keepingCapacity: true)
+            ys.removeAll(keepingCapacity: true)
+            cells.removeAll(keepingCapacity: true)
+            xs.append(contentsOf: repeatElement(0, count: count))
+            ys.append(contentsOf: repeatElement(0, count: count))
+            cells.append(contentsOf: repeatElement(0, count: count))
+        }
         let scale = Double(n)
-        for i in 0..<g.positionCount {
-            if projected {
-                xs.append(WebMercator.x(longitude: g.x(i)) * scale)
-                ys.append(WebMercator.y(latitude: g.y(i)) * scale)
-            } else {
-                xs.append(g.x(i))
-                ys.append(g.y(i))
+        // Fast y is trusted only this far (tile units) from a grid line; past z30 it would
+        // be no use, so the table is not read at all.
+        let margin = scale * (_FastMercator.errorBound + 4e-16)
+        let useTable = fast && projected && margin < 0.05
+        let table = useTable ? _FastMercator.coefficients : []
+        g.coordinates.withUnsafeBufferPointer { c in
+            xs.withUnsafeMutableBufferPointer { px in
+                ys.withUnsafeMutableBufferPointer { py in
+                    cells.withUnsafeMutableBufferPointer { pc in
+                        table.withUnsafeBufferPointer { tb in
+                            guard let c = c.baseAddress, let px = px.baseAddress, let py = py.baseAddress,
+                                  let pc = pc.baseAddress else { return }
+                            if !projected {
+                                for i in 0..<count {
+                                    px[i] = c[i &* dims]
+                                    py[i] = c[i &* dims &+ 1]
+                                    pc[i] = _Cover.interiorCell(px[i], py[i], scale)
+                                }
+                                return
+                            }
+                            guard useTable, let t = tb.baseAddress else {
+                                for i in 0..<count {
+                                    px[i] = WebMercator.x(longitude: c[i &* dims]) * scale
+                                    py[i] = WebMercator.y(latitude: c[i &* dims &+ 1]) * scale
+                                    pc[i] = _Cover.interiorCell(px[i], py[i], scale)
+                                }
+                                return
+                            }
+                            // Lines: the tile of each vertex from the fast y where it is far
+                            // enough from the grid; `WebMercator.y` elsewhere.
+                            let w = scale
+                            for i in 0..<count {
+                                let x = WebMercator.x(longitude: c[i &* dims]) * scale
+                                let lat = c[i &* dims &+ 1]
+                                px[i] = x
+                                if abs(lat) < _FastMercator.limit && x > 0 && x < w {
+                                    let y = _FastMercator.y(latitude: lat, t) * scale
+                                    let ix = Int(x), iy = Int(y)      // 0 < x, y < n
+                                    if Double(ix) != x && y - Double(iy) > margin && Double(iy &+ 1) - y > margin {
+                                        py[i] = y
+                                        pc[i] = UInt64(truncatingIfNeeded: iy) << 32 | UInt64(truncatingIfNeeded: ix)
+                                        continue
+                                    }
+                                }
+                                py[i] = WebMercator.y(latitude: lat) * scale
+                                pc[i] = _Cover.interiorCell(x, py[i], scale)
+                            }
+                            // The exact walk (`segment`) reads positions; give every vertex of
+                            // a segment that goes there its `WebMercator.y`. (A vertex without a
+                            // cell has it already.)
+                            for i in 0..<count where pc[i] != .max {
+                                if (i > 0 && _Cover.needsWalk(pc[i - 1], pc[i])) || (i + 1 < count && _Cover.needsWalk(pc[i], pc[i + 1])) {
+                                    py[i] = WebMercator.y(latitude: c[i &* dims &+ 1]) * scale
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Whether a segment between vertices with tile keys `a` and `b` (see `cells`) needs the
+    /// exact walk: not when both lie strictly inside tiles of one row or one column.
+    @inline(__always)
+    static func needsWalk(_ a: UInt64, _ b: UInt64) -> Bool {
+        a == .max || b == .max || (a >> 32 != b >> 32 && a & 0xFFFF_FFFF != b & 0xFFFF_FFFF)
+    }
+
+    /// Closed-mode points, projected and emitted in one pass (no position buffers).
+    mutating func points(_ g: Geometry) {
+        let count = g.positionCount, dims = g.dimensions
+        let scale = Double(n)
+        keys.reserveCapacity(keys.count + count)
+        let margin = scale * (_FastMercator.errorBound + 4e-16)
+        let table = margin < 0.05 ? _FastMercator.coefficients : []
+        g.coordinates.withUnsafeBufferPointer { c in
+            table.withUnsafeBufferPointer { tb in
+                guard let c = c.baseAddress else { return }
+                for i in 0..<count {
+                    let x = WebMercator.x(longitude: c[i &* dims]) * scale
+                    let lat = c[i &* dims &+ 1]
+                    if let t = tb.baseAddress, abs(lat) < _FastMercator.limit && x > 0 && x < scale {
+                        // Far enough from the grid lines for the fast y to name the tile.
+                        let y = _FastMercator.y(latitude: lat, t) * scale
+                        let ix = Int(x), iy = Int(y)
+                        if Double(ix) != x && y - Double(iy) > margin && Double(iy &+ 1) - y > margin {
+                            emit(ix, iy)
+                            continue
+                        }
+                    }
+                    point(x, WebMercator.y(latitude: lat) * scale)
+                }
             }
         }
     }
@@ -146,13 +258,20 @@ struct _Cover {
             for m in g.geometries { add(m, projected: projected) }
             return
         }
-        load(g, projected: projected)
+        if projected && !minimal && (g.kind == .point || g.kind == .multiPoint) {
+            points(g)
+            return
+        }
+        load(g, projected: projected, fast: g.kind == .lineString || g.kind == .multiLineString)
         switch g.kind {
         case .point, .multiPoint:
             for i in 0..<xs.count { point(xs[i], ys[i]) }
         case .lineString, .multiLineString:
-            let parts = g.partStarts.isEmpty ? (g.positionCount > 0 ? [0..<g.positionCount] : []) : (0..<g.partStarts.count).map(g.partRange)
-            for r in parts { polyline(r, closed: false) }
+            if g.partStarts.isEmpty {
+                if g.positionCount > 0 { polyline(0..<g.positionCount, closed: false) }
+            } else {
+                for part in 0..<g.partStarts.count { polyline(g.partRange(part), closed: false) }
+            }
         case .polygon, .multiPolygon:
             for poly in 0..<g.polygonStarts.count {
                 let rings = g.polygonRange(poly).map(g.partRange)
@@ -184,8 +303,10 @@ struct _Cover {
             emit(min(index(x), n - 1), min(index(y), n - 1))
             return
         }
-        let fx = x.rounded(.down), fy = y.rounded(.down)
-        let ix = Int(fx), iy = Int(fy)      // safe: 0 <= x, y <= n by the guard
+        // 0 <= x, y <= n by the guard, so truncation is floor (and cheaper than a call to
+        // floor on a baseline x86-64 target).
+        let ix = Int(x), iy = Int(y)
+        let fx = Double(ix), fy = Double(iy)
         if fx != x && fy != y {
             // Inside one tile (the common case): no edge or corner neighbours.
             emit(ix, iy)
@@ -202,19 +323,59 @@ struct _Cover {
 
     mutating func polyline(_ r: Range<Int>, closed: Bool) {
         guard !r.isEmpty else { return }
-        if r.count == 1 || (minimal && r.allSatisfy { xs[$0] == xs[r.lowerBound] && ys[$0] == ys[r.lowerBound] }) {
-            point(xs[r.lowerBound], ys[r.lowerBound])
+        if r.count == 1 || (minimal && r.allSatisfy { self.xs[$0] == self.xs[r.lowerBound] && self.ys[$0] == self.ys[r.lowerBound] }) {
+            point(self.xs[r.lowerBound], self.ys[r.lowerBound])
             return
         }
-        var i = r.lowerBound
-        while i + 1 < r.upperBound {
-            segment(xs[i], ys[i], xs[i + 1], ys[i + 1])
-            i += 1
+        // A segment whose ends lie strictly inside one tile covers that tile alone (most
+        // segments of a detailed line at a low zoom); each vertex's tile is found once.
+        // Segments whose ends lie strictly inside tiles of one row (or one column) stay
+        // inside that row's open strip, so they cover exactly the tiles from one end's to
+        // the other's, in both modes; no arithmetic on positions is needed.
+        let xv = self.xs, yv = self.ys, cv = self.cells   // the buffers, not copies
+        xv.withUnsafeBufferPointer { X in
+            yv.withUnsafeBufferPointer { Y in
+                cv.withUnsafeBufferPointer { C in
+                    var i = r.lowerBound
+                    while i + 1 < r.upperBound {
+                        let a = C[i], b = C[i + 1]
+                        if a == b && a != .max && (!minimal || X[i] != X[i + 1] || Y[i] != Y[i + 1]) {
+                            emitted &+= 1
+                            if a != lastKey {
+                                lastKey = a
+                                keys.append(a)
+                            }
+                        } else if !_Cover.needsWalk(a, b) {
+                            let ra = Int(a >> 32), rb = Int(b >> 32)
+                            let ca = Int(a & 0xFFFF_FFFF), cb = Int(b & 0xFFFF_FFFF)
+                            if ra == rb {
+                                if ca < cb { for col in ca...cb { emit(col, ra) } } else { for col in (cb...ca).reversed() { emit(col, ra) } }
+                            } else {
+                                if ra < rb { for row in ra...rb { emit(ca, row) } } else { for row in (rb...ra).reversed() { emit(ca, row) } }
+                            }
+                        } else {
+                            segment(X[i], Y[i], X[i + 1], Y[i + 1])
+                        }
+                        i += 1
+                    }
+                }
+            }
         }
         if closed {
             let a = r.lowerBound, b = r.upperBound - 1
+            let xs = self.xs, ys = self.ys
             if xs[a] != xs[b] || ys[a] != ys[b] { segment(xs[b], ys[b], xs[a], ys[a]) }
         }
+    }
+
+    /// The key of the tile holding (x, y) strictly inside it (off every grid line), or
+    /// `UInt64.max`.
+    @inline(__always)
+    static func interiorCell(_ x: Double, _ y: Double, _ w: Double) -> UInt64 {
+        guard x > 0, y > 0, x < w, y < w else { return .max }
+        let ix = Int(x), iy = Int(y)          // positive, so truncation is floor
+        guard Double(ix) != x, Double(iy) != y else { return .max }
+        return UInt64(truncatingIfNeeded: iy) << 32 | UInt64(truncatingIfNeeded: ix)
     }
 
     /// Every tile whose closed square meets the closed segment PQ.
@@ -232,8 +393,8 @@ struct _Cover {
         }
         // Both ends strictly inside one tile (most segments of a detailed line at a low
         // zoom): that tile, in both modes.
-        let fpx = px.rounded(.down), fpy = py.rounded(.down)
-        if fpx == qx.rounded(.down), fpy == qy.rounded(.down), fpx != px, fpy != py, fpx != qx, fpy != qy,
+        let fpx = _Cover.floor(px), fpy = _Cover.floor(py)
+        if fpx == _Cover.floor(qx), fpy == _Cover.floor(qy), fpx != px, fpy != py, fpx != qx, fpy != qy,
            fpx >= 0, fpy >= 0, fpx < Double(n), fpy < Double(n) {
             emit(Int(fpx), Int(fpy))
             return
@@ -270,7 +431,7 @@ struct _Cover {
             // lies strictly inside the column), the rows met are exactly
             // floor(y0)...floor(y1), in both modes.
             let tol = (abs(y0) + abs(y1) + 1) * 1e-12
-            let f0 = y0 - y0.rounded(.down), f1 = y1 - y1.rounded(.down)
+            let f0 = y0 - _Cover.floor(y0), f1 = y1 - _Cover.floor(y1)
             let wide = dx == 0 ? (px > Double(col) && px < Double(col + 1)) : max(Double(col), minX) < min(Double(col + 1), maxX)
             if wide && f0 > tol && f0 < 1 - tol && f1 > tol && f1 < 1 - tol {
                 let a = max(index(y0), 0), b = min(index(y1), n - 1)
@@ -288,7 +449,7 @@ struct _Cover {
             // square.)
             let eps = (abs(y0) + abs(y1) + 1) * 1e-12
             var sureLo = y0 + eps, sureHi = y1 - eps
-            if minimal && dx == 0 && px.rounded(.down) == px { sureLo = .infinity; sureHi = -.infinity }
+            if minimal && dx == 0 && _Cover.floor(px) == px { sureLo = .infinity; sureHi = -.infinity }
             for row in r0...r1 {
                 if Double(row) > sureLo && Double(row + 1) < sureHi {
                     emit(col, row)
@@ -415,30 +576,47 @@ struct _Cover {
         }
     }
 
-    /// Sorts row << 32 | column keys. Large arrays go through an LSD radix sort of the
-    /// packed 2·zoom-bit value row << zoom | column, 11 bits per pass (3 passes at z16):
-    /// O(n) where the comparison sort was the largest cost of a long line's cover.
+    /// Sorts row << 32 | column keys: by insertion up to 24 keys, by comparison up to 512,
+    /// and beyond that by an LSD radix sort of the packed 2·zoom-bit value
+    /// row << zoom | column, 11 bits per pass (3 passes at z16), read off each key as the
+    /// pass needs it: O(n) where the comparison sort was the largest cost of a long line.
     static func sortKeys(_ keys: inout [UInt64], zoom: Int) {
         let count = keys.count
+        if count <= 24 {
+            // Insertion sort: the covers of most lines and small polygons.
+            keys.withUnsafeMutableBufferPointer { k in
+                var i = 1
+                while i < count {
+                    let v = k[i]
+                    var j = i
+                    while j > 0 && k[j - 1] > v { k[j] = k[j - 1]; j -= 1 }
+                    k[j] = v
+                    i += 1
+                }
+            }
+            return
+        }
         guard count > 512 else { keys.sort(); return }
         let bits = max(2 * zoom, 1)
         let passes = (bits + 10) / 11
-        let colMask: UInt64 = (1 << UInt64(zoom)) &- 1
-        var a = keys.map { ($0 >> 32) << UInt64(zoom) | ($0 & colMask) }
+        let z = UInt64(zoom)
+        let colMask: UInt64 = (1 << z) &- 1
         var b = [UInt64](repeating: 0, count: count)
         var histogram = [Int](repeating: 0, count: 2048)
-        a.withUnsafeMutableBufferPointer { pa in
+        keys.withUnsafeMutableBufferPointer { pa in
             b.withUnsafeMutableBufferPointer { pb in
                 histogram.withUnsafeMutableBufferPointer { h in
                     var src = pa, dst = pb
                     for pass in 0..<passes {
+                        // Digits of the packed 2·zoom-bit value row << zoom | column, taken
+                        // from the key on the fly.
                         let shift = UInt64(11 * pass)
                         for i in 0..<2048 { h[i] = 0 }
-                        for v in src { h[Int((v >> shift) & 2047)] &+= 1 }
+                        for v in src { h[Int((((v >> 32) << z | (v & colMask)) >> shift) & 2047)] &+= 1 }
                         var sum = 0
                         for i in 0..<2048 { let c = h[i]; h[i] = sum; sum &+= c }
                         for v in src {
-                            let d = Int((v >> shift) & 2047)
+                            let d = Int((((v >> 32) << z | (v & colMask)) >> shift) & 2047)
                             dst[h[d]] = v
                             h[d] &+= 1
                         }
@@ -449,7 +627,6 @@ struct _Cover {
                 }
             }
         }
-        for i in 0..<count { keys[i] = (a[i] >> UInt64(zoom)) << 32 | (a[i] & colMask) }
     }
 
     /// The keys, sorted and without duplicates: boundary tiles (sorted individually) merged
@@ -458,6 +635,21 @@ struct _Cover {
     /// every tile sorted, see the commit for the figure after.
     mutating func finish() -> [UInt64] {
         _Cover.sortKeys(&keys, zoom: zoom)
+        if runs.isEmpty {
+            // Lines and points: the sorted keys, repeats removed in place.
+            var out = keys
+            keys = []
+            let unique = out.withUnsafeMutableBufferPointer { k -> Int in
+                var w = 0
+                for r in 0..<k.count where w == 0 || k[w - 1] != k[r] {
+                    k[w] = k[r]
+                    w += 1
+                }
+                return w
+            }
+            out.removeLast(out.count - unique)
+            return out
+        }
         runs.sort { $0.0 < $1.0 }
         var out: [UInt64] = []
         var total = keys.count

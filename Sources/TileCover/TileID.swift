@@ -18,6 +18,14 @@ public struct TileID: Hashable, Comparable, Sendable, CustomStringConvertible {
         self.y = UInt32(y)
     }
 
+    /// A tile from coordinates the caller has already checked (x, y < 2^z, z <= 30).
+    @inline(__always)
+    init(unchecked z: Int, x: UInt32, y: UInt32) {
+        self.z = UInt8(truncatingIfNeeded: z)
+        self.x = x
+        self.y = y
+    }
+
     /// Parses a quadkey (digits 0–3, one per zoom level; the empty key is tile 0/0/0).
     public init?(quadkey: String) {
         guard quadkey.utf8.count <= Int(Self.maxZoom) else { return nil }

@@ -1,0 +1,53 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A table-driven Web Mercator y for the point and line covers, where most vertices only
+/// need to be placed in a tile, not projected to the last bit.
+///
+/// y = ½ − gd⁻¹(φ)/2π, with gd⁻¹(φ) = atanh(sin φ) the inverse Gudermannian. The latitude
+/// range (−85°, 85°) is cut into 1,024 intervals; in each, gd⁻¹ is its degree-5 Taylor
+/// polynomial about the interval's centre φ₀, whose coefficients follow from s = sec φ₀
+/// and τ = tan φ₀ (gd⁻¹′ = s, ″ = sτ, ‴ = s(2τ² + 1), ⁗ = sτ(6τ² + 5),
+/// ⁽⁵⁾ = s(24τ⁴ + 28τ² + 5)). The half-width is 0.083°, so the remainder, bounded by
+/// sτ(120τ⁴ + 180τ² + 61)·h⁶/720 from the sixth derivative, stays below 5·10⁻¹² in
+/// gd⁻¹ even at 85°; measured against `WebMercator.y`, the largest difference is about
+/// 5.3·10⁻¹³ in world units. `errorBound` allows 19 times that.
+///
+/// A caller trusts the fast value only where it is farther than `errorBound` (scaled to
+/// tile units) from every grid line, so the tile it names is the tile `WebMercator.y` names;
+/// everywhere else it projects with `WebMercator.y`.
+enum _FastMercator {
+    static let intervals = 1024
+    /// Latitudes handled by the table: |φ| < `limit` degrees (beyond, `WebMercator.y`).
+    static let limit = 85.0
+    static let step = 2 * WebMercator.maxLatitude / Double(intervals)
+    static let inverseStep = Double(intervals) / (2 * WebMercator.maxLatitude)
+    /// |fast y − WebMercator.y| in world units (the square world is 1 wide).
+    static let errorBound = 1e-11
+
+    /// Six coefficients per interval, lowest degree first, in t = φ − φ₀ (radians).
+    static let coefficients: [Double] = {
+        var c: [Double] = []
+        c.reserveCapacity(intervals * 6)
+        for k in 0..<intervals {
+            let phi = (-WebMercator.maxLatitude + (Double(k) + 0.5) * step) * .pi / 180
+            let s = 1 / cos(phi), t = tan(phi), t2 = t * t
+            c += [asinh(t), s, s * t / 2, s * (2 * t2 + 1) / 6, s * t * (6 * t2 + 5) / 24,
+                  s * (24 * t2 * t2 + 28 * t2 + 5) / 120]
+        }
+        return c
+    }()
+
+    /// y in world units for |latitude| < `limit` (the caller checks), from the table `c`.
+    @inline(__always)
+    static func y(latitude: Double, _ c: UnsafePointer<Double>) -> Double {
+        let k = min(Int((latitude + WebMercator.maxLatitude) * inverseStep), intervals - 1)
+        let t = (latitude - (-WebMercator.maxLatitude + (Double(k) + 0.5) * step)) * (.pi / 180)
+        let p = c + 6 &* k
+        let f = p[0] + t * (p[1] + t * (p[2] + t * (p[3] + t * (p[4] + t * p[5]))))
+        return 0.5 - f * (0.5 / .pi)
+    }
+}

@@ -1,0 +1,121 @@
+import XCTest
+@testable import TileCover
+import GeoModel
+
+/// The longitude/latitude covers of points and lines place most vertices with the
+/// table-driven y of `_FastMercator` and fall back to `WebMercator.y` near grid lines.
+/// These tests hold that shortcut to the exact answer: the cover of a geometry in
+/// longitude/latitude must equal the cover of the same geometry projected first with
+/// `WebMercator` (whose tile-space cover the oracle tests check), on vertices chosen to lie
+/// on, and a few ulps either side of, tile edges (tilecover.md §5.1 projection, §6.4 lines,
+/// §6.5 points).
+final class ProjectedCoverTests: XCTestCase {
+    typealias Rng = CoverageOracleTests.Rng
+
+    func testFastMercatorStaysWithinItsBound() {
+        var rng = Rng(state: 41)
+        var worst = 0.0
+        _FastMercator.coefficients.withUnsafeBufferPointer { c in
+            for k in 0..<400_000 {
+                var lat: Double
+                switch k % 4 {
+                case 0: lat = Double.random(in: -_FastMercator.limit ..< _FastMercator.limit, using: &rng)
+                case 1: lat = Double.random(in: 80 ..< _FastMercator.limit, using: &rng) * (k % 8 == 1 ? 1 : -1)
+                default:
+                    // Interval ends, where the Taylor remainder is largest.
+                    let i = Int.random(in: 0..<_FastMercator.intervals, using: &rng)
+                    lat = -WebMercator.maxLatitude + Double(i + (k % 4 == 2 ? 0 : 1)) * _FastMercator.step
+                    lat = k % 8 < 4 ? lat.nextUp : lat.nextDown
+                }
+                guard abs(lat) < _FastMercator.limit else { continue }
+                worst = max(worst, abs(_FastMercator.y(latitude: lat, c.baseAddress!) - WebMercator.y(latitude: lat)))
+            }
+        }
+        // The bound the covers rely on, with room to spare: a wrong coefficient or interval
+        // index moves y by far more than this.
+        XCTAssertLessThan(worst, _FastMercator.errorBound / 4, "largest difference \(worst)")
+    }
+
+    /// A latitude on a tile row edge at `zoom` within two rows of `near`, or a few ulps off
+    /// it, or anywhere within a few tiles of `near`.
+    func latitude(_ rng: inout Rng, zoom: Int, near: Double) -> Double {
+        let n = Double(1 << zoom)
+        let row = Int((WebMercator.y(latitude: near) * n).rounded(.down))
+        switch Int.random(in: 0..<4, using: &rng) {
+        case 0: return WebMercator.latitude(y: (Double(row) + Double.random(in: -3...3, using: &rng)) / n)
+        case 1: return zoom < 8 ? 0 : near
+        default:
+            var lat = WebMercator.latitude(y: Double(min(max(row + Int.random(in: -2...2, using: &rng), 0), 1 << zoom)) / n)
+            for _ in 0..<Int.random(in: 0...3, using: &rng) { lat = Bool.random(using: &rng) ? lat.nextUp : lat.nextDown }
+            return lat
+        }
+    }
+
+    func longitude(_ rng: inout Rng, zoom: Int, near: Double) -> Double {
+        let n = Double(1 << zoom)
+        let col = Int((WebMercator.x(longitude: near) * n).rounded(.down))
+        if Bool.random(using: &rng) { return WebMercator.longitude(x: (Double(col) + Double.random(in: -3...3, using: &rng)) / n) }
+        var lon = WebMercator.longitude(x: Double(min(max(col + Int.random(in: -2...2, using: &rng), 0), 1 << zoom)) / n)
+        if Bool.random(using: &rng) { lon = lon.nextUp }
+        return lon
+    }
+
+    /// The same geometry with every position projected to tile units at `zoom`.
+    func projected(_ g: Geometry, zoom: Int) -> Geometry {
+        var p = g
+        let n = Double(1 << zoom)
+        for i in 0..<g.positionCount {
+            p.coordinates[2 * i] = WebMercator.x(longitude: g.x(i)) * n
+            p.coordinates[2 * i + 1] = WebMercator.y(latitude: g.y(i)) * n
+        }
+        return p
+    }
+
+    func keys(_ tiles: [TileID]) -> [UInt64] { tiles.map { UInt64($0.y) << 32 | UInt64($0.x) } }
+
+    func testLinesAgreeWithTheExactProjection() {
+        var rng = Rng(state: 42)
+        for round in 0..<1_500 {
+            let zoom = [2, 5, 10, 16, 22, 29, 30][round % 7]
+            let tile = 360.0 / Double(1 << zoom)
+            // Walks whose steps stay inside a tile, cross one or two, or cross dozens (the
+            // cover stays small at every zoom).
+            let step = [tile / 8, tile, 30 * tile][round % 3]
+            let baseLon = Double.random(in: -185...185, using: &rng), baseLat = Double.random(in: -87...87, using: &rng)
+            var coords: [Double] = []
+            var lon = longitude(&rng, zoom: zoom, near: baseLon), lat = latitude(&rng, zoom: zoom, near: baseLat)
+            for _ in 0..<Int.random(in: 2...30, using: &rng) {
+                coords += [lon, lat]
+                if Int.random(in: 0..<4, using: &rng) == 0 {
+                    lon = longitude(&rng, zoom: zoom, near: lon)
+                    lat = latitude(&rng, zoom: zoom, near: lat)
+                } else {
+                    lon += Double.random(in: -step...step, using: &rng)
+                    lat = min(max(lat + Double.random(in: -step...step, using: &rng) / 2, -89), 89)
+                }
+            }
+            let g = Geometry(kind: .lineString, coordinates: coords, partStarts: [0])
+            for mode in [TileCoverage.Mode.closed, .minimal] {
+                XCTAssertEqual(keys(TileCoverage.tiles(for: g, zoom: zoom, mode: mode)),
+                               TileCoverage.tileKeys(tileSpace: projected(g, zoom: zoom), zoom: zoom, mode: mode),
+                               "round \(round), z\(zoom), \(mode): \(coords)")
+            }
+        }
+    }
+
+    func testPointsAgreeWithTheExactProjection() {
+        var rng = Rng(state: 43)
+        for round in 0..<600 {
+            let zoom = [0, 3, 10, 16, 24, 30][round % 6]
+            let baseLon = Double.random(in: -185...185, using: &rng), baseLat = Double.random(in: -87...87, using: &rng)
+            var coords: [Double] = []
+            for _ in 0..<Int.random(in: 1...40, using: &rng) {
+                coords += [longitude(&rng, zoom: zoom, near: baseLon), latitude(&rng, zoom: zoom, near: baseLat)]
+            }
+            let g = Geometry(kind: .multiPoint, coordinates: coords)
+            XCTAssertEqual(keys(TileCoverage.tiles(for: g, zoom: zoom)),
+                           TileCoverage.tileKeys(tileSpace: projected(g, zoom: zoom), zoom: zoom),
+                           "round \(round), z\(zoom): \(coords)")
+        }
+    }
+}
