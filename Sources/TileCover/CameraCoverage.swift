@@ -349,21 +349,28 @@ struct _CameraView {
         }
     }
 
-    enum Visibility { case none, partial, full }
-
-    /// The square [x0, x1] × [y0, y1] against the footprint.
+    /// The square [x0, x1] × [y0, y1] against the footprint, testing only the half-planes
+    /// in `mask`: nil when the square misses the footprint, else the half-planes whose lines
+    /// still cross it (0: wholly inside).
+    ///
+    /// A half-plane's value is linear, so over the square it is largest at the corner its
+    /// gradient points to and smallest at the opposite one; floating-point products and sums
+    /// are monotone in each argument, so the computed values at those two corners are the
+    /// largest and smallest of the four computed corner values too.
     @inline(__always)
-    func visibility(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double) -> Visibility {
-        if !(x1 > minX && x0 < maxX && y1 > minY && y0 < maxY) { return .none }
-        var full = true
-        func test(_ h: _HalfPlane) -> Bool {
-            let v00 = h.value(x0, y0), v10 = h.value(x1, y0), v01 = h.value(x0, y1), v11 = h.value(x1, y1)
-            if max(max(v00, v10), max(v01, v11)) <= 0 { return false }
-            if min(min(v00, v10), min(v01, v11)) < 0 { full = false }
+    func visibility(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double, _ mask: UInt8) -> UInt8? {
+        if !(x1 > minX && x0 < maxX && y1 > minY && y0 < maxY) { return nil }
+        var mask = mask
+        func test(_ h: _HalfPlane, _ bit: UInt8) -> Bool {
+            guard mask & bit != 0 else { return true }
+            let hiX = h.a > 0 ? x1 : x0, loX = h.a > 0 ? x0 : x1
+            let hiY = h.b > 0 ? y1 : y0, loY = h.b > 0 ? y0 : y1
+            if h.value(hiX, hiY) <= 0 { return false }
+            if h.value(loX, loY) >= 0 { mask &= ~bit }
             return true
         }
-        guard test(planes.0), test(planes.1), test(planes.2), test(planes.3), test(planes.4) else { return .none }
-        return full ? .full : .partial
+        guard test(planes.0, 1), test(planes.1, 2), test(planes.2, 4), test(planes.3, 8), test(planes.4, 16) else { return nil }
+        return mask
     }
 
     /// The parts of MapLibre's default per-tile zoom heuristic (`maxZoomLevelsOnScreen`
@@ -412,7 +419,9 @@ struct _CameraView {
 
     func cover() -> [CameraTile] {
         guard minX <= maxX else { return [] }
-        struct Entry { var z: Int; var x: Int; var y: Int; var wrap: Int; var full: Bool }
+        // `mask`: the half-planes whose lines cross the node's square (bit k for plane k);
+        // a child can only be cut by those, and none means the node is wholly visible.
+        struct Entry { var z: Int; var x: Int; var y: Int; var wrap: Int; var mask: UInt8 }
         var stack: [Entry] = []
         stack.reserveCapacity(4 * 31 + 8)
         var out: [(tile: CameraTile, d: Double)] = []
@@ -420,21 +429,19 @@ struct _CameraView {
         let scale = exp2(Double(nominalZ))
         // (Under variable zoom far tiles are shallower, so the guess would be far too big.)
         out.reserveCapacity(variableZoom ? 256 : min(4096, Int(((maxX - minX) * scale + 2) * ((maxY - minY) * scale + 2))))
-        for w in wraps where w != 0 { stack.append(Entry(z: 0, x: 0, y: 0, wrap: w, full: false)) }
-        stack.append(Entry(z: 0, x: 0, y: 0, wrap: 0, full: false))
+        for w in wraps where w != 0 { stack.append(Entry(z: 0, x: 0, y: 0, wrap: w, mask: 0b11111)) }
+        stack.append(Entry(z: 0, x: 0, y: 0, wrap: 0, mask: 0b11111))
         let nominalScale = exp2(Double(nominalZ))
         while let e = stack.popLast() {
             let n = Double(UInt64(1) << UInt64(e.z))
             let x0 = Double(e.wrap) + Double(e.x) / n, x1 = Double(e.wrap) + Double(e.x + 1) / n
             let y0 = Double(e.y) / n, y1 = Double(e.y + 1) / n
-            var full = e.full
-            if !full {
-                switch visibility(x0, y0, x1, y1) {
-                case .none: continue
-                case .full: full = true
-                case .partial: break
-                }
+            var mask = e.mask
+            if mask != 0 {
+                guard let m = visibility(x0, y0, x1, y1, mask) else { continue }
+                mask = m
             }
+            let full = mask == 0
             var target = Double(desiredZ)
             if variableZoom {
                 let dx = max(x0 - cameraX, 0, cameraX - x1), dy = max(y0 - cameraY, 0, cameraY - y1)
@@ -445,24 +452,98 @@ struct _CameraView {
             if e.z >= z {
                 if e.z < options.minZoom { continue }
                 let over = e.z == maxZoom && options.reparseOverscaled ? max(e.z, targetZ) : e.z
-                let tile = CameraTile(tile: TileID(z: e.z, x: e.x, y: e.y)!, wrap: e.wrap, overscaledZ: over)
+                let tile = CameraTile(tile: TileID(unchecked: e.z, x: UInt32(e.x), y: UInt32(e.y)), wrap: e.wrap, overscaledZ: over)
                 let cx = (x0 + x1) / 2 * nominalScale - centerX * nominalScale
                 let cy = (y0 + y1) / 2 * nominalScale - centerY * nominalScale
                 out.append((tile, cx * cx + cy * cy))
                 continue
             }
+            if full && !variableZoom {
+                // Wholly inside the footprint, at one target zoom: every descendant at z is
+                // in the cover, with nothing left to test.
+                if z < options.minZoom { continue }
+                let over = z == maxZoom && options.reparseOverscaled ? max(z, targetZ) : z
+                let shift = z - e.z
+                let nz = Double(UInt64(1) << UInt64(z))
+                for ty in (e.y << shift)..<((e.y + 1) << shift) {
+                    let cy = ((Double(ty) + 0.5) / nz - centerY) * nominalScale
+                    for tx in (e.x << shift)..<((e.x + 1) << shift) {
+                        let cx = (Double(e.wrap) + (Double(tx) + 0.5) / nz - centerX) * nominalScale
+                        let tile = CameraTile(tile: TileID(unchecked: z, x: UInt32(tx), y: UInt32(ty)), wrap: e.wrap, overscaledZ: over)
+                        out.append((tile, cx * cx + cy * cy))
+                    }
+                }
+                continue
+            }
             for i in 0..<4 {
-                stack.append(Entry(z: e.z + 1, x: 2 * e.x + (i & 1), y: 2 * e.y + (i >> 1), wrap: e.wrap, full: full))
+                stack.append(Entry(z: e.z + 1, x: 2 * e.x + (i & 1), y: 2 * e.y + (i >> 1), wrap: e.wrap, mask: mask))
             }
         }
-        // Sort indices (4-byte moves), comparing tiles only on equal distances.
-        var order = [UInt32](0..<UInt32(out.count))
-        out.withUnsafeBufferPointer { o in
-            order.sort { a, b in
-                let da = o[Int(a)].d, db = o[Int(b)].d
-                return da < db || (da == db && o[Int(a)].tile < o[Int(b)].tile)
+        return _sortedByDistance(out)
+    }
+}
+
+/// The tiles of (tile, distance) pairs ordered by distance, then by tile on equal
+/// distances.
+///
+/// Distances are non-negative, so their IEEE bit patterns order like the values. A stable
+/// LSD radix sort (4 passes of 8 bits) orders the pairs by the top 32 bits of the pattern
+/// (sign, exponent and 20 bits of mantissa) without a data-dependent branch; an insertion
+/// pass with the full comparison then orders the pairs whose top bits tie, which are next to
+/// each other and few. A comparison sort spent most of its time on mispredicted branches.
+func _sortedByDistance(_ pairs: [(tile: CameraTile, d: Double)]) -> [CameraTile] {
+    let count = pairs.count
+    guard count > 1 else { return pairs.map(\.tile) }
+    @inline(__always)
+    func less(_ p: (tile: CameraTile, d: Double), _ q: (tile: CameraTile, d: Double)) -> Bool {
+        p.d < q.d || (p.d == q.d && p.tile < q.tile)
+    }
+    // key = top 32 bits of the distance << 32 | index
+    var a = [UInt64](unsafeUninitializedCapacity: count) { buf, n in
+        for i in 0..<count { buf[i] = (pairs[i].d.bitPattern >> 32) << 32 | UInt64(i) }
+        n = count
+    }
+    var b = [UInt64](repeating: 0, count: count)
+    a.withUnsafeMutableBufferPointer { pa in
+        b.withUnsafeMutableBufferPointer { pb in
+            withUnsafeTemporaryAllocation(of: Int.self, capacity: 256) { h in
+                var src = pa, dst = pb
+                for pass in 0..<4 {
+                    let shift = UInt64(32 + 8 * pass)
+                    for i in 0..<256 { h[i] = 0 }
+                    for v in src { h[Int((v >> shift) & 255)] &+= 1 }
+                    var sum = 0
+                    for i in 0..<256 { let c = h[i]; h[i] = sum; sum &+= c }
+                    for v in src {
+                        let d = Int((v >> shift) & 255)
+                        dst[h[d]] = v
+                        h[d] &+= 1
+                    }
+                    swap(&src, &dst)
+                }
+                // Four passes: the result is back in `a`.
             }
         }
-        return order.map { out[Int($0)].tile }
+    }
+    return pairs.withUnsafeBufferPointer { p in
+        [CameraTile](unsafeUninitializedCapacity: count) { out, n in
+            a.withUnsafeMutableBufferPointer { k in
+                // Insertion pass over the index order with the full comparison.
+                var i = 1
+                while i < count {
+                    let v = k[i]
+                    let pv = p[Int(truncatingIfNeeded: v & 0xFFFF_FFFF)]
+                    var j = i
+                    while j > 0 && less(pv, p[Int(truncatingIfNeeded: k[j - 1] & 0xFFFF_FFFF)]) {
+                        k[j] = k[j - 1]
+                        j -= 1
+                    }
+                    k[j] = v
+                    i += 1
+                }
+                for i in 0..<count { (out.baseAddress! + i).initialize(to: p[Int(truncatingIfNeeded: k[i] & 0xFFFF_FFFF)].tile) }
+            }
+            n = count
+        }
     }
 }

@@ -1,5 +1,5 @@
 import XCTest
-import TileCover
+@testable import TileCover
 
 /// Camera cover against the checklist of ../shared/specs/tilecover.md §4 (items 1–9). The
 /// expectations come from independent constructions written here: the screen rectangle
@@ -228,6 +228,31 @@ final class CameraCoverageTests: XCTestCase {
         }
         XCTAssertEqual(d, d.sorted())
         XCTAssertEqual(tiles.first?.tile, TileID(z: z, x: Int(cx), y: Int(cy)))
+    }
+
+    /// Item 8's order, as the radix sort with its insertion pass builds it, against the
+    /// library sort with the same comparison: exact ties (broken by tile), distances equal
+    /// in their top 32 bits, zero, and sizes around the small cases.
+    func testDistanceOrderMatchesAComparisonSort() {
+        var rng = SystemRandomNumberGenerator()
+        for round in 0..<300 {
+            let count = [0, 1, 2, 3, 17, 300, 2_000][round % 7]
+            var pairs: [(tile: CameraTile, d: Double)] = []
+            for i in 0..<count {
+                let base = [0.0, 1.0, 2.5, 1e-9, 123.456][Int.random(in: 0..<5, using: &rng)]
+                let d: Double
+                switch Int.random(in: 0..<3, using: &rng) {
+                case 0: d = base                                                            // exact ties
+                case 1: d = Double(bitPattern: base.bitPattern &+ UInt64.random(in: 0..<1 << 20, using: &rng))  // low-bit ties
+                default: d = Double.random(in: 0..<1_000, using: &rng)
+                }
+                let z = Int.random(in: 0...4, using: &rng)
+                let tile = TileID(z: z, x: Int.random(in: 0..<(1 << z), using: &rng), y: Int.random(in: 0..<(1 << z), using: &rng))!
+                pairs.append((CameraTile(tile: tile, wrap: i % 3 - 1, overscaledZ: z + i % 2), d))
+            }
+            let expected = pairs.sorted { $0.d < $1.d || ($0.d == $1.d && $0.tile < $1.tile) }.map(\.tile)
+            XCTAssertEqual(_sortedByDistance(pairs), expected, "round \(round)")
+        }
     }
 
     func testDeltasAndErrors() throws {
