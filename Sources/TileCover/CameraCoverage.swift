@@ -433,9 +433,10 @@ struct _CameraView {
         stack.append(Entry(z: 0, x: 0, y: 0, wrap: 0, mask: 0b11111))
         let nominalScale = exp2(Double(nominalZ))
         while let e = stack.popLast() {
-            let n = Double(UInt64(1) << UInt64(e.z))
-            let x0 = Double(e.wrap) + Double(e.x) / n, x1 = Double(e.wrap) + Double(e.x + 1) / n
-            let y0 = Double(e.y) / n, y1 = Double(e.y + 1) / n
+            // 2^−z is exact, so these products equal the quotients by 2^z.
+            let inv = Double(sign: .plus, exponent: -e.z, significand: 1)
+            let x0 = Double(e.wrap) + Double(e.x) * inv, x1 = Double(e.wrap) + Double(e.x + 1) * inv
+            let y0 = Double(e.y) * inv, y1 = Double(e.y + 1) * inv
             var mask = e.mask
             if mask != 0 {
                 guard let m = visibility(x0, y0, x1, y1, mask) else { continue }
@@ -464,11 +465,11 @@ struct _CameraView {
                 if z < options.minZoom { continue }
                 let over = z == maxZoom && options.reparseOverscaled ? max(z, targetZ) : z
                 let shift = z - e.z
-                let nz = Double(UInt64(1) << UInt64(z))
+                let invZ = Double(sign: .plus, exponent: -z, significand: 1)
                 for ty in (e.y << shift)..<((e.y + 1) << shift) {
-                    let cy = ((Double(ty) + 0.5) / nz - centerY) * nominalScale
+                    let cy = ((Double(ty) + 0.5) * invZ - centerY) * nominalScale
                     for tx in (e.x << shift)..<((e.x + 1) << shift) {
-                        let cx = (Double(e.wrap) + (Double(tx) + 0.5) / nz - centerX) * nominalScale
+                        let cx = (Double(e.wrap) + (Double(tx) + 0.5) * invZ - centerX) * nominalScale
                         let tile = CameraTile(tile: TileID(unchecked: z, x: UInt32(tx), y: UInt32(ty)), wrap: e.wrap, overscaledZ: over)
                         out.append((tile, cx * cx + cy * cy))
                     }
@@ -486,11 +487,14 @@ struct _CameraView {
 /// The tiles of (tile, distance) pairs ordered by distance, then by tile on equal
 /// distances.
 ///
-/// Distances are non-negative, so their IEEE bit patterns order like the values. A stable
-/// LSD radix sort (4 passes of 8 bits) orders the pairs by the top 32 bits of the pattern
-/// (sign, exponent and 20 bits of mantissa) without a data-dependent branch; an insertion
-/// pass with the full comparison then orders the pairs whose top bits tie, which are next to
-/// each other and few. A comparison sort spent most of its time on mispredicted branches.
+/// Each distance becomes a 32-bit fixed-point key floor(d · 2^k), with 2^k the largest
+/// power of two that keeps the largest distance below 2^32: scaling by a power of two is
+/// exact and floor is monotone, so the keys order like the distances, up to ties. A stable
+/// LSD radix sort (byte digits, all four histograms counted in one read, passes whose digit
+/// is the same for every key skipped) orders the keys with no data-dependent branch; an
+/// insertion pass with the full comparison then orders the pairs whose keys tie, which are
+/// next to each other and few. A comparison sort spent most of its time on mispredicted
+/// branches.
 func _sortedByDistance(_ pairs: [(tile: CameraTile, d: Double)]) -> [CameraTile] {
     let count = pairs.count
     guard count > 1 else { return pairs.map(\.tile) }
@@ -498,30 +502,45 @@ func _sortedByDistance(_ pairs: [(tile: CameraTile, d: Double)]) -> [CameraTile]
     func less(_ p: (tile: CameraTile, d: Double), _ q: (tile: CameraTile, d: Double)) -> Bool {
         p.d < q.d || (p.d == q.d && p.tile < q.tile)
     }
-    // key = top 32 bits of the distance << 32 | index
+    var largest = 0.0
+    for p in pairs where p.d > largest { largest = p.d }      // NaN never counts
+    // 2^k with largest · 2^k < 2^32 (k may be negative); 1 when every distance is 0.
+    // (Infinite or subnormal extremes give coarse keys; the insertion pass still orders.)
+    let scale = largest > 0 && largest.isFinite ? Double(sign: .plus, exponent: min(31 - largest.exponent, 1000), significand: 1) : 1
+    // key = floor(d · 2^k) << 32 | index
     var a = [UInt64](unsafeUninitializedCapacity: count) { buf, n in
-        for i in 0..<count { buf[i] = (pairs[i].d.bitPattern >> 32) << 32 | UInt64(i) }
+        for i in 0..<count {
+            let v = pairs[i].d * scale
+            let key: UInt64 = v >= 0 && v < 4_294_967_296 ? UInt64(v) : (v >= 0 ? 0xFFFF_FFFF : 0)
+            buf[i] = key << 32 | UInt64(i)
+        }
         n = count
     }
     var b = [UInt64](repeating: 0, count: count)
     a.withUnsafeMutableBufferPointer { pa in
         b.withUnsafeMutableBufferPointer { pb in
-            withUnsafeTemporaryAllocation(of: Int.self, capacity: 256) { h in
+            withUnsafeTemporaryAllocation(of: Int.self, capacity: 4 * 256) { h in
+                for i in 0..<(4 * 256) { h[i] = 0 }
+                for v in pa {
+                    h[Int((v >> 32) & 255)] &+= 1
+                    h[256 + Int((v >> 40) & 255)] &+= 1
+                    h[512 + Int((v >> 48) & 255)] &+= 1
+                    h[768 + Int(v >> 56)] &+= 1
+                }
                 var src = pa, dst = pb
                 for pass in 0..<4 {
-                    let shift = UInt64(32 + 8 * pass)
-                    for i in 0..<256 { h[i] = 0 }
-                    for v in src { h[Int((v >> shift) & 255)] &+= 1 }
+                    let base = 256 * pass, shift = UInt64(32 + 8 * pass)
+                    if h[base + Int((src[0] >> shift) & 255)] == count { continue }   // one digit: order kept
                     var sum = 0
-                    for i in 0..<256 { let c = h[i]; h[i] = sum; sum &+= c }
+                    for i in base..<(base + 256) { let c = h[i]; h[i] = sum; sum &+= c }
                     for v in src {
-                        let d = Int((v >> shift) & 255)
+                        let d = base + Int((v >> shift) & 255)
                         dst[h[d]] = v
                         h[d] &+= 1
                     }
                     swap(&src, &dst)
                 }
-                // Four passes: the result is back in `a`.
+                if src.baseAddress != pa.baseAddress { for i in 0..<count { pa[i] = src[i] } }
             }
         }
     }
