@@ -27,7 +27,8 @@ enum TileCoverBenchmarks {
                 }
             }
         }
-        for d in datasets where d.kind == "geojson" && d.name.contains("points") {
+        // The 20k points of the GeoJSON suite and the 100k of the data-source suite.
+        for d in datasets where (d.kind == "geojson" || d.kind == "source-points") && d.name.contains("points") {
             suite.add("tilecover.points", implementation: "graticule", dataset: d, parameters: ["zoom": "16"]) { d in
                 let points = try geometries(d).filter { $0.kind == .point || $0.kind == .multiPoint }
                 let all = Geometry(kind: .multiPoint, coordinates: points.flatMap(\.coordinates))
