@@ -44,6 +44,10 @@ public enum BuiltinDatasets {
             Dataset(name: "camera/3840x2160-z8-p60-b30", kind: "camera") {
                 (Array("13.4,52.5,8,30,60,3840,2160\n".utf8), 1)
             },
+            // A 5K view: 1,099 tiles of a 256-px source.
+            Dataset(name: "camera/5120x2880-z8-p60-b30", kind: "camera") {
+                (Array("13.4,52.5,8,30,60,5120,2880\n".utf8), 1)
+            },
         ]
     }
 }

@@ -443,12 +443,14 @@ struct _CameraView {
                 mask = m
             }
             let full = mask == 0
-            var target = Double(desiredZ)
+            // Below the pitch threshold every tile asks for the desired zoom (an integer
+            // already, so rounding it changes nothing).
+            var targetZ = desiredZ
             if variableZoom {
                 let dx = max(x0 - cameraX, 0, cameraX - x1), dy = max(y0 - cameraY, 0, cameraY - y1)
-                target = tileZoom(distance2D: (dx * dx + dy * dy).squareRoot())
+                let target = tileZoom(distance2D: (dx * dx + dy * dy).squareRoot())
+                targetZ = max(0, Int(options.roundZoom ? target.rounded(.toNearestOrAwayFromZero) : target.rounded(.down)))
             }
-            let targetZ = max(0, Int(options.roundZoom ? target.rounded(.toNearestOrAwayFromZero) : target.rounded(.down)))
             let z = min(targetZ, maxZoom)
             if e.z >= z {
                 if e.z < options.minZoom { continue }
@@ -487,10 +489,10 @@ struct _CameraView {
 /// The tiles of (tile, distance) pairs ordered by distance, then by tile on equal
 /// distances.
 ///
-/// Each distance becomes a 32-bit fixed-point key floor(d · 2^k), with 2^k the largest
-/// power of two that keeps the largest distance below 2^32: scaling by a power of two is
+/// Each distance becomes a 24-bit fixed-point key floor(d · 2^k), with 2^k the largest
+/// power of two that keeps the largest distance below 2^24: scaling by a power of two is
 /// exact and floor is monotone, so the keys order like the distances, up to ties. A stable
-/// LSD radix sort (byte digits, all four histograms counted in one read, passes whose digit
+/// LSD radix sort (byte digits, all three histograms counted in one read, passes whose digit
 /// is the same for every key skipped) orders the keys with no data-dependent branch; an
 /// insertion pass with the full comparison then orders the pairs whose keys tie, which are
 /// next to each other and few. A comparison sort spent most of its time on mispredicted
@@ -504,14 +506,14 @@ func _sortedByDistance(_ pairs: [(tile: CameraTile, d: Double)]) -> [CameraTile]
     }
     var largest = 0.0
     for p in pairs where p.d > largest { largest = p.d }      // NaN never counts
-    // 2^k with largest · 2^k < 2^32 (k may be negative); 1 when every distance is 0.
+    // 2^k with largest · 2^k < 2^24 (k may be negative); 1 when every distance is 0.
     // (Infinite or subnormal extremes give coarse keys; the insertion pass still orders.)
-    let scale = largest > 0 && largest.isFinite ? Double(sign: .plus, exponent: min(31 - largest.exponent, 1000), significand: 1) : 1
+    let scale = largest > 0 && largest.isFinite ? Double(sign: .plus, exponent: min(23 - largest.exponent, 1000), significand: 1) : 1
     // key = floor(d · 2^k) << 32 | index
     var a = [UInt64](unsafeUninitializedCapacity: count) { buf, n in
         for i in 0..<count {
             let v = pairs[i].d * scale
-            let key: UInt64 = v >= 0 && v < 4_294_967_296 ? UInt64(v) : (v >= 0 ? 0xFFFF_FFFF : 0)
+            let key: UInt64 = v >= 0 && v < 16_777_216 ? UInt64(v) : (v >= 0 ? 0xFF_FFFF : 0)
             buf[i] = key << 32 | UInt64(i)
         }
         n = count
@@ -519,16 +521,15 @@ func _sortedByDistance(_ pairs: [(tile: CameraTile, d: Double)]) -> [CameraTile]
     var b = [UInt64](repeating: 0, count: count)
     a.withUnsafeMutableBufferPointer { pa in
         b.withUnsafeMutableBufferPointer { pb in
-            withUnsafeTemporaryAllocation(of: Int.self, capacity: 4 * 256) { h in
-                for i in 0..<(4 * 256) { h[i] = 0 }
+            withUnsafeTemporaryAllocation(of: Int.self, capacity: 3 * 256) { h in
+                for i in 0..<(3 * 256) { h[i] = 0 }
                 for v in pa {
                     h[Int((v >> 32) & 255)] &+= 1
                     h[256 + Int((v >> 40) & 255)] &+= 1
                     h[512 + Int((v >> 48) & 255)] &+= 1
-                    h[768 + Int(v >> 56)] &+= 1
                 }
                 var src = pa, dst = pb
-                for pass in 0..<4 {
+                for pass in 0..<3 {
                     let base = 256 * pass, shift = UInt64(32 + 8 * pass)
                     if h[base + Int((src[0] >> shift) & 255)] == count { continue }   // one digit: order kept
                     var sum = 0
@@ -547,13 +548,15 @@ func _sortedByDistance(_ pairs: [(tile: CameraTile, d: Double)]) -> [CameraTile]
     return pairs.withUnsafeBufferPointer { p in
         [CameraTile](unsafeUninitializedCapacity: count) { out, n in
             a.withUnsafeMutableBufferPointer { k in
-                // Insertion pass over the index order with the full comparison.
+                // Insertion pass over the index order with the full comparison, which only
+                // runs between equal keys (the keys are in order already).
                 var i = 1
                 while i < count {
                     let v = k[i]
+                    guard k[i - 1] >> 32 == v >> 32 else { i += 1; continue }
                     let pv = p[Int(truncatingIfNeeded: v & 0xFFFF_FFFF)]
                     var j = i
-                    while j > 0 && less(pv, p[Int(truncatingIfNeeded: k[j - 1] & 0xFFFF_FFFF)]) {
+                    while j > 0 && k[j - 1] >> 32 == v >> 32 && less(pv, p[Int(truncatingIfNeeded: k[j - 1] & 0xFFFF_FFFF)]) {
                         k[j] = k[j - 1]
                         j -= 1
                     }
