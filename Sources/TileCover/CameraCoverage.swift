@@ -518,7 +518,8 @@ func _sortedByDistance(_ pairs: [(tile: CameraTile, d: Double)]) -> [CameraTile]
         }
         n = count
     }
-    var b = [UInt64](repeating: 0, count: count)
+    // Scratch for the passes: every slot is written before it is read.
+    var b = [UInt64](unsafeUninitializedCapacity: count) { _, n in n = count }
     a.withUnsafeMutableBufferPointer { pa in
         b.withUnsafeMutableBufferPointer { pb in
             withUnsafeTemporaryAllocation(of: Int.self, capacity: 3 * 256) { h in
