@@ -426,12 +426,19 @@ struct _CameraView {
         stack.reserveCapacity(4 * 31 + 8)
         var out: [(tile: CameraTile, d: Double)] = []
         // The footprint's area in target-zoom tiles, a good first guess at the output size.
-        let scale = exp2(Double(nominalZ))
+        let nominalScale = exp2(Double(nominalZ))
         // (Under variable zoom far tiles are shallower, so the guess would be far too big.)
-        out.reserveCapacity(variableZoom ? 256 : min(4096, Int(((maxX - minX) * scale + 2) * ((maxY - minY) * scale + 2))))
+        out.reserveCapacity(variableZoom ? 256 : min(4096, Int(((maxX - minX) * nominalScale + 2) * ((maxY - minY) * nominalScale + 2))))
         for w in wraps where w != 0 { stack.append(Entry(z: 0, x: 0, y: 0, wrap: w, mask: 0b11111)) }
         stack.append(Entry(z: 0, x: 0, y: 0, wrap: 0, mask: 0b11111))
-        let nominalScale = exp2(Double(nominalZ))
+        /// Squared distance, in nominal-zoom tiles, from the view's centre to a tile's centre
+        /// (mx, my). A tile centre wrap + (x + ½)·2^−z is exact in binary (z ≤ 30, |wrap| ≤ 3),
+        /// so however a caller forms it, one tile always gets one distance.
+        @inline(__always)
+        func distance2(_ mx: Double, _ my: Double) -> Double {
+            let cx = (mx - centerX) * nominalScale, cy = (my - centerY) * nominalScale
+            return cx * cx + cy * cy
+        }
         while let e = stack.popLast() {
             // 2^−z is exact, so these products equal the quotients by 2^z.
             let inv = Double(sign: .plus, exponent: -e.z, significand: 1)
@@ -456,9 +463,7 @@ struct _CameraView {
                 if e.z < options.minZoom { continue }
                 let over = e.z == maxZoom && options.reparseOverscaled ? max(e.z, targetZ) : e.z
                 let tile = CameraTile(tile: TileID(unchecked: e.z, x: UInt32(e.x), y: UInt32(e.y)), wrap: e.wrap, overscaledZ: over)
-                let cx = (x0 + x1) / 2 * nominalScale - centerX * nominalScale
-                let cy = (y0 + y1) / 2 * nominalScale - centerY * nominalScale
-                out.append((tile, cx * cx + cy * cy))
+                out.append((tile, distance2((x0 + x1) / 2, (y0 + y1) / 2)))
                 continue
             }
             if full && !variableZoom {
@@ -469,11 +474,10 @@ struct _CameraView {
                 let shift = z - e.z
                 let invZ = Double(sign: .plus, exponent: -z, significand: 1)
                 for ty in (e.y << shift)..<((e.y + 1) << shift) {
-                    let cy = ((Double(ty) + 0.5) * invZ - centerY) * nominalScale
+                    let my = (Double(ty) + 0.5) * invZ
                     for tx in (e.x << shift)..<((e.x + 1) << shift) {
-                        let cx = (Double(e.wrap) + (Double(tx) + 0.5) * invZ - centerX) * nominalScale
                         let tile = CameraTile(tile: TileID(unchecked: z, x: UInt32(tx), y: UInt32(ty)), wrap: e.wrap, overscaledZ: over)
-                        out.append((tile, cx * cx + cy * cy))
+                        out.append((tile, distance2(Double(e.wrap) + (Double(tx) + 0.5) * invZ, my)))
                     }
                 }
                 continue

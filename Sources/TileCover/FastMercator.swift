@@ -50,4 +50,26 @@ enum _FastMercator {
         let f = p[0] + t * (p[1] + t * (p[2] + t * (p[3] + t * (p[4] + t * p[5]))))
         return 0.5 - f * (0.5 / .pi)
     }
+
+    /// The margin (tile units) the fast y must keep from a grid line at `scale` = 2^zoom
+    /// tiles per side, covering `errorBound` and the rounding of the product by `scale`;
+    /// nil where it would be too wide to be of use (past z30), so the table is not read.
+    static func margin(scale: Double) -> Double? {
+        let m = scale * (errorBound + 4e-16)
+        return m < 0.05 ? m : nil
+    }
+
+    /// The key `row << 32 | column` of the tile holding (x, y(latitude)) strictly inside it,
+    /// with y from the table, or nil when the fast y is not far enough from a grid line to
+    /// name the tile (the caller then projects with `WebMercator.y`). `x` and the returned
+    /// y are in tile units (`scale` tiles per side).
+    @inline(__always)
+    static func cell(x: Double, latitude: Double, scale: Double, margin: Double,
+                     _ c: UnsafePointer<Double>) -> (key: UInt64, y: Double)? {
+        guard abs(latitude) < limit && x > 0 && x < scale else { return nil }
+        let y = Self.y(latitude: latitude, c) * scale
+        let ix = Int(x), iy = Int(y)      // 0 < x, y < scale
+        guard Double(ix) != x && y - Double(iy) > margin && Double(iy &+ 1) - y > margin else { return nil }
+        return (UInt64(truncatingIfNeeded: iy) << 32 | UInt64(truncatingIfNeeded: ix), y)
+    }
 }

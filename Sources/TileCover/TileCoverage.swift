@@ -114,8 +114,13 @@ struct _Cover {
     /// is dropped at once rather than by the final sort.
     @inline(__always)
     mutating func emit(_ x: Int, _ y: Int) {
+        emit(key: UInt64(truncatingIfNeeded: y) << 32 | UInt64(truncatingIfNeeded: x))
+    }
+
+    /// Adds the tile with key `row << 32 | column`.
+    @inline(__always)
+    mutating func emit(key: UInt64) {
         emitted &+= 1
-        let key = UInt64(truncatingIfNeeded: y) << 32 | UInt64(truncatingIfNeeded: x)
         if key != lastKey {
             lastKey = key
             keys.append(key)
@@ -156,11 +161,8 @@ struct _Cover {
             cells.append(contentsOf: repeatElement(0, count: count))
         }
         let scale = Double(n)
-        // Fast y is trusted only this far (tile units) from a grid line; past z30 it would
-        // be no use, so the table is not read at all.
-        let margin = scale * (_FastMercator.errorBound + 4e-16)
-        let useTable = fast && projected && margin < 0.05
-        let table = useTable ? _FastMercator.coefficients : []
+        let margin = fast && projected ? _FastMercator.margin(scale: scale) : nil
+        let table = margin != nil ? _FastMercator.coefficients : []
         g.coordinates.withUnsafeBufferPointer { c in
             xs.withUnsafeMutableBufferPointer { px in
                 ys.withUnsafeMutableBufferPointer { py in
@@ -176,7 +178,7 @@ struct _Cover {
                                 }
                                 return
                             }
-                            guard useTable, let t = tb.baseAddress else {
+                            guard let margin, let t = tb.baseAddress else {
                                 for i in 0..<count {
                                     px[i] = WebMercator.x(longitude: c[i &* dims]) * scale
                                     py[i] = WebMercator.y(latitude: c[i &* dims &+ 1]) * scale
@@ -186,19 +188,14 @@ struct _Cover {
                             }
                             // Lines: the tile of each vertex from the fast y where it is far
                             // enough from the grid; `WebMercator.y` elsewhere.
-                            let w = scale
                             for i in 0..<count {
                                 let x = WebMercator.x(longitude: c[i &* dims]) * scale
                                 let lat = c[i &* dims &+ 1]
                                 px[i] = x
-                                if abs(lat) < _FastMercator.limit && x > 0 && x < w {
-                                    let y = _FastMercator.y(latitude: lat, t) * scale
-                                    let ix = Int(x), iy = Int(y)      // 0 < x, y < n
-                                    if Double(ix) != x && y - Double(iy) > margin && Double(iy &+ 1) - y > margin {
-                                        py[i] = y
-                                        pc[i] = UInt64(truncatingIfNeeded: iy) << 32 | UInt64(truncatingIfNeeded: ix)
-                                        continue
-                                    }
+                                if let fast = _FastMercator.cell(x: x, latitude: lat, scale: scale, margin: margin, t) {
+                                    py[i] = fast.y
+                                    pc[i] = fast.key
+                                    continue
                                 }
                                 py[i] = WebMercator.y(latitude: lat) * scale
                                 pc[i] = _Cover.interiorCell(x, py[i], scale)
@@ -230,22 +227,18 @@ struct _Cover {
         let count = g.positionCount, dims = g.dimensions
         let scale = Double(n)
         keys.reserveCapacity(keys.count + count)
-        let margin = scale * (_FastMercator.errorBound + 4e-16)
-        let table = margin < 0.05 ? _FastMercator.coefficients : []
+        let margin = _FastMercator.margin(scale: scale)
+        let table = margin != nil ? _FastMercator.coefficients : []
         g.coordinates.withUnsafeBufferPointer { c in
             table.withUnsafeBufferPointer { tb in
                 guard let c = c.baseAddress else { return }
                 for i in 0..<count {
                     let x = WebMercator.x(longitude: c[i &* dims]) * scale
                     let lat = c[i &* dims &+ 1]
-                    if let t = tb.baseAddress, abs(lat) < _FastMercator.limit && x > 0 && x < scale {
-                        // Far enough from the grid lines for the fast y to name the tile.
-                        let y = _FastMercator.y(latitude: lat, t) * scale
-                        let ix = Int(x), iy = Int(y)
-                        if Double(ix) != x && y - Double(iy) > margin && Double(iy &+ 1) - y > margin {
-                            emit(ix, iy)
-                            continue
-                        }
+                    if let margin, let t = tb.baseAddress,
+                       let fast = _FastMercator.cell(x: x, latitude: lat, scale: scale, margin: margin, t) {
+                        emit(key: fast.key)
+                        continue
                     }
                     point(x, WebMercator.y(latitude: lat) * scale)
                 }
@@ -338,33 +331,34 @@ struct _Cover {
                 cv.withUnsafeBufferPointer { C in
                     var i = r.lowerBound
                     while i + 1 < r.upperBound {
-                        let a = C[i], b = C[i + 1]
-                        if a == b && a != .max && (!minimal || X[i] != X[i + 1] || Y[i] != Y[i + 1]) {
-                            emitted &+= 1
-                            if a != lastKey {
-                                lastKey = a
-                                keys.append(a)
-                            }
-                        } else if !_Cover.needsWalk(a, b) {
-                            let ra = Int(a >> 32), rb = Int(b >> 32)
-                            let ca = Int(a & 0xFFFF_FFFF), cb = Int(b & 0xFFFF_FFFF)
-                            if ra == rb {
-                                if ca < cb { for col in ca...cb { emit(col, ra) } } else { for col in (cb...ca).reversed() { emit(col, ra) } }
-                            } else {
-                                if ra < rb { for row in ra...rb { emit(ca, row) } } else { for row in (rb...ra).reversed() { emit(ca, row) } }
-                            }
-                        } else {
-                            segment(X[i], Y[i], X[i + 1], Y[i + 1])
-                        }
+                        step(X[i], Y[i], C[i], X[i + 1], Y[i + 1], C[i + 1])
                         i += 1
+                    }
+                    if closed {
+                        let a = r.lowerBound, b = r.upperBound - 1
+                        if X[a] != X[b] || Y[a] != Y[b] { step(X[b], Y[b], C[b], X[a], Y[a], C[a]) }
                     }
                 }
             }
         }
-        if closed {
-            let a = r.lowerBound, b = r.upperBound - 1
-            let xs = self.xs, ys = self.ys
-            if xs[a] != xs[b] || ys[a] != ys[b] { segment(xs[b], ys[b], xs[a], ys[a]) }
+    }
+
+    /// The segment PQ, whose ends have the tile keys `a` and `b` (see `cells`): one tile,
+    /// a run along one row or column, or the exact walk.
+    @inline(__always)
+    mutating func step(_ px: Double, _ py: Double, _ a: UInt64, _ qx: Double, _ qy: Double, _ b: UInt64) {
+        if a == b && a != .max && (!minimal || px != qx || py != qy) {
+            emit(key: a)
+        } else if !_Cover.needsWalk(a, b) {
+            let ra = Int(a >> 32), rb = Int(b >> 32)
+            let ca = Int(a & 0xFFFF_FFFF), cb = Int(b & 0xFFFF_FFFF)
+            if ra == rb {
+                if ca < cb { for col in ca...cb { emit(col, ra) } } else { for col in (cb...ca).reversed() { emit(col, ra) } }
+            } else {
+                if ra < rb { for row in ra...rb { emit(ca, row) } } else { for row in (rb...ra).reversed() { emit(ca, row) } }
+            }
+        } else {
+            segment(px, py, qx, qy)
         }
     }
 
@@ -391,14 +385,8 @@ struct _Cover {
             if !minimal { point(px, py) }
             return
         }
-        // Both ends strictly inside one tile (most segments of a detailed line at a low
-        // zoom): that tile, in both modes.
-        let fpx = _Cover.floor(px), fpy = _Cover.floor(py)
-        if fpx == _Cover.floor(qx), fpy == _Cover.floor(qy), fpx != px, fpy != py, fpx != qx, fpy != qy,
-           fpx >= 0, fpy >= 0, fpx < Double(n), fpy < Double(n) {
-            emit(Int(fpx), Int(fpy))
-            return
-        }
+        // (Segments with both ends strictly inside one tile never get here: `step` emits
+        // that tile.)
         let minX = min(px, qx), maxX = max(px, qx), minY = min(py, qy), maxY = max(py, qy)
         guard maxX >= 0, minX <= Double(n), maxY >= 0, minY <= Double(n) else { return }
         let firstCol = max(index(minX) - 1, 0)
