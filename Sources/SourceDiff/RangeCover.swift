@@ -18,12 +18,33 @@ enum _RangeCover {
     @inline(__always)
     static func pointTile(_ g: Geometry, zoom: Int) -> TileID? {
         guard g.kind == .point, g.positionCount == 1 else { return nil }
+        return pointTile(longitude: g.x(0), latitude: g.y(0), zoom: zoom)
+    }
+
+    @inline(__always)
+    static func pointTile(longitude: Double, latitude: Double, zoom: Int) -> TileID? {
         let n = Double(1 << zoom)
-        let fx = WebMercator.x(longitude: g.x(0)) * n, fy = WebMercator.y(latitude: g.y(0)) * n
+        let fx = WebMercator.x(longitude: longitude) * n, fy = WebMercator.y(latitude: latitude) * n
         guard fx > 0, fy > 0, fx < n, fy < n else { return nil }
         let ix = fx.rounded(.down), iy = fy.rounded(.down)
         guard ix != fx, iy != fy else { return nil }
         return TileID(z: zoom, x: Int(ix), y: Int(iy))
+    }
+
+    /// Inserts every tile of `deep` (tiles at `zooms.upperBound`) and its ancestors down to
+    /// `zooms.lowerBound` into `set`, where `set` holds only tiles inserted this way. Then a
+    /// tile present has all its ancestors in range present too, so each chain stops at its
+    /// first tile that is already there (nearby features share most of their ancestors).
+    static func insertWithAncestors<C: Collection>(_ deep: C, _ zooms: ClosedRange<Int>, into set: inout Set<TileID>)
+        where C.Element == TileID
+    {
+        for d in deep {
+            var t = d, z = zooms.upperBound
+            while set.insert(t).inserted && z > zooms.lowerBound {
+                t = t.parent!
+                z -= 1
+            }
+        }
     }
 
     /// Calls `body` once with every tile of `deep` (tiles at `zooms.upperBound`) and every

@@ -23,7 +23,9 @@ public struct SnapshotDiff {
         var schema: Int32
         /// Start of its value hashes in `valueHashes` (one per name of the schema).
         var values: Int32
-        /// Its tiles at the deepest zoom: `tileStart..<tileStart+tileCount` in `tileStore`.
+        /// Its tiles at the deepest zoom: `tileStart..<tileStart+tileCount` in `tileStore`;
+        /// or, when `tileCount` is -1, a point whose longitude and latitude are
+        /// `points[2 * tileStart]` and the next (its tiles are found only if it changes).
         var tileStart: Int32
         var tileCount: Int32
         var seen = false
@@ -33,6 +35,14 @@ public struct SnapshotDiff {
     /// dominated the lookups of a million ids); a fingerprint match is confirmed against
     /// the stored key.
     var oldIndex = _KeyTable()
+    /// While every old key so far is an integer greater than the one before (ids numbered
+    /// in order, the usual case), `olds` is sorted and duplicate-free by construction: the
+    /// table is not filled, and lookups binary-search `olds`. The first key out of order
+    /// fills the table with every slot so far and ends this mode for good.
+    var oldsAscending = true
+    var lastAscending: Int64 = .min
+    /// The old slot the next new feature is first compared with.
+    var nextGuess = 0
     var olds: [Old] = []
     var lastSchema: (names: [String], id: Int32)? = nil
     var addedKeys: Set<FeatureKey> = []
@@ -40,12 +50,14 @@ public struct SnapshotDiff {
     var schemaIDs: [[Int32]: Int32] = [:]
     var valueHashes: [Int] = []
     var tileStore: [TileID] = []
+    var points: [Double] = []
     var names: [String: Int32] = [:]
     var nameList: [String] = []
 
     /// The diff so far: adds and updates as the new snapshot is read; removes at `finish`.
     public private(set) var diff = GeoJSONSourceDiff()
-    /// Tiles touched by the changes, over the index's zoom range.
+    /// Tiles touched by the changes, over the index's zoom range. (Filled only through
+    /// `_RangeCover.insertWithAncestors`, which relies on that.)
     public private(set) var touchedTiles: Set<TileID> = []
     /// Features of either snapshot without an id (skipped), and ids repeated within one
     /// snapshot (the later feature is ignored).
@@ -70,48 +82,144 @@ public struct SnapshotDiff {
             x = (x ^ (x >> 27)) &* 0x94D0_49BB_1331_11EB
             h = x ^ (x >> 31)
         }
+        /// Eight bytes per step over the string's UTF-8 storage (native and small strings
+        /// expose it; a bridged one is copied first).
         mutating func add(_ s: String) {
-            var word: UInt64 = 0, n = 0
-            for b in s.utf8 {
-                word = word << 8 | UInt64(b)
-                n += 1
-                if n == 8 { add(word); word = 0; n = 0 }
+            Self.withUTF8(s) { add($0) }
+        }
+        @inline(__always)
+        static func withUTF8<R>(_ s: String, _ body: (UnsafeRawBufferPointer) -> R) -> R {
+            if let r = s.utf8.withContiguousStorageIfAvailable({ body(UnsafeRawBufferPointer($0)) }) {
+                return r
             }
-            add(word ^ UInt64(s.utf8.count) << 56)
+            var copy = s
+            return copy.withUTF8 { body(UnsafeRawBufferPointer($0)) }
+        }
+        @inline(__always)
+        mutating func add(_ bytes: UnsafeRawBufferPointer) {
+            let n = bytes.count
+            var i = 0
+            while i + 8 <= n {
+                add(UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: i, as: UInt64.self)))
+                i += 8
+            }
+            var tail: UInt64 = 0, shift: UInt64 = 0
+            while i < n {
+                tail |= UInt64(bytes[i]) << shift
+                shift += 8
+                i += 1
+            }
+            // The length in the top byte keeps "a" and "a\0" apart (a tail has at most
+            // seven bytes, so the two never overlap).
+            add(tail ^ UInt64(truncatingIfNeeded: n) << 56)
+        }
+        /// Type tags, folded into the state with no round of their own: a scalar value costs
+        /// one round. (The round is a bijection, so two values of one type never collide;
+        /// across types a collision needs a payload pair that differs by exactly the two
+        /// tags, as likely as any other 64-bit collision.)
+        enum Tag {
+            static let null: UInt64 = 0xC13D_9362_E5C1_F6FA
+            static let yes: UInt64 = 0xA7AC_7E6D_28F0_2C63
+            static let no: UInt64 = 0xD015_8F7B_16BC_8A11
+            static let int: UInt64 = 0xDA67_609E_637D_BC67
+            static let uint: UInt64 = 0x2F96_0787_A78B_FAB3
+            static let double: UInt64 = 0x12E7_19D5_6CAC_A712
+            static let string: UInt64 = 0x458B_BA2D_1C59_AC8E
+            static let array: UInt64 = 0xCDC8_0D97_482C_5796
+            static let object: UInt64 = 0x7777_A932_53A1_0B80
+            static let shortString: UInt64 = 0x3B1F_86D4_C2E9_5A07
         }
         mutating func add(_ v: PropertyValue) {
             switch v {
-            case .null: add(1)
-            case .bool(let b): add(b ? 2 : 3)
-            case .int(let i): add(4); add(UInt64(bitPattern: i))
-            case .uint(let u): add(5); add(u)
-            case .double(let d): add(6); add(d.bitPattern)
-            case .string(let s): add(7); add(s)
-            case .array(let a): add(8); add(UInt64(a.count)); for x in a { add(x) }
-            case .object(let o): add(9); add(UInt64(o.count)); for (k, x) in o { add(k); add(x) }
+            case .null: add(Tag.null)
+            case .bool(let b): add(b ? Tag.yes : Tag.no)
+            case .int(let i): add(UInt64(bitPattern: i) ^ Tag.int)
+            case .uint(let u): add(u ^ Tag.uint)
+            case .double(let d): add(d.bitPattern ^ Tag.double)
+            case .string(let s): h ^= Tag.string; add(s)
+            case .array(let a): add(UInt64(a.count) ^ Tag.array); for x in a { add(x) }
+            case .object(let o): add(UInt64(o.count) ^ Tag.object); for (k, x) in o { add(k); add(x) }
             }
         }
         mutating func add(_ g: Geometry) {
-            add(g.kind.rawValue)
-            add(UInt64(g.dimensions))
-            add(UInt64(g.coordinates.count))
+            let kind: UInt64
+            switch g.kind {
+            case .point: kind = 1
+            case .multiPoint: kind = 2
+            case .lineString: kind = 3
+            case .multiLineString: kind = 4
+            case .polygon: kind = 5
+            case .multiPolygon: kind = 6
+            case .geometryCollection: kind = 7
+            }
+            // Kind and dimensions in the top byte, the coordinate count below it (an array of
+            // 2^56 doubles cannot exist).
+            add(kind << 60 | UInt64(g.dimensions) << 56 | UInt64(g.coordinates.count))
             for c in g.coordinates { add(c.bitPattern) }
+            if g.partStarts.isEmpty && g.polygonStarts.isEmpty && g.geometries.isEmpty {
+                add(0)   // points and single lines: one word for the three empty lists
+                return
+            }
+            add(~0)
             add(UInt64(g.partStarts.count)); for p in g.partStarts { add(UInt64(p)) }
             add(UInt64(g.polygonStarts.count)); for p in g.polygonStarts { add(UInt64(p)) }
             add(UInt64(g.geometries.count)); for m in g.geometries { add(m) }
         }
     }
 
-    static func hash(_ g: Geometry?) -> Int {
+    /// A geometry's hash, read in place (passing `f.geometry` as an argument copied it,
+    /// with a retain and release per array). A 2-D point, the common case, hashes its two
+    /// coordinates in parallel lanes: two rounds deep instead of four. (Each lane is a
+    /// bijection of its coordinate, so points that differ in one coordinate never collide.)
+    static func geometryHash(_ f: borrowing GeoFeature) -> Int {
         var m = _Mix()
-        if let g { m.add(g) } else { m.add(0) }
+        switch f.geometry {
+        case .some(let g):
+            if g.kind == .point && g.dimensions == 2 && g.coordinates.count == 2 {
+                var a = _Mix(h: 0x5851_F42D_4C95_7F2D), b = _Mix(h: 0x1405_7B7E_F767_814F)
+                a.add(g.coordinates[0].bitPattern)
+                b.add(g.coordinates[1].bitPattern)
+                m.add(a.h ^ (b.h << 29 | b.h >> 35))
+            } else {
+                m.add(g)
+            }
+        case .none: m.add(0)
+        }
         return Int(bitPattern: UInt(m.h))
     }
 
+    /// A value's hash, which is only ever compared for equality. A scalar needs no mixing:
+    /// its bits xor its type's tag already differ for any two values of that type, and a
+    /// mix (a bijection) would not change which pairs of types' values coincide. A string of
+    /// up to seven bytes is likewise packed whole, with its length. Longer strings, arrays
+    /// and objects go through the mixer.
+    @inline(__always)
     static func hash(_ v: PropertyValue) -> Int {
-        var m = _Mix()
-        m.add(v)
-        return Int(bitPattern: UInt(m.h))
+        let h: UInt64
+        switch v {
+        case .null: h = _Mix.Tag.null
+        case .bool(let b): h = b ? _Mix.Tag.yes : _Mix.Tag.no
+        case .int(let i): h = UInt64(bitPattern: i) ^ _Mix.Tag.int
+        case .uint(let u): h = u ^ _Mix.Tag.uint
+        case .double(let d): h = d.bitPattern ^ _Mix.Tag.double
+        case .string(let s):
+            h = _Mix.withUTF8(s) { b in
+                guard b.count <= 7 else {
+                    var m = _Mix()
+                    m.h ^= _Mix.Tag.string
+                    m.add(b)
+                    return m.h
+                }
+                var w = UInt64(b.count) << 56
+                for i in 0..<b.count { w |= UInt64(b[i]) << (8 * UInt64(i)) }
+                return w ^ _Mix.Tag.shortString
+            }
+        case .array, .object:
+            var m = _Mix()
+            m.add(v)
+            h = m.h
+        }
+        return Int(bitPattern: UInt(h))
     }
 
     mutating func nameID(_ s: String) -> Int32 {
@@ -128,24 +236,44 @@ public struct SnapshotDiff {
         return _RangeCover.deepest(g, zooms)
     }
 
-    func tiles(of o: Old) -> ArraySlice<TileID> { tileStore[Int(o.tileStart)..<Int(o.tileStart + o.tileCount)] }
+    /// Touches the tiles of an old feature.
+    mutating func touch(_ o: Old) {
+        guard o.tileCount < 0 else {
+            touch(tileStore[Int(o.tileStart)..<Int(o.tileStart + o.tileCount)])
+            return
+        }
+        let lon = points[2 * Int(o.tileStart)], lat = points[2 * Int(o.tileStart) + 1]
+        if let z = indexZooms?.upperBound, let t = _RangeCover.pointTile(longitude: lon, latitude: lat, zoom: z) {
+            touch(CollectionOfOne(t))
+        } else {
+            touch(deepTiles(Geometry(kind: .point, coordinates: [lon, lat])))
+        }
+    }
 
     mutating func touch<C: Collection>(_ deep: C) where C.Element == TileID {
         guard let zooms = indexZooms else { return }
-        _RangeCover.forEachWithAncestors(deep, zooms) { touchedTiles.insert($0) }
+        _RangeCover.insertWithAncestors(deep, zooms, into: &touchedTiles)
     }
 
     /// One feature of the old snapshot.
     public mutating func addOld(_ f: GeoFeature) {
         guard let k = FeatureKey.of(f, promoteId: promoteId) else { missingIDs += 1; return }
         let slot = Int32(olds.count)
-        let fp = _KeyTable.fingerprint(k)
-        if oldIndex.find(fp, { olds[Int($0)].key == k }) != nil {
-            // Keep the first copy.
-            duplicateIDs.append(k)
-            return
+        if oldsAscending, case .integer(let i) = k, olds.isEmpty || i > lastAscending {
+            lastAscending = i   // still ascending: nothing to record
+        } else {
+            if oldsAscending {
+                oldsAscending = false
+                for j in olds.indices { oldIndex.insert(_KeyTable.fingerprint(olds[j].key), Int32(j)) }
+            }
+            let fp = _KeyTable.fingerprint(k)
+            if oldIndex.find(fp, { olds[Int($0)].key == k }) != nil {
+                // Keep the first copy.
+                duplicateIDs.append(k)
+                return
+            }
+            oldIndex.insert(fp, slot)
         }
-        oldIndex.insert(fp, slot)
         oldCount += 1
         let props = f.properties ?? PropertyList()
         let schemaID: Int32
@@ -162,40 +290,75 @@ public struct SnapshotDiff {
         }
         let values = Int32(valueHashes.count)
         for v in props.values { valueHashes.append(Self.hash(v)) }
-        let tileStart = Int32(tileStore.count)
-        if let z = indexZooms?.upperBound, let g = f.geometry, let t = _RangeCover.pointTile(g, zoom: z) {
-            tileStore.append(t)   // no array per point
+        let tileStart: Int32, tileCount: Int32
+        if indexZooms != nil, let g = f.geometry, g.kind == .point, g.positionCount == 1 {
+            tileStart = Int32(points.count / 2)
+            tileCount = -1
+            points.append(g.x(0))
+            points.append(g.y(0))
         } else {
+            tileStart = Int32(tileStore.count)
             tileStore += deepTiles(f.geometry)
+            tileCount = Int32(tileStore.count) - tileStart
         }
-        olds.append(Old(key: k, geometryHash: Self.hash(f.geometry), schema: schemaID, values: values,
-                        tileStart: tileStart, tileCount: Int32(tileStore.count) - tileStart))
+        olds.append(Old(key: k, geometryHash: Self.geometryHash(f), schema: schemaID, values: values,
+                        tileStart: tileStart, tileCount: tileCount))
+    }
+
+    /// The slot of an old key.
+    func findOld(_ k: FeatureKey) -> Int32? {
+        guard oldsAscending else { return oldIndex.find(_KeyTable.fingerprint(k), { olds[Int($0)].key == k }) }
+        guard case .integer(let i) = k else { return nil }
+        var lo = 0, hi = olds.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            guard case .integer(let m) = olds[mid].key else { preconditionFailure("ascending olds hold integer keys") }
+            if m < i { lo = mid + 1 } else if m > i { hi = mid } else { return Int32(mid) }
+        }
+        return nil
     }
 
     /// One feature of the new snapshot.
     public mutating func addNew(_ f: GeoFeature) {
         guard let k = FeatureKey.of(f, promoteId: promoteId) else { missingIDs += 1; return }
-        guard let slot = oldIndex.find(_KeyTable.fingerprint(k), { olds[Int($0)].key == k }) else {
+        let slot: Int32
+        if nextGuess < olds.count && olds[nextGuess].key == k {
+            // Snapshots of one source mostly keep their order: try the slot after the last
+            // match before hashing (old keys are unique, so a match is the match).
+            slot = Int32(nextGuess)
+        } else if let found = findOld(k) {
+            slot = found
+        } else {
             guard addedKeys.insert(k).inserted else { duplicateIDs.append(k); return }
             newCount += 1
             diff.add.append(f)
             touch(deepTiles(f.geometry))
             return
         }
+        nextGuess = Int(slot) + 1
         guard !olds[Int(slot)].seen else { duplicateIDs.append(k); return }
         newCount += 1
         olds[Int(slot)].seen = true
-        let o = olds[Int(slot)]
-        let gh = Self.hash(f.geometry)
-        if gh != o.geometryHash && f.geometry == nil {
+        let gh = Self.geometryHash(f)
+        // Most features of a snapshot are unchanged: settle that before building an update.
+        if gh == olds[Int(slot)].geometryHash,
+           Self.sameProperties(f, schemas[Int(olds[Int(slot)].schema)], nameList, valueHashes, Int(olds[Int(slot)].values)) { return }
+        addChange(f, k, olds[Int(slot)], geometryChanged: gh != olds[Int(slot)].geometryHash)
+    }
+
+    /// A new feature that differs from its old version `o`. (Out of line, so the common
+    /// path above makes none of the copies this one needs.)
+    @inline(never)
+    mutating func addChange(_ f: GeoFeature, _ k: FeatureKey, _ o: Old, geometryChanged: Bool) {
+        if geometryChanged && f.geometry == nil {
             // A geometry that becomes null: remove and add (no newGeometry form).
             diff.remove.append(k)
             diff.add.append(f)
-            touch(tiles(of: o))
+            touch(o)
             return
         }
         var u = FeatureUpdate(id: k)
-        if gh != o.geometryHash { u.newGeometry = f.geometry }
+        if geometryChanged { u.newGeometry = f.geometry }
         let newProps = f.properties ?? PropertyList()
         let oldNames = schemas[Int(o.schema)]
         if newProps.isEmpty && !oldNames.isEmpty {
@@ -218,15 +381,27 @@ public struct SnapshotDiff {
         }
         guard !u.isEmpty else { return }
         diff.update.append(u)
-        touch(tiles(of: o))
+        touch(o)
         if u.newGeometry != nil { touch(deepTiles(f.geometry)) }
+    }
+
+    /// Whether a new feature has an old one's property names (`oldNames`, interned in
+    /// `nameList`), in the same order, with equal values (hashes from `hashes[base...]`).
+    /// Static, so a call from a mutating method does not copy `self`.
+    static func sameProperties(_ f: GeoFeature, _ oldNames: [Int32], _ nameList: [String], _ hashes: [Int], _ base: Int) -> Bool {
+        guard let p = f.properties else { return oldNames.isEmpty }
+        guard p.keys.count == oldNames.count else { return false }
+        for i in oldNames.indices {
+            guard nameList[Int(oldNames[i])] == p.keys[i], hashes[base + i] == hash(p.values[i]) else { return false }
+        }
+        return true
     }
 
     /// Adds the removes (old ids the new snapshot lacks, in old order) and returns the diff.
     public mutating func finish() -> GeoJSONSourceDiff {
         for o in olds where !o.seen {
             diff.remove.append(o.key)
-            touch(tiles(of: o))
+            touch(o)
         }
         return diff
     }

@@ -237,6 +237,84 @@ final class SourceDiffTests: XCTestCase {
         }
     }
 
+    /// The snapshot diff's lookup modes and lazy point tiles: old ids all ascending integers
+    /// (looked up by binary search), ascending until a key out of order or a repeated key
+    /// (then a hash table), or mixed; the new snapshot in the old order, reversed or
+    /// shuffled; points exactly on tile edges (a closed cover of 2 or 4 tiles); property
+    /// strings on both sides of the 7-byte packed form, and scalars of every type.
+    func testSnapshotDiffLookupModesAndPointEdges() throws {
+        var r = Rng(s: 11)
+        // Tile edges at zoom 6: longitudes -180 + 360k/64 are exact; the equator and the
+        // antimeridian are edges at every zoom.
+        func edgePoint(_ r: inout Rng) -> Geometry {
+            let lon = -180 + 360 * Double(r.below(64)) / 64
+            let lat = r.below(2) == 0 ? 0 : r.unit() * 60 - 30
+            return Geometry(kind: .point, coordinates: r.below(3) == 0 ? [r.unit() * 60 - 30, 0] : [lon, lat])
+        }
+        let strings = ["", "a", "abcdefg", "abcdefgh", "abcdefg\0", "a longer string value", "é", "日本"]
+        func value(_ r: inout Rng) -> PropertyValue {
+            switch r.below(7) {
+            case 0: return .string(strings[r.below(strings.count)])
+            case 1: return .int(Int64(r.below(3)) - 1)
+            case 2: return .uint(UInt64(r.below(3)))
+            case 3: return .double([0, -0.0, 1, 0.5][r.below(4)])
+            case 4: return .bool(r.below(2) == 0)
+            case 5: return .null
+            default: return .array([.int(Int64(r.below(2))), .string(strings[r.below(strings.count)])])
+            }
+        }
+        func feature(_ k: FeatureKey, _ r: inout Rng) -> GeoFeature {
+            var p = PropertyList()
+            for name in ["a", "b", "c"] where r.below(4) > 0 { p.append(key: name, value: value(&r)) }
+            return GeoFeature(id: k.featureID, geometry: r.below(4) == 0 ? geometry(&r) : edgePoint(&r), properties: p)
+        }
+        for round in 0..<120 {
+            let n = 20 + r.below(30)
+            var keys: [FeatureKey] = (0..<n).map { .integer(Int64($0 * 3 - 20)) }
+            let mode = round % 4
+            if mode == 1 { keys.swapAt(n / 2, n / 2 + 1) }                       // ascending, then not
+            if mode == 2 { keys[n / 2] = .string("s\(round)") }                  // a string key
+            var a = keys.map { feature($0, &r) }
+            var dupes: [FeatureKey] = []
+            if mode == 3 {                                                       // a repeated key
+                let i = r.below(n - 1) + 1
+                a.insert(feature(keys[i - 1], &r), at: i)
+                dupes = [keys[i - 1]]
+            }
+            var b: [GeoFeature] = []
+            for k in keys {
+                switch r.below(8) {
+                case 0: continue
+                case 1: b.append(feature(k, &r))
+                case 2: var f = a.first { FeatureKey.of($0) == k }!; f.geometry = edgePoint(&r); b.append(f)
+                case 3: var f = a.first { FeatureKey.of($0) == k }!; f.properties?.set("a", value(&r)); b.append(f)
+                default: b.append(a.first { FeatureKey.of($0) == k }!)
+                }
+            }
+            b += (0..<r.below(4)).map { feature(.integer(Int64(1000 + $0)), &r) }
+            switch r.below(3) {
+            case 0: b.reverse()
+            case 1: for i in stride(from: b.count - 1, to: 0, by: -1) { b.swapAt(i, r.below(i + 1)) }
+            default: break
+            }
+            var sd = SnapshotDiff(indexZooms: zooms)
+            for f in a { sd.addOld(f) }
+            for f in b { sd.addNew(f) }
+            let d = sd.finish()
+            XCTAssertEqual(sd.duplicateIDs, dupes, "round \(round)")
+            // The first copy of a repeated old key is the one kept.
+            var seen = Set<FeatureKey>()
+            let firstCopies = a.filter { seen.insert(FeatureKey.of($0)!).inserted }
+            var s = store(firstCopies)
+            let report = try s.apply(d)
+            XCTAssertTrue(s.sameContent(as: store(b)), "round \(round)")
+            XCTAssertEqual(sd.touchedTiles, report.touchedTiles, "round \(round)")
+            let expected = FeatureStore.diff(from: store(firstCopies), to: store(b))
+            XCTAssertEqual(Set(d.update.map(\.id)), Set(expected.update.map(\.id)), "round \(round): the same features updated")
+            XCTAssertEqual(Set(d.remove), Set(expected.remove), "round \(round)")
+        }
+    }
+
     /// JSON form: random diffs survive writing and reading; malformed ones name the member.
     func testJSONRoundTripAndErrors() throws {
         var r = Rng(s: 4)
