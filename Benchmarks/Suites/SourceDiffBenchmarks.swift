@@ -52,7 +52,7 @@ enum SourceDiffBenchmarks {
                         var sd = SnapshotDiff(indexZooms: zooms)
                         stream(old) { sd.addOld($0) }
                         stream(new) { sd.addNew($0) }
-                        blackHole(sd.finish().update.count)
+                        blackHole(sd.finish().update.count + sd.touchedTileCount)
                     }
                 }
             }

@@ -35,12 +35,12 @@ enum _RangeCover {
     /// `zooms.lowerBound` into `set`, where `set` holds only tiles inserted this way. Then a
     /// tile present has all its ancestors in range present too, so each chain stops at its
     /// first tile that is already there (nearby features share most of their ancestors).
-    static func insertWithAncestors<C: Collection>(_ deep: C, _ zooms: ClosedRange<Int>, into set: inout Set<TileID>)
+    static func insertWithAncestors<C: Collection>(_ deep: C, _ zooms: ClosedRange<Int>, into set: inout _TileTable)
         where C.Element == TileID
     {
         for d in deep {
             var t = d, z = zooms.upperBound
-            while set.insert(t).inserted && z > zooms.lowerBound {
+            while set.insert(t) && z > zooms.lowerBound {
                 t = t.parent!
                 z -= 1
             }
@@ -70,5 +70,61 @@ enum _RangeCover {
             level = Set(level.map { $0.parent! })
             z -= 1
         }
+    }
+}
+
+/// A set of tiles as an open-addressing table of packed words (`TileID.packedValue`, never
+/// 0, so 0 marks an empty slot) with a multiplicative hash and linear probing, at most half
+/// full. The standard set's seeded hashing cost more than the rest of an insert, and the
+/// snapshot diff inserts a chain of ancestors for every changed feature.
+struct _TileTable {
+    private var slots: [UInt64] = Array(repeating: 0, count: 64)
+    private var shift: UInt64 = 58   // 64 - log2(slots.count)
+    private(set) var count = 0
+
+    @inline(__always)
+    private func home(_ key: UInt64) -> Int {
+        Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> shift)
+    }
+
+    /// Inserts a tile; false when it was present.
+    @discardableResult
+    mutating func insert(_ t: TileID) -> Bool {
+        if (count + 1) * 2 > slots.count { grow() }
+        let key = t.packedValue, mask = slots.count - 1
+        var i = home(key)
+        while true {
+            let s = slots[i]
+            if s == key { return false }
+            if s == 0 {
+                slots[i] = key
+                count += 1
+                return true
+            }
+            i = (i + 1) & mask
+        }
+    }
+
+    func contains(_ t: TileID) -> Bool {
+        let key = t.packedValue, mask = slots.count - 1
+        var i = home(key)
+        while true {
+            let s = slots[i]
+            if s == key { return true }
+            if s == 0 { return false }
+            i = (i + 1) & mask
+        }
+    }
+
+    func forEach(_ body: (TileID) -> Void) {
+        for s in slots where s != 0 { body(TileID(packedValue: s)!) }
+    }
+
+    private mutating func grow() {
+        let old = slots
+        slots = Array(repeating: 0, count: old.count * 2)
+        shift -= 1
+        count = 0
+        for s in old where s != 0 { insert(TileID(packedValue: s)!) }
     }
 }

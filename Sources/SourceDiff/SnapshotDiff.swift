@@ -18,6 +18,8 @@ public struct SnapshotDiff {
     /// in the shared flat arrays (no allocation per feature).
     struct Old {
         var key: FeatureKey
+        /// Next to the key, in the padding after its tag byte: 48 bytes a feature, not 56.
+        var seen = false
         var geometryHash: Int
         /// The feature's property names, in order, as an interned list.
         var schema: Int32
@@ -28,7 +30,6 @@ public struct SnapshotDiff {
         /// `points[2 * tileStart]` and the next (its tiles are found only if it changes).
         var tileStart: Int32
         var tileCount: Int32
-        var seen = false
     }
     /// Old keys → slots in `olds`: an open-addressing table on a 64-bit fingerprint of the
     /// key (cheaper per lookup than the standard dictionary's seeded hashing, which
@@ -58,7 +59,19 @@ public struct SnapshotDiff {
     public private(set) var diff = GeoJSONSourceDiff()
     /// Tiles touched by the changes, over the index's zoom range. (Filled only through
     /// `_RangeCover.insertWithAncestors`, which relies on that.)
-    public private(set) var touchedTiles: Set<TileID> = []
+    var touched = _TileTable()
+    /// Tiles touched by the changes, over the index's zoom range, as a set (built on each
+    /// call: O(touched tiles)).
+    public var touchedTiles: Set<TileID> {
+        var s = Set<TileID>(minimumCapacity: touched.count)
+        touched.forEach { s.insert($0) }
+        return s
+    }
+    /// The number of touched tiles, without building the set.
+    public var touchedTileCount: Int { touched.count }
+    /// Calls `body` once with each touched tile, in no particular order, without building
+    /// the set.
+    public func forEachTouchedTile(_ body: (TileID) -> Void) { touched.forEach(body) }
     /// Features of either snapshot without an id (skipped), and ids repeated within one
     /// snapshot (the later feature is ignored).
     public private(set) var missingIDs = 0
@@ -252,7 +265,7 @@ public struct SnapshotDiff {
 
     mutating func touch<C: Collection>(_ deep: C) where C.Element == TileID {
         guard let zooms = indexZooms else { return }
-        _RangeCover.insertWithAncestors(deep, zooms, into: &touchedTiles)
+        _RangeCover.insertWithAncestors(deep, zooms, into: &touched)
     }
 
     /// One feature of the old snapshot.

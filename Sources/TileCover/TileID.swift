@@ -8,12 +8,28 @@ public struct TileID: Hashable, Comparable, Sendable, CustomStringConvertible {
     public let x: UInt32
     public let y: UInt32
 
-    /// Hashes one word: a marker bit at 2z, then x and y in z bits each. Distinct tiles
-    /// give distinct words (the marker fixes z), and one word costs a third of hashing the
-    /// three fields, which sets and dictionaries of tiles feel.
-    public func hash(into hasher: inout Hasher) {
+    /// The tile as one word: a marker bit at 2z, then x and y in z bits each. Distinct
+    /// tiles give distinct words (the marker fixes z), and no tile gives 0.
+    @inlinable
+    public var packedValue: UInt64 {
         let z = UInt64(z)
-        hasher.combine(UInt64(1) << (2 &* z) | UInt64(x) << z | UInt64(y))
+        return UInt64(1) << (2 &* z) | UInt64(x) << z | UInt64(y)
+    }
+
+    /// The tile of a `packedValue`; nil for a word that is not one.
+    public init?(packedValue v: UInt64) {
+        guard v != 0 else { return nil }
+        let top = 63 - v.leadingZeroBitCount
+        guard top % 2 == 0, top / 2 <= Int(Self.maxZoom) else { return nil }
+        let z = top / 2
+        let mask = (UInt64(1) << UInt64(z)) &- 1
+        self.init(unchecked: z, x: UInt32(truncatingIfNeeded: (v >> UInt64(z)) & mask), y: UInt32(truncatingIfNeeded: v & mask))
+    }
+
+    /// Hashes the packed word: one word costs a third of hashing the three fields, which
+    /// sets and dictionaries of tiles feel.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(packedValue)
     }
 
     /// Nil when z > 30 or x/y fall outside the 2^z × 2^z grid.

@@ -50,7 +50,7 @@ struct DiffCommand: ParsableCommand {
             old: \(differ.oldCount) features, new: \(differ.newCount) features
             added \(d.add.count), removed \(d.remove.count), updated \(d.update.count) \
             (\(d.update.filter { $0.newGeometry != nil }.count) with a new geometry)
-            touched tiles over z\(bounds[0])-\(bounds[1]): \(differ.touchedTiles.count)
+            touched tiles over z\(bounds[0])-\(bounds[1]): \(differ.touchedTileCount)
             """)
         if differ.missingIDs > 0 { print("features without an id (skipped): \(differ.missingIDs)") }
         if !differ.duplicateIDs.isEmpty {

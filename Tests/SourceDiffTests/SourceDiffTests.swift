@@ -315,6 +315,24 @@ final class SourceDiffTests: XCTestCase {
         }
     }
 
+    /// The touched-tile table against the standard set: random tiles with many repeats,
+    /// through several growths.
+    func testTileTableMatchesASet() {
+        var r = Rng(s: 3)
+        var table = _TileTable(), set = Set<TileID>()
+        for _ in 0..<20_000 {
+            let z = r.below(31), n = 1 << z
+            let t = TileID(z: z, x: r.below(min(n, 16)) * (n / min(n, 16)), y: r.below(min(n, 8)))!
+            XCTAssertEqual(table.insert(t), set.insert(t).inserted)
+            XCTAssertTrue(table.contains(t))
+        }
+        XCTAssertEqual(table.count, set.count)
+        var listed = Set<TileID>()
+        table.forEach { XCTAssertTrue(listed.insert($0).inserted, "listed once") }
+        XCTAssertEqual(listed, set)
+        XCTAssertFalse(table.contains(TileID(z: 30, x: 1, y: 1)!))
+    }
+
     /// JSON form: random diffs survive writing and reading; malformed ones name the member.
     func testJSONRoundTripAndErrors() throws {
         var r = Rng(s: 4)

@@ -44,7 +44,25 @@ final class TileIDTests: XCTestCase {
             XCTAssertEqual(TileID(quadkey: t.quadkey), t)
             XCTAssertEqual(t.quadkey.count, z)
             if let p = t.parent { XCTAssertTrue(p.children.contains(t)) }
+            XCTAssertEqual(TileID(packedValue: t.packedValue), t)
+            XCTAssertEqual(t.packedValue >> UInt64(2 * z), 1, "the marker bit sits at 2z")
         }
+    }
+
+    /// Packed words: the extremes, and words that name no tile.
+    func testPackedValue() {
+        XCTAssertEqual(TileID(z: 0, x: 0, y: 0)!.packedValue, 1)
+        XCTAssertEqual(TileID(z: 1, x: 1, y: 0)!.packedValue, 0b110)
+        let corner = TileID(z: 30, x: (1 << 30) - 1, y: (1 << 30) - 1)!
+        XCTAssertEqual(corner.packedValue, (1 << 61) - 1)
+        XCTAssertEqual(TileID(packedValue: corner.packedValue), corner)
+        XCTAssertNil(TileID(packedValue: 0))
+        XCTAssertNil(TileID(packedValue: 0b10), "marker at an odd bit")
+        XCTAssertNil(TileID(packedValue: 1 << 62), "z31")
+        XCTAssertNil(TileID(packedValue: UInt64.max))
+        // Different tiles, different words: every tile through z5.
+        var seen = Set<UInt64>()
+        for z in 0...5 { for x in 0..<(1 << z) { for y in 0..<(1 << z) { XCTAssertTrue(seen.insert(TileID(z: z, x: x, y: y)!.packedValue).inserted) } } }
     }
 }
 
