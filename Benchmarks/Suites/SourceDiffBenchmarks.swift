@@ -33,7 +33,7 @@ enum SourceDiffBenchmarks {
                         for _ in 0..<iterations {
                             let r = try? store.apply(flip ? backward : forward)
                             flip.toggle()
-                            blackHole(r?.touchedTiles.count ?? -1)
+                            blackHole(r?.touchedTileCount ?? -1)
                         }
                     }
                 }
@@ -128,7 +128,7 @@ enum SourceDiffBenchmarks {
                     for _ in 0..<iterations {
                         let r = try? store.apply(diffs[next])
                         next = (next + 1) % diffs.count
-                        blackHole(r?.touchedTiles.count ?? -1)
+                        blackHole(r?.touchedTileCount ?? -1)
                     }
                 }
             }

@@ -41,8 +41,21 @@ public struct FeatureStore {
 
     /// What an `apply` did.
     public struct ApplyReport: Sendable {
-        /// Every tile (over the index's zoom range) whose content changed.
-        public var touchedTiles: Set<TileID> = []
+        /// Every tile (over the index's zoom range) whose content changed, as a set (built
+        /// on each call: O(touched tiles)).
+        public var touchedTiles: Set<TileID> {
+            var s = Set<TileID>(minimumCapacity: touched.count)
+            touched.forEach { s.insert($0) }
+            return s
+        }
+        /// The number of touched tiles, without building the set.
+        public var touchedTileCount: Int { touched.count }
+        /// Calls `body` once with each touched tile, in no particular order, without
+        /// building the set.
+        public func forEachTouchedTile(_ body: (TileID) -> Void) { touched.forEach(body) }
+        /// The touched tiles. Every tile in it has its ancestors in the index's range in it
+        /// too (only ancestor-closed covers are added), which `touch(_:_:_:)` relies on.
+        var touched = _TileTable(minimumCapacity: 0)
         public var added = 0, removed = 0, updated = 0
         public var skipped: [Skipped] = []
     }
@@ -157,7 +170,7 @@ public struct FeatureStore {
     /// tiles both hold. A moved point usually stays in the same tiles at most zooms, and
     /// those low-zoom tiles hold the largest sets, where every change is a cache miss.
     /// The tiles only `new` holds are also inserted into `touched`.
-    mutating func reindex(_ slot: Int32, from old: [TileID], to new: [TileID], touching touched: inout Set<TileID>) {
+    mutating func reindex(_ slot: Int32, from old: [TileID], to new: [TileID], touching touched: inout _TileTable) {
         if old.count <= 32 && new.count <= 32 {
             // Small covers (points, short lines): pairwise membership beats building sets.
             for t in old where !new.contains(t) { unindex(slot, t) }
@@ -235,23 +248,29 @@ public struct FeatureStore {
             overlay[k] = true
             adds.append((k, f))
         }
-        var updates: [FeatureUpdate] = []
-        for u in diff.update {
-            guard present(u.id) else {
+        // The updates to apply, as (slot, position in `diff.update`) words. A slot found
+        // here is kept (the removes and adds of this diff do not move it); the slot of an id
+        // this diff removes or adds is found after the adds.
+        var updates: [UInt64] = []
+        updates.reserveCapacity(diff.update.count)
+        let unresolved = UInt64(UInt32.max)
+        for (i, u) in diff.update.enumerated() {
+            let changedHere = overlay.isEmpty ? nil : overlay[u.id]
+            let slot = changedHere == nil && !diff.removeAll ? slotOf[u.id] : nil
+            guard changedHere ?? (slot != nil) else {
                 if mode == .strict { throw .unknownID(u.id) }
                 report.skipped.append(Skipped(reason: .unknownUpdate, id: u.id, index: nil))
                 continue
             }
-            updates.append(u)
+            updates.append((slot.map { UInt64($0) } ?? unresolved) << 32 | UInt64(i))
         }
 
         // Apply: nothing below can fail.
-        if let zooms = indexZooms {
-            // About two tiles per zoom per change (old and new place) for points.
-            report.touchedTiles.reserveCapacity(min((removes.count + adds.count + 2 * updates.count) * zooms.count, 1 << 22))
-        }
+        // Room for two tiles per change (a moved point's chain stops at the first tile
+        // already touched): a large diff grows the table a few times at most.
+        report.touched = _TileTable(minimumCapacity: indexZooms == nil ? 0 : min(2 * (removes.count + adds.count + 2 * updates.count), 1 << 22))
         if diff.removeAll {
-            for t in index.keys { report.touchedTiles.insert(t) }
+            for t in index.keys { report.touched.insert(t) }
             report.removed += slotOf.count
             entries.removeAll()
             slotOf.removeAll()
@@ -259,34 +278,69 @@ public struct FeatureStore {
             index.removeAll()
         }
         for k in removes {
-            report.touchedTiles.formUnion(delete(k))
+            Self.touch(delete(k), indexZooms, &report.touched)
             report.removed += 1
         }
         for (k, f) in adds {
             if slotOf[k] != nil {
                 // Lenient replace: old and new tiles are touched.
-                report.touchedTiles.formUnion(delete(k))
+                Self.touch(delete(k), indexZooms, &report.touched)
             }
             insert(k, f)
-            report.touchedTiles.formUnion(entries[Int(slotOf[k]!)]!.tiles)
+            Self.touch(entries[Int(slotOf[k]!)]!.tiles, indexZooms, &report.touched)
             report.added += 1
         }
-        for u in updates {
-            let slot = slotOf[u.id]!
+        // In slot order (stable: one id's updates keep their order), so a large diff walks
+        // the entries forward instead of at random.
+        for j in updates.indices where updates[j] >> 32 == unresolved {
+            let i = updates[j] & 0xFFFF_FFFF
+            updates[j] = UInt64(slotOf[diff.update[Int(i)].id]!) << 32 | i
+        }
+        updates.sort()
+        for word in updates {
+            let slot = Int32(truncatingIfNeeded: word >> 32)
+            let u = diff.update[Int(word & 0xFFFF_FFFF)]
+            if !u.removeAllProperties && u.removeProperties.isEmpty && u.addOrUpdateProperties.isEmpty {
+                // A geometry-only update (a moved feature), edited in place: the content
+                // changes iff the geometry does.
+                guard let g = u.newGeometry, g != entries[Int(slot)]!.feature.geometry else { continue }
+                report.updated += 1
+                let oldTiles = entries[Int(slot)]!.tiles
+                Self.touch(oldTiles, indexZooms, &report.touched)
+                let newTiles = tiles(of: g)
+                reindex(slot, from: oldTiles, to: newTiles, touching: &report.touched)
+                entries[Int(slot)]!.tiles = newTiles
+                entries[Int(slot)]!.feature.geometry = g
+                if entries[Int(slot)]!.feature.properties == nil { entries[Int(slot)]!.feature.properties = PropertyList() }   // as `applied(to:)`
+                continue
+            }
             let old = entries[Int(slot)]!
             let new = u.applied(to: old.feature)
             guard !FeatureStore.sameContent(old.feature, new) else { continue }
             report.updated += 1
-            report.touchedTiles.formUnion(old.tiles)
+            Self.touch(old.tiles, indexZooms, &report.touched)
             if let g = u.newGeometry, g != old.feature.geometry {
                 let newTiles = tiles(of: g)
-                // The old tiles are in touchedTiles already; only the new ones are added.
-                reindex(slot, from: old.tiles, to: newTiles, touching: &report.touchedTiles)
+                // The old tiles are touched already; only the new ones are added.
+                reindex(slot, from: old.tiles, to: newTiles, touching: &report.touched)
                 entries[Int(slot)]!.tiles = newTiles
             }
             entries[Int(slot)]!.feature = new
         }
         return report
+    }
+
+    /// Adds a cover from `tiles(of:)` (ancestor-closed, deepest tiles first) to `touched`.
+    /// A point's cover is one chain, deepest first, and stops at its first tile already
+    /// touched: that tile's ancestors are touched too.
+    /// (Static: a method on `self`, called from `apply`, copied the store, and the next
+    /// mutation then copied its dictionaries.)
+    static func touch(_ cover: [TileID], _ zooms: ClosedRange<Int>?, _ touched: inout _TileTable) {
+        if let zooms, cover.count == zooms.count {
+            for t in cover where !touched.insert(t) { return }
+        } else {
+            for t in cover { touched.insert(t) }
+        }
     }
 
     // MARK: Comparing

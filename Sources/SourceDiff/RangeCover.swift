@@ -78,9 +78,17 @@ enum _RangeCover {
 /// full. The standard set's seeded hashing cost more than the rest of an insert, and the
 /// snapshot diff inserts a chain of ancestors for every changed feature.
 struct _TileTable {
-    private var slots: [UInt64] = Array(repeating: 0, count: 64)
-    private var shift: UInt64 = 58   // 64 - log2(slots.count)
+    private var slots: [UInt64]
+    private var shift: UInt64   // 64 - log2(slots.count)
     private(set) var count = 0
+
+    /// A table that holds `n` tiles without growing (at least 32).
+    init(minimumCapacity n: Int = 32) {
+        var size = 64, shift: UInt64 = 58
+        while size < 2 * n { size *= 2; shift -= 1 }
+        slots = Array(repeating: 0, count: size)
+        self.shift = shift
+    }
 
     @inline(__always)
     private func home(_ key: UInt64) -> Int {
