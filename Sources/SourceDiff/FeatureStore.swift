@@ -13,7 +13,7 @@ import TileCover
 /// ```swift
 /// var store = try FeatureStore(features, indexZooms: 10...14)
 /// let report = try store.apply(diff)
-/// for tile in report.touchedTiles { invalidate(tile) }
+/// report.forEachTouchedTile { invalidate($0) }   // or report.touchedTiles, a Set
 /// ```
 public struct FeatureStore {
     /// What happens to a change that cannot be applied as written.
