@@ -128,6 +128,13 @@ struct _TileTable {
         for s in slots where s != 0 { body(TileID(packedValue: s)!) }
     }
 
+    /// The tiles as a standard set.
+    var asSet: Set<TileID> {
+        var s = Set<TileID>(minimumCapacity: count)
+        forEach { s.insert($0) }
+        return s
+    }
+
     private mutating func grow() {
         let old = slots
         slots = Array(repeating: 0, count: old.count * 2)

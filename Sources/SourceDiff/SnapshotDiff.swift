@@ -62,11 +62,7 @@ public struct SnapshotDiff {
     var touched = _TileTable()
     /// Tiles touched by the changes, over the index's zoom range, as a set (built on each
     /// call: O(touched tiles)).
-    public var touchedTiles: Set<TileID> {
-        var s = Set<TileID>(minimumCapacity: touched.count)
-        touched.forEach { s.insert($0) }
-        return s
-    }
+    public var touchedTiles: Set<TileID> { touched.asSet }
     /// The number of touched tiles, without building the set.
     public var touchedTileCount: Int { touched.count }
     /// Calls `body` once with each touched tile, in no particular order, without building
