@@ -60,7 +60,7 @@ public struct FeatureStore {
         var key: FeatureKey
         var feature: GeoFeature
         /// Tiles of the feature's geometry over the index range (empty without an index).
-        var tiles: [TileID]
+        var cover: _Cover
     }
 
     public let promoteId: String?
@@ -101,7 +101,7 @@ public struct FeatureStore {
                 skippedAtBuild.append(Skipped(reason: .duplicateAddReplaced, id: k, index: i))
                 unindex(slot)
                 entries[Int(slot)]!.feature = f
-                entries[Int(slot)]!.tiles = tiles(of: f.geometry)
+                entries[Int(slot)]!.cover = cover(of: f.geometry)
                 reindex(slot)
                 continue
             }
@@ -144,8 +144,17 @@ public struct FeatureStore {
         return out
     }
 
+    /// The cover as stored: a point strictly inside a tile at the deepest zoom keeps only
+    /// that tile (no array per point); anything else keeps the list.
+    func cover(of geometry: Geometry?) -> _Cover {
+        if let zooms = indexZooms, let g = geometry, let t = _RangeCover.pointTile(g, zoom: zooms.upperBound) {
+            return .chain(t)
+        }
+        return .list(tiles(of: geometry))
+    }
+
     mutating func insert(_ k: FeatureKey, _ f: GeoFeature) {
-        let entry = Entry(key: k, feature: f, tiles: tiles(of: f.geometry))
+        let entry = Entry(key: k, feature: f, cover: cover(of: f.geometry))
         let slot: Int32
         if let s = freeSlots.popLast() {
             slot = s
@@ -159,13 +168,32 @@ public struct FeatureStore {
     }
 
     mutating func reindex(_ slot: Int32) {
-        for t in entries[Int(slot)]!.tiles { index[t, default: []].insert(slot) }
+        entries[Int(slot)]!.cover.forEach(indexZooms) { index[$0, default: []].insert(slot) }
     }
 
     /// Moves `slot` in the index from the tiles `old` to the tiles `new`, leaving alone the
     /// tiles both hold. A moved point usually stays in the same tiles at most zooms, and
     /// those low-zoom tiles hold the largest sets, where every change is a cache miss.
     /// The tiles only `new` holds are also inserted into `touched`.
+    mutating func reindex(_ slot: Int32, from old: _Cover, to new: _Cover, touching touched: inout _TileTable) {
+        if case .chain(var a) = old, case .chain(var b) = new, let zooms = indexZooms {
+            // Two points: their chains differ up to the deepest common ancestor, and agree
+            // from there on.
+            var z = zooms.upperBound
+            while a != b {
+                unindex(slot, a)
+                index[b, default: []].insert(slot)
+                touched.insert(b)
+                if z == zooms.lowerBound { break }
+                a = a.parent!
+                b = b.parent!
+                z -= 1
+            }
+            return
+        }
+        reindex(slot, from: old.tiles(indexZooms), to: new.tiles(indexZooms), touching: &touched)
+    }
+
     mutating func reindex(_ slot: Int32, from old: [TileID], to new: [TileID], touching touched: inout _TileTable) {
         if old.count <= 32 && new.count <= 32 {
             // Small covers (points, short lines): pairwise membership beats building sets.
@@ -191,13 +219,13 @@ public struct FeatureStore {
     }
 
     mutating func unindex(_ slot: Int32) {
-        for t in entries[Int(slot)]!.tiles { unindex(slot, t) }
+        entries[Int(slot)]!.cover.forEach(indexZooms) { unindex(slot, $0) }
     }
 
-    mutating func delete(_ k: FeatureKey) -> [TileID] {
-        guard let slot = slotOf.removeValue(forKey: k) else { return [] }
+    mutating func delete(_ k: FeatureKey) -> _Cover {
+        guard let slot = slotOf.removeValue(forKey: k) else { return .list([]) }
         unindex(slot)
-        let old = entries[Int(slot)]!.tiles
+        let old = entries[Int(slot)]!.cover
         entries[Int(slot)] = nil
         freeSlots.append(slot)
         return old
@@ -283,7 +311,7 @@ public struct FeatureStore {
                 Self.touch(delete(k), indexZooms, &report.touched)
             }
             insert(k, f)
-            Self.touch(entries[Int(slotOf[k]!)]!.tiles, indexZooms, &report.touched)
+            Self.touch(entries[Int(slotOf[k]!)]!.cover, indexZooms, &report.touched)
             report.added += 1
         }
         // In slot order (stable: one id's updates keep their order), so a large diff walks
@@ -301,11 +329,11 @@ public struct FeatureStore {
                 // changes iff the geometry does.
                 guard let g = u.newGeometry, g != entries[Int(slot)]!.feature.geometry else { continue }
                 report.updated += 1
-                let oldTiles = entries[Int(slot)]!.tiles
-                Self.touch(oldTiles, indexZooms, &report.touched)
-                let newTiles = tiles(of: g)
-                reindex(slot, from: oldTiles, to: newTiles, touching: &report.touched)
-                entries[Int(slot)]!.tiles = newTiles
+                let oldCover = entries[Int(slot)]!.cover
+                Self.touch(oldCover, indexZooms, &report.touched)
+                let newCover = cover(of: g)
+                reindex(slot, from: oldCover, to: newCover, touching: &report.touched)
+                entries[Int(slot)]!.cover = newCover
                 entries[Int(slot)]!.feature.geometry = g
                 if entries[Int(slot)]!.feature.properties == nil { entries[Int(slot)]!.feature.properties = PropertyList() }   // as `applied(to:)`
                 continue
@@ -314,12 +342,12 @@ public struct FeatureStore {
             let new = u.applied(to: old.feature)
             guard !FeatureStore.sameContent(old.feature, new) else { continue }
             report.updated += 1
-            Self.touch(old.tiles, indexZooms, &report.touched)
+            Self.touch(old.cover, indexZooms, &report.touched)
             if let g = u.newGeometry, g != old.feature.geometry {
-                let newTiles = tiles(of: g)
+                let newCover = cover(of: g)
                 // The old tiles are touched already; only the new ones are added.
-                reindex(slot, from: old.tiles, to: newTiles, touching: &report.touched)
-                entries[Int(slot)]!.tiles = newTiles
+                reindex(slot, from: old.cover, to: newCover, touching: &report.touched)
+                entries[Int(slot)]!.cover = newCover
             }
             entries[Int(slot)]!.feature = new
         }
@@ -331,11 +359,17 @@ public struct FeatureStore {
     /// touched: that tile's ancestors are touched too.
     /// (Static: a method on `self`, called from `apply`, copied the store, and the next
     /// mutation then copied its dictionaries.)
-    static func touch(_ cover: [TileID], _ zooms: ClosedRange<Int>?, _ touched: inout _TileTable) {
-        if let zooms, cover.count == zooms.count {
-            for t in cover where !touched.insert(t) { return }
-        } else {
-            for t in cover { touched.insert(t) }
+    static func touch(_ cover: _Cover, _ zooms: ClosedRange<Int>?, _ touched: inout _TileTable) {
+        switch cover {
+        case .chain(let t):
+            guard let zooms else { return }
+            _RangeCover.insertWithAncestors(CollectionOfOne(t), zooms, into: &touched)
+        case .list(let tiles):
+            if let zooms, tiles.count == zooms.count {
+                for t in tiles where !touched.insert(t) { return }
+            } else {
+                for t in tiles { touched.insert(t) }
+            }
         }
     }
 

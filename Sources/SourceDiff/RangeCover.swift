@@ -143,3 +143,34 @@ struct _TileTable {
         for s in old where s != 0 { insert(TileID(packedValue: s)!) }
     }
 }
+
+/// A feature's tiles over an index's zoom range, as the store keeps them: a point strictly
+/// inside a tile at the deepest zoom keeps only that tile (its cover is the tile and its
+/// ancestors), so a point costs no array; anything else keeps the list, deepest level first.
+enum _Cover {
+    case chain(TileID)
+    case list([TileID])
+
+    /// Calls `body` with every tile (for a chain: deepest first, down to `zooms.lowerBound`).
+    @inline(__always)
+    func forEach(_ zooms: ClosedRange<Int>?, _ body: (TileID) -> Void) {
+        switch self {
+        case .chain(let t):
+            guard let zooms else { return }
+            _RangeCover.forEachWithAncestors(CollectionOfOne(t), zooms, body)
+        case .list(let tiles):
+            for t in tiles { body(t) }
+        }
+    }
+
+    /// The tiles as a list.
+    func tiles(_ zooms: ClosedRange<Int>?) -> [TileID] {
+        switch self {
+        case .chain:
+            var out: [TileID] = []
+            forEach(zooms) { out.append($0) }
+            return out
+        case .list(let tiles): return tiles
+        }
+    }
+}
