@@ -131,16 +131,11 @@ public struct FeatureStore {
 
     // MARK: Index
 
-    /// The closed-square cover over the index range (`_RangeCover`).
+    /// The closed-square cover over the index range (`_RangeCover`), as a list.
     func tiles(of geometry: Geometry?) -> [TileID] {
         guard let zooms = indexZooms else { return [] }
         var out: [TileID] = []
-        out.reserveCapacity(zooms.count)
-        if let g = geometry, let t = _RangeCover.pointTile(g, zoom: zooms.upperBound) {
-            _RangeCover.forEachWithAncestors(CollectionOfOne(t), zooms) { out.append($0) }   // no array per point
-        } else {
-            _RangeCover.forEachWithAncestors(_RangeCover.deepest(geometry, zooms), zooms) { out.append($0) }
-        }
+        _RangeCover.forEachWithAncestors(_RangeCover.deepest(geometry, zooms), zooms) { out.append($0) }
         return out
     }
 
@@ -354,9 +349,9 @@ public struct FeatureStore {
         return report
     }
 
-    /// Adds a cover from `tiles(of:)` (ancestor-closed, deepest tiles first) to `touched`.
-    /// A point's cover is one chain, deepest first, and stops at its first tile already
-    /// touched: that tile's ancestors are touched too.
+    /// Adds a cover (ancestor-closed; a list holds its deepest level first) to `touched`.
+    /// A cover that is one chain (a point, or a list with one tile per zoom) stops at its
+    /// first tile already touched: that tile's ancestors are touched too.
     /// (Static: a method on `self`, called from `apply`, copied the store, and the next
     /// mutation then copied its dictionaries.)
     static func touch(_ cover: _Cover, _ zooms: ClosedRange<Int>?, _ touched: inout _TileTable) {
