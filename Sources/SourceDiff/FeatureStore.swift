@@ -131,21 +131,15 @@ public struct FeatureStore {
 
     // MARK: Index
 
-    /// The closed-square cover over the index range (`_RangeCover`), as a list.
-    func tiles(of geometry: Geometry?) -> [TileID] {
-        guard let zooms = indexZooms else { return [] }
+    /// The closed-square cover over the index range (`_RangeCover`), as stored: a point
+    /// strictly inside a tile at the deepest zoom keeps only that tile (no array per
+    /// point); anything else keeps the list.
+    func cover(of geometry: Geometry?) -> _Cover {
+        guard let zooms = indexZooms else { return .list([]) }
+        if let g = geometry, let t = _RangeCover.pointTile(g, zoom: zooms.upperBound) { return .chain(t) }
         var out: [TileID] = []
         _RangeCover.forEachWithAncestors(_RangeCover.deepest(geometry, zooms), zooms) { out.append($0) }
-        return out
-    }
-
-    /// The cover as stored: a point strictly inside a tile at the deepest zoom keeps only
-    /// that tile (no array per point); anything else keeps the list.
-    func cover(of geometry: Geometry?) -> _Cover {
-        if let zooms = indexZooms, let g = geometry, let t = _RangeCover.pointTile(g, zoom: zooms.upperBound) {
-            return .chain(t)
-        }
-        return .list(tiles(of: geometry))
+        return .list(out)
     }
 
     mutating func insert(_ k: FeatureKey, _ f: GeoFeature) {
@@ -326,9 +320,7 @@ public struct FeatureStore {
                 report.updated += 1
                 let oldCover = entries[Int(slot)]!.cover
                 Self.touch(oldCover, indexZooms, &report.touched)
-                let newCover = cover(of: g)
-                reindex(slot, from: oldCover, to: newCover, touching: &report.touched)
-                entries[Int(slot)]!.cover = newCover
+                move(slot, from: oldCover, to: g, touching: &report.touched)
                 entries[Int(slot)]!.feature.geometry = g
                 if entries[Int(slot)]!.feature.properties == nil { entries[Int(slot)]!.feature.properties = PropertyList() }   // as `applied(to:)`
                 continue
@@ -339,14 +331,19 @@ public struct FeatureStore {
             report.updated += 1
             Self.touch(old.cover, indexZooms, &report.touched)
             if let g = u.newGeometry, g != old.feature.geometry {
-                let newCover = cover(of: g)
-                // The old tiles are touched already; only the new ones are added.
-                reindex(slot, from: old.cover, to: newCover, touching: &report.touched)
-                entries[Int(slot)]!.cover = newCover
+                move(slot, from: old.cover, to: g, touching: &report.touched)
             }
             entries[Int(slot)]!.feature = new
         }
         return report
+    }
+
+    /// Gives `slot` the cover of its new geometry `g` and moves it in the index. The old
+    /// tiles must be touched already; only the new ones are added to `touched`.
+    mutating func move(_ slot: Int32, from oldCover: _Cover, to g: Geometry, touching touched: inout _TileTable) {
+        let newCover = cover(of: g)
+        reindex(slot, from: oldCover, to: newCover, touching: &touched)
+        entries[Int(slot)]!.cover = newCover
     }
 
     /// Adds a cover (ancestor-closed; a list holds its deepest level first) to `touched`.

@@ -112,15 +112,19 @@ public struct SnapshotDiff {
                 add(UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: i, as: UInt64.self)))
                 i += 8
             }
+            add(Self.lengthTaggedTail(bytes, from: i))
+        }
+        /// The bytes from `i` on (at most seven), little-endian, with the whole length in
+        /// the top byte: that keeps "a" and "a\0" apart (a tail has at most seven bytes, so
+        /// the two never overlap). For a string of up to seven bytes it is the whole string.
+        @inline(__always)
+        static func lengthTaggedTail(_ bytes: UnsafeRawBufferPointer, from i: Int) -> UInt64 {
             var tail: UInt64 = 0, shift: UInt64 = 0
-            while i < n {
-                tail |= UInt64(bytes[i]) << shift
+            for j in i..<bytes.count {
+                tail |= UInt64(bytes[j]) << shift
                 shift += 8
-                i += 1
             }
-            // The length in the top byte keeps "a" and "a\0" apart (a tail has at most
-            // seven bytes, so the two never overlap).
-            add(tail ^ UInt64(truncatingIfNeeded: n) << 56)
+            return tail ^ UInt64(truncatingIfNeeded: bytes.count) << 56
         }
         /// Type tags, folded into the state with no round of their own: a scalar value costs
         /// one round. (The round is a bijection, so two values of one type never collide;
@@ -213,15 +217,11 @@ public struct SnapshotDiff {
         case .double(let d): h = d.bitPattern ^ _Mix.Tag.double
         case .string(let s):
             h = _Mix.withUTF8(s) { b in
-                guard b.count <= 7 else {
-                    var m = _Mix()
-                    m.h ^= _Mix.Tag.string
-                    m.add(b)
-                    return m.h
-                }
-                var w = UInt64(b.count) << 56
-                for i in 0..<b.count { w |= UInt64(b[i]) << (8 * UInt64(i)) }
-                return w ^ _Mix.Tag.shortString
+                if b.count <= 7 { return _Mix.lengthTaggedTail(b, from: 0) ^ _Mix.Tag.shortString }
+                var m = _Mix()   // as `_Mix.add(.string(s))`, without a second pass for the length
+                m.h ^= _Mix.Tag.string
+                m.add(b)
+                return m.h
             }
         case .array, .object:
             var m = _Mix()
