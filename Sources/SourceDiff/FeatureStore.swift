@@ -69,7 +69,7 @@ public struct FeatureStore {
     var entries: [Entry?] = []
     var slotOf: [FeatureKey: Int32] = [:]
     var freeSlots: [Int32] = []
-    var index: [TileID: Set<Int32>] = [:]
+    var index = _TileIndex()
     /// What lenient construction skipped.
     public private(set) var skippedAtBuild: [Skipped] = []
 
@@ -123,11 +123,17 @@ public struct FeatureStore {
     /// The keys of the features whose geometry meets `tile`'s closed square; empty for a
     /// tile outside the index's zoom range.
     public func features(in tile: TileID) -> Set<FeatureKey> {
-        Set((index[tile] ?? []).map { entries[Int($0)]!.key })
+        var keys = Set<FeatureKey>()
+        index.forEachSlot(in: tile) { keys.insert(entries[Int($0)]!.key) }
+        return keys
     }
 
     /// The tiles of the index that hold at least one feature.
-    public var indexedTiles: Set<TileID> { Set(index.keys) }
+    public var indexedTiles: Set<TileID> {
+        var tiles = Set<TileID>(minimumCapacity: index.count)
+        index.forEachTile { tiles.insert($0) }
+        return tiles
+    }
 
     // MARK: Index
 
@@ -157,7 +163,7 @@ public struct FeatureStore {
     }
 
     mutating func reindex(_ slot: Int32) {
-        entries[Int(slot)]!.cover.forEach(indexZooms) { index[$0, default: []].insert(slot) }
+        entries[Int(slot)]!.cover.forEach(indexZooms) { index.insert(slot, $0) }
     }
 
     /// Moves `slot` in the index from the tiles `old` to the tiles `new`, leaving alone the
@@ -171,7 +177,7 @@ public struct FeatureStore {
             var z = zooms.upperBound
             while a != b {
                 unindex(slot, a)
-                index[b, default: []].insert(slot)
+                index.insert(slot, b)
                 touched.insert(b)
                 if z == zooms.lowerBound { break }
                 a = a.parent!
@@ -188,23 +194,21 @@ public struct FeatureStore {
             // Small covers (points, short lines): pairwise membership beats building sets.
             for t in old where !new.contains(t) { unindex(slot, t) }
             for t in new where !old.contains(t) {
-                index[t, default: []].insert(slot)
+                index.insert(slot, t)
                 touched.insert(t)
             }
         } else {
             let oldSet = Set(old), newSet = Set(new)
             for t in old where !newSet.contains(t) { unindex(slot, t) }
             for t in new where !oldSet.contains(t) {
-                index[t, default: []].insert(slot)
+                index.insert(slot, t)
                 touched.insert(t)
             }
         }
     }
 
     mutating func unindex(_ slot: Int32, _ t: TileID) {
-        guard let i = index.index(forKey: t) else { return }
-        index.values[i].remove(slot)
-        if index.values[i].isEmpty { index.remove(at: i) }
+        index.remove(slot, t)
     }
 
     mutating func unindex(_ slot: Int32) {
@@ -283,13 +287,15 @@ public struct FeatureStore {
         // already touched): a large diff grows the table a few times at most.
         report.touched = _TileTable(minimumCapacity: indexZooms == nil ? 0 : min(2 * (removes.count + adds.count + 2 * updates.count), 1 << 22))
         if diff.removeAll {
-            for t in index.keys { report.touched.insert(t) }
+            index.forEachTile { report.touched.insert($0) }
             report.removed += slotOf.count
             entries.removeAll()
             slotOf.removeAll()
             freeSlots.removeAll()
-            index.removeAll()
+            index = _TileIndex()
         }
+        // Index edits are logged and made together at the end, in table order.
+        index.beginBatch()
         for k in removes {
             Self.touch(delete(k), indexZooms, &report.touched)
             report.removed += 1
@@ -335,6 +341,7 @@ public struct FeatureStore {
             }
             entries[Int(slot)]!.feature = new
         }
+        index.commitBatch()
         return report
     }
 

@@ -333,6 +333,69 @@ final class SourceDiffTests: XCTestCase {
         XCTAssertFalse(table.contains(TileID(z: 30, x: 1, y: 1)!))
     }
 
+    /// The store's tile index against a dictionary of sets: random inserts and removals
+    /// over a universe that widens (so the table grows) and then shrinks to nothing (so
+    /// every removal shifts probe runs back), with tiles holding one slot and several.
+    func testTileIndexMatchesADictionaryOfSets() {
+        var r = Rng(s: 5)
+        var index = _TileIndex(), model: [TileID: Set<Int32>] = [:]
+        func check() {
+            XCTAssertEqual(index.count, model.count)
+            var listed = Set<TileID>()
+            index.forEachTile { XCTAssertTrue(listed.insert($0).inserted, "listed once") }
+            XCTAssertEqual(listed, Set(model.keys))
+            for (t, slots) in model {
+                var got: [Int32] = []
+                index.forEachSlot(in: t) { got.append($0) }
+                XCTAssertEqual(got.count, slots.count, "\(t)")
+                XCTAssertEqual(Set(got), slots, "\(t)")
+            }
+        }
+        func tile(_ universe: Int) -> TileID {
+            let u = r.below(universe), z = u % 31, n = 1 << z
+            return TileID(z: z, x: (u / 31) % n, y: (u / 7) % n)!
+        }
+        for step in 0..<40_000 {
+            let t = tile(100 + step / 10), slot = Int32(r.below(step % 3 == 0 ? 2 : 6))
+            if r.below(3) == 0 {
+                index.remove(slot, t)
+                if model[t]?.remove(slot) != nil, model[t]!.isEmpty { model[t] = nil }
+            } else {
+                index.insert(slot, t)
+                model[t, default: []].insert(slot)
+            }
+            if step % 4_000 == 0 { check() }
+        }
+        check()
+        for (t, slots) in model.shuffled() {
+            for s in slots.shuffled() {
+                index.remove(s, t)
+                if model[t]!.remove(s) != nil, model[t]!.isEmpty { model[t] = nil }
+            }
+            index.remove(0, t)   // absent: no effect
+            if r.below(200) == 0 { check() }
+        }
+        XCTAssertEqual(index.count, 0)
+        check()
+        // Batches: logged, then made in table order (sorted from 1,024 edits on); one
+        // tile's edits must keep their order.
+        for round in 0..<24 {
+            index.beginBatch()
+            for _ in 0..<[3, 900, 1_024, 5_000][round % 4] {
+                let t = tile(3_000), slot = Int32(r.below(4))
+                if r.below(2) == 0 {
+                    index.remove(slot, t)
+                    if model[t]?.remove(slot) != nil, model[t]!.isEmpty { model[t] = nil }
+                } else {
+                    index.insert(slot, t)
+                    model[t, default: []].insert(slot)
+                }
+            }
+            index.commitBatch()
+            check()
+        }
+    }
+
     /// JSON form: random diffs survive writing and reading; malformed ones name the member.
     func testJSONRoundTripAndErrors() throws {
         var r = Rng(s: 4)
