@@ -69,7 +69,7 @@ public struct FeatureStore {
     var entries: [Entry?] = []
     var slotOf: [FeatureKey: Int32] = [:]
     var freeSlots: [Int32] = []
-    var index = _TileIndex()
+    var index: _TileIndex
     /// What lenient construction skipped.
     public private(set) var skippedAtBuild: [Skipped] = []
 
@@ -85,6 +85,14 @@ public struct FeatureStore {
     public init(_ features: [GeoFeature], promoteId: String? = nil, indexZooms: ClosedRange<Int>? = nil,
                 mode: Mode = .strict) throws(SourceDiffError)
     {
+        try self.init(features, promoteId: promoteId, indexZooms: indexZooms, mode: mode, countAbove: 64)
+    }
+
+    /// As the public initialiser, with the index's `countAbove` (see `_TileIndex`).
+    init(_ features: [GeoFeature], promoteId: String?, indexZooms: ClosedRange<Int>?, mode: Mode,
+         countAbove: Int) throws(SourceDiffError)
+    {
+        index = _TileIndex(listedZoom: indexZooms?.upperBound ?? 0, countAbove: countAbove)
         precondition(indexZooms.map { $0.lowerBound >= 0 && $0.upperBound <= 29 } ?? true, "index zooms must lie in 0...29")
         self.promoteId = promoteId
         self.indexZooms = indexZooms
@@ -122,6 +130,10 @@ public struct FeatureStore {
 
     /// The keys of the features whose geometry meets `tile`'s closed square; empty for a
     /// tile outside the index's zoom range.
+    ///
+    /// - Complexity: O(result) for a tile with at most 64 features or at the deepest index
+    ///   zoom; above that, O(the index entries of its features below it), at most the
+    ///   result times the zooms below.
     public func features(in tile: TileID) -> Set<FeatureKey> {
         var keys = Set<FeatureKey>()
         index.forEachSlot(in: tile) { keys.insert(entries[Int($0)]!.key) }
@@ -292,7 +304,7 @@ public struct FeatureStore {
             entries.removeAll()
             slotOf.removeAll()
             freeSlots.removeAll()
-            index = _TileIndex()
+            index = _TileIndex(listedZoom: index.listedZoom, countAbove: index.countAbove)
         }
         // Index edits are logged and made together at the end, in table order.
         index.beginBatch()

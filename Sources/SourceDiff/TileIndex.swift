@@ -10,6 +10,14 @@ import TileCover
 /// features refers to a set in `sets` instead (a bucket value below 0 is `~position`); the
 /// set goes back to an inline slot when one feature is left.
 ///
+/// A tile shallower than `listedZoom` whose features outgrow `countAbove` keeps only their
+/// number: its features are those of its children (a closed square meets a geometry iff
+/// one of its four children's does, and covers are ancestor-closed), so listing them is a
+/// walk down to listed tiles, and an edit of it is a counter update in a bucket that low
+/// zooms keep in cache. Without this, every added or removed feature would update a large
+/// set per low zoom, each a cache miss. Counting requires what the store guarantees: a slot
+/// is inserted only where it is absent and removed only where it is present.
+///
 /// Between `beginBatch()` and `commitBatch()`, inserts and removals are only logged; the
 /// commit makes them in bucket order. A large diff's edits land on buckets all over a table
 /// far larger than the caches, and made in diff order nearly each one misses; in bucket
@@ -18,8 +26,15 @@ import TileCover
 struct _TileIndex {
     struct Bucket {
         var key: UInt64     // packed tile; 0 = empty
-        var value: Int64    // ≥ 0: the one slot; < 0: ~position in `sets`
+        var value: Int64    // ≥ 0: the one slot; in (counted, -1]: ~position in `sets`;
+                            // below `counted`: `counted - number of features`
     }
+    private static let counted: Int64 = -(1 << 48)
+
+    /// The deepest zoom, where every tile lists its features.
+    let listedZoom: Int
+    /// The most features a shallower tile lists before it counts them instead.
+    let countAbove: Int
 
     private var buckets: [Bucket]
     private var shift: UInt64   // 64 - log2(buckets.count)
@@ -31,8 +46,11 @@ struct _TileIndex {
     private var log: [(key: UInt64, slot: Int32)] = []
     private var batching = false
 
-    /// An index that holds `n` tiles without growing.
-    init(minimumCapacity n: Int = 0) {
+    /// An index that holds `n` tiles without growing, listing the features of tiles at
+    /// `listedZoom` and of shallower ones with at most `countAbove` features.
+    init(minimumCapacity n: Int = 0, listedZoom: Int = Int(TileID.maxZoom), countAbove: Int = 64) {
+        self.listedZoom = listedZoom
+        self.countAbove = max(countAbove, 1)
         var size = 64, shift: UInt64 = 58
         while size * 3 < 4 * n { size *= 2; shift -= 1 }
         buckets = Array(repeating: Bucket(key: 0, value: 0), count: size)
@@ -132,10 +150,20 @@ struct _TileIndex {
                 sets.append(pair)
             }
             buckets[i].value = ~Int64(p)
+        } else if v > Self.counted {
+            let p = Int(~v)
+            sets[p].insert(slot)
+            guard sets[p].count > countAbove, Self.zoom(key) < listedZoom else { return }
+            buckets[i].value = Self.counted - Int64(sets[p].count)
+            sets[p] = []
+            freeSets.append(p)
         } else {
-            sets[Int(~v)].insert(slot)
+            buckets[i].value -= 1
         }
     }
+
+    @inline(__always)
+    private static func zoom(_ key: UInt64) -> Int { (63 - key.leadingZeroBitCount) / 2 }
 
     /// Removes `slot` from `t`'s features (nothing if it is not there); a tile left with no
     /// feature leaves the index.
@@ -154,6 +182,10 @@ struct _TileIndex {
         let v = buckets[i].value
         if v >= 0 {
             if v == Int64(slot) { removeBucket(at: i) }
+            return
+        }
+        if v < Self.counted {
+            if v == Self.counted - 1 { removeBucket(at: i) } else { buckets[i].value += 1 }
             return
         }
         let p = Int(~v)
@@ -183,12 +215,22 @@ struct _TileIndex {
         count -= 1
     }
 
-    /// Calls `body` with every slot of `t`'s features.
+    /// Calls `body` with every slot of `t`'s features; for a counted tile, a feature in
+    /// several of its children comes once per child.
+    ///
+    /// - Complexity: O(slots reported) for a listed tile; for a counted one, O(the index
+    ///   entries of its features below it).
     func forEachSlot(in t: TileID, _ body: (Int32) -> Void) {
         let (i, found) = find(t.packedValue)
         guard found else { return }
         let v = buckets[i].value
-        if v >= 0 { body(Int32(truncatingIfNeeded: v)) } else { sets[Int(~v)].forEach(body) }
+        if v >= 0 {
+            body(Int32(truncatingIfNeeded: v))
+        } else if v > Self.counted {
+            sets[Int(~v)].forEach(body)
+        } else {
+            for c in t.children { forEachSlot(in: c, body) }
+        }
     }
 
     /// Calls `body` with every tile held.
