@@ -61,12 +61,16 @@ public struct FeatureStore {
         var feature: GeoFeature
         /// Tiles of the feature's geometry over the index range (empty without an index).
         var cover: _Cover
+        /// False for a free slot (its feature and cover are emptied).
+        var live = true
     }
 
     public let promoteId: String?
     /// The zoom range of the tile index; nil for no index.
     public let indexZooms: ClosedRange<Int>?
-    var entries: [Entry?] = []
+    /// By slot; not optional, so a field is read in place (an optional element is copied
+    /// whole, retaining every field, to be read).
+    var entries: [Entry] = []
     var slotOf: [FeatureKey: Int32] = [:]
     var freeSlots: [Int32] = []
     var index: _TileIndex
@@ -108,8 +112,8 @@ public struct FeatureStore {
                 if mode == .strict { throw .duplicateID(k) }
                 skippedAtBuild.append(Skipped(reason: .duplicateAddReplaced, id: k, index: i))
                 unindex(slot)
-                entries[Int(slot)]!.feature = f
-                entries[Int(slot)]!.cover = cover(of: f.geometry)
+                entries[Int(slot)].feature = f
+                entries[Int(slot)].cover = cover(of: f.geometry)
                 reindex(slot)
                 continue
             }
@@ -122,11 +126,11 @@ public struct FeatureStore {
 
     /// The feature with this key.
     public subscript(key: FeatureKey) -> GeoFeature? {
-        slotOf[key].flatMap { entries[Int($0)]?.feature }
+        slotOf[key].map { entries[Int($0)].feature }
     }
 
     /// Every key, in storage order.
-    public var keys: [FeatureKey] { entries.compactMap { $0?.key } }
+    public var keys: [FeatureKey] { entries.compactMap { $0.live ? $0.key : nil } }
 
     /// The keys of the features whose geometry meets `tile`'s closed square; empty for a
     /// tile outside the index's zoom range.
@@ -136,7 +140,7 @@ public struct FeatureStore {
     ///   result times the zooms below.
     public func features(in tile: TileID) -> Set<FeatureKey> {
         var keys = Set<FeatureKey>()
-        index.forEachSlot(in: tile) { keys.insert(entries[Int($0)]!.key) }
+        index.forEachSlot(in: tile) { keys.insert(entries[Int($0)].key) }
         return keys
     }
 
@@ -175,7 +179,7 @@ public struct FeatureStore {
     }
 
     mutating func reindex(_ slot: Int32) {
-        entries[Int(slot)]!.cover.forEach(indexZooms) { index.insert(slot, $0) }
+        entries[Int(slot)].cover.forEach(indexZooms) { index.insert(slot, $0) }
     }
 
     /// Moves `slot` in the index from the tiles `old` to the tiles `new`, leaving alone the
@@ -224,14 +228,14 @@ public struct FeatureStore {
     }
 
     mutating func unindex(_ slot: Int32) {
-        entries[Int(slot)]!.cover.forEach(indexZooms) { unindex(slot, $0) }
+        entries[Int(slot)].cover.forEach(indexZooms) { unindex(slot, $0) }
     }
 
     mutating func delete(_ k: FeatureKey) -> _Cover {
         guard let slot = slotOf.removeValue(forKey: k) else { return .list([]) }
         unindex(slot)
-        let old = entries[Int(slot)]!.cover
-        entries[Int(slot)] = nil
+        let old = entries[Int(slot)].cover
+        entries[Int(slot)] = Entry(key: entries[Int(slot)].key, feature: GeoFeature(geometry: nil, properties: nil), cover: .list([]), live: false)
         freeSlots.append(slot)
         return old
     }
@@ -318,7 +322,7 @@ public struct FeatureStore {
                 Self.touch(delete(k), indexZooms, &report.touched)
             }
             insert(k, f)
-            Self.touch(entries[Int(slotOf[k]!)]!.cover, indexZooms, &report.touched)
+            Self.touch(entries[Int(slotOf[k]!)].cover, indexZooms, &report.touched)
             report.added += 1
         }
         // In slot order (stable: one id's updates keep their order), so a large diff walks
@@ -328,33 +332,50 @@ public struct FeatureStore {
             updates[j] = UInt64(slotOf[diff.update[Int(i)].id]!) << 32 | i
         }
         updates.sort()
-        for word in updates {
-            let slot = Int32(truncatingIfNeeded: word >> 32)
-            let u = diff.update[Int(word & 0xFFFF_FFFF)]
-            if !u.removeAllProperties && u.removeProperties.isEmpty && u.addOrUpdateProperties.isEmpty {
-                // A geometry-only update (a moved feature), edited in place: the content
-                // changes iff the geometry does.
-                guard let g = u.newGeometry, g != entries[Int(slot)]!.feature.geometry else { continue }
+        // Updates are read in place (a copy of each would retain every field).
+        diff.update.withUnsafeBufferPointer { all in
+            for word in updates {
+                let slot = Int32(truncatingIfNeeded: word >> 32)
+                let u = all.baseAddress! + Int(word & 0xFFFF_FFFF)
+                if !u.pointee.removeAllProperties && u.pointee.removeProperties.isEmpty {
+                    // Moves and property sets (the usual live update), edited in place: the
+                    // content changes iff the geometry does or a set value differs from the
+                    // present one (or is new).
+                    let sets = !u.pointee.addOrUpdateProperties.isEmpty
+                    let moved = u.pointee.newGeometry != nil && u.pointee.newGeometry != entries[Int(slot)].feature.geometry
+                    guard moved || sets && Self.changes(entries[Int(slot)].feature.properties, u.pointee.addOrUpdateProperties) else { continue }
+                    report.updated += 1
+                    let oldCover = entries[Int(slot)].cover
+                    Self.touch(oldCover, indexZooms, &report.touched)
+                    if moved {
+                        move(slot, from: oldCover, to: u.pointee.newGeometry!, touching: &report.touched)
+                        entries[Int(slot)].feature.geometry = u.pointee.newGeometry
+                    }
+                    if entries[Int(slot)].feature.properties == nil { entries[Int(slot)].feature.properties = PropertyList() }   // as `applied(to:)`
+                    if sets {
+                        for (k, v) in u.pointee.addOrUpdateProperties { entries[Int(slot)].feature.properties!.set(k, v) }
+                    }
+                    continue
+                }
+                let old = entries[Int(slot)]
+                let new = u.pointee.applied(to: old.feature)
+                guard !FeatureStore.sameContent(old.feature, new) else { continue }
                 report.updated += 1
-                let oldCover = entries[Int(slot)]!.cover
-                Self.touch(oldCover, indexZooms, &report.touched)
-                move(slot, from: oldCover, to: g, touching: &report.touched)
-                entries[Int(slot)]!.feature.geometry = g
-                if entries[Int(slot)]!.feature.properties == nil { entries[Int(slot)]!.feature.properties = PropertyList() }   // as `applied(to:)`
-                continue
+                Self.touch(old.cover, indexZooms, &report.touched)
+                if let g = u.pointee.newGeometry, g != old.feature.geometry {
+                    move(slot, from: old.cover, to: g, touching: &report.touched)
+                }
+                entries[Int(slot)].feature = new
             }
-            let old = entries[Int(slot)]!
-            let new = u.applied(to: old.feature)
-            guard !FeatureStore.sameContent(old.feature, new) else { continue }
-            report.updated += 1
-            Self.touch(old.cover, indexZooms, &report.touched)
-            if let g = u.newGeometry, g != old.feature.geometry {
-                move(slot, from: old.cover, to: g, touching: &report.touched)
-            }
-            entries[Int(slot)]!.feature = new
         }
         index.commitBatch()
         return report
+    }
+
+    /// Whether setting `sets` on `properties` changes them (nil and empty are the same).
+    static func changes(_ properties: PropertyList?, _ sets: PropertyList) -> Bool {
+        for (k, v) in sets where properties?[k] != v { return true }
+        return false
     }
 
     /// Gives `slot` the cover of its new geometry `g` and moves it in the index. The old
@@ -362,7 +383,7 @@ public struct FeatureStore {
     mutating func move(_ slot: Int32, from oldCover: _Cover, to g: Geometry, touching touched: inout _TileTable) {
         let newCover = cover(of: g)
         reindex(slot, from: oldCover, to: newCover, touching: &touched)
-        entries[Int(slot)]!.cover = newCover
+        entries[Int(slot)].cover = newCover
     }
 
     /// Adds a cover (ancestor-closed; a list holds its deepest level first) to `touched`.
@@ -399,8 +420,7 @@ public struct FeatureStore {
     /// Whether both stores hold the same keys with the same content.
     public func sameContent(as other: FeatureStore) -> Bool {
         guard count == other.count else { return false }
-        for e in entries {
-            guard let e else { continue }
+        for e in entries where e.live {
             guard let f = other[e.key], FeatureStore.sameContent(e.feature, f) else { return false }
         }
         return true
@@ -414,11 +434,10 @@ public struct FeatureStore {
     /// - Complexity: O(features + properties).
     public static func diff(from old: FeatureStore, to new: FeatureStore) -> GeoJSONSourceDiff {
         var d = GeoJSONSourceDiff()
-        for e in old.entries {
-            if let e, new.slotOf[e.key] == nil { d.remove.append(e.key) }
+        for e in old.entries where e.live {
+            if new.slotOf[e.key] == nil { d.remove.append(e.key) }
         }
-        for e in new.entries {
-            guard let e else { continue }
+        for e in new.entries where e.live {
             guard let o = old[e.key] else { d.add.append(e.feature); continue }
             if o.geometry != nil && e.feature.geometry == nil {
                 // A geometry that becomes null has no `newGeometry` form: remove and add.
