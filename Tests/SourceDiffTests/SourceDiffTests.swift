@@ -359,15 +359,18 @@ final class SourceDiffTests: XCTestCase {
             let u = r.below(universe), z = u % 31, n = 1 << z
             return TileID(z: z, x: (u / 31) % n, y: (u / 7) % n)!
         }
-        for step in 0..<40_000 {
-            let t = tile(100 + step / 10), slot = Int32(r.below(step % 3 == 0 ? 2 : 6))
-            if r.below(3) == 0 {
+        /// One edit of both the index and the model.
+        func edit(_ t: TileID, _ slot: Int32, remove: Bool) {
+            if remove {
                 index.remove(slot, t)
                 if model[t]?.remove(slot) != nil, model[t]!.isEmpty { model[t] = nil }
             } else {
                 index.insert(slot, t)
                 model[t, default: []].insert(slot)
             }
+        }
+        for step in 0..<40_000 {
+            edit(tile(100 + step / 10), Int32(r.below(step % 3 == 0 ? 2 : 6)), remove: r.below(3) == 0)
             if step % 4_000 == 0 { check() }
         }
         check()
@@ -386,14 +389,7 @@ final class SourceDiffTests: XCTestCase {
         for round in 0..<24 {
             index.beginBatch()
             for _ in 0..<[3, 900, 1_024, 5_000][round % 4] {
-                let t = tile(3_000), slot = Int32(r.below(4))
-                if r.below(2) == 0 {
-                    index.remove(slot, t)
-                    if model[t]?.remove(slot) != nil, model[t]!.isEmpty { model[t] = nil }
-                } else {
-                    index.insert(slot, t)
-                    model[t, default: []].insert(slot)
-                }
+                edit(tile(3_000), Int32(r.below(4)), remove: r.below(2) == 0)
             }
             index.commitBatch()
             check()
