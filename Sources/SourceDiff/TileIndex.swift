@@ -87,7 +87,8 @@ struct _TileIndex {
         guard !log.isEmpty else { return }
         var inserts = 0
         for e in log where e.slot >= 0 { inserts += 1 }
-        // Room for every insert first, so no bucket moves while the edits are made.
+        // Room for every insert first (an upper bound: some land on tiles already held), so
+        // no bucket moves while the edits are made.
         while (count + inserts) * 4 > buckets.count * 3 { grow() }
         if log.count >= 1024 { sortLogByBucket() }
         for e in log {
@@ -119,7 +120,8 @@ struct _TileIndex {
         }
     }
 
-    /// Adds `slot` to `t`'s features (nothing if it is there).
+    /// Adds `slot` to `t`'s features (nothing if a listed tile has it; a counted tile
+    /// cannot tell, so it must not have it).
     mutating func insert(_ slot: Int32, _ t: TileID) {
         if batching {
             log.append((t.packedValue, slot))
@@ -165,8 +167,8 @@ struct _TileIndex {
     @inline(__always)
     private static func zoom(_ key: UInt64) -> Int { (63 - key.leadingZeroBitCount) / 2 }
 
-    /// Removes `slot` from `t`'s features (nothing if it is not there); a tile left with no
-    /// feature leaves the index.
+    /// Removes `slot` from `t`'s features (nothing if a listed tile lacks it; a counted tile
+    /// cannot tell, so it must have it); a tile left with no feature leaves the index.
     mutating func remove(_ slot: Int32, _ t: TileID) {
         if batching {
             log.append((t.packedValue, ~slot))
