@@ -183,16 +183,15 @@ public struct FeatureStore {
     }
 
     /// Moves `slot` in the index from the tiles `old` to the tiles `new`, leaving alone the
-    /// tiles both hold. A moved point usually stays in the same tiles at most zooms, and
-    /// those low-zoom tiles hold the largest sets, where every change is a cache miss.
-    /// The tiles only `new` holds are also inserted into `touched`.
+    /// tiles both hold (a moved point usually stays in the same tiles at most zooms). The
+    /// tiles only `new` holds are also inserted into `touched`.
     mutating func reindex(_ slot: Int32, from old: _Cover, to new: _Cover, touching touched: inout _TileTable) {
         if case .chain(var a) = old, case .chain(var b) = new, let zooms = indexZooms {
             // Two points: their chains differ up to the deepest common ancestor, and agree
             // from there on.
             var z = zooms.upperBound
             while a != b {
-                unindex(slot, a)
+                index.remove(slot, a)
                 index.insert(slot, b)
                 touched.insert(b)
                 if z == zooms.lowerBound { break }
@@ -208,14 +207,14 @@ public struct FeatureStore {
     mutating func reindex(_ slot: Int32, from old: [TileID], to new: [TileID], touching touched: inout _TileTable) {
         if old.count <= 32 && new.count <= 32 {
             // Small covers (points, short lines): pairwise membership beats building sets.
-            for t in old where !new.contains(t) { unindex(slot, t) }
+            for t in old where !new.contains(t) { index.remove(slot, t) }
             for t in new where !old.contains(t) {
                 index.insert(slot, t)
                 touched.insert(t)
             }
         } else {
             let oldSet = Set(old), newSet = Set(new)
-            for t in old where !newSet.contains(t) { unindex(slot, t) }
+            for t in old where !newSet.contains(t) { index.remove(slot, t) }
             for t in new where !oldSet.contains(t) {
                 index.insert(slot, t)
                 touched.insert(t)
@@ -223,12 +222,8 @@ public struct FeatureStore {
         }
     }
 
-    mutating func unindex(_ slot: Int32, _ t: TileID) {
-        index.remove(slot, t)
-    }
-
     mutating func unindex(_ slot: Int32) {
-        entries[Int(slot)].cover.forEach(indexZooms) { unindex(slot, $0) }
+        entries[Int(slot)].cover.forEach(indexZooms) { index.remove(slot, $0) }
     }
 
     mutating func delete(_ k: FeatureKey) -> _Cover {

@@ -73,6 +73,13 @@ enum _RangeCover {
     }
 }
 
+/// The home bucket of a packed tile word in the tile tables (`_TileTable`, `_TileIndex`) of
+/// 2^(64 − shift) buckets: the word times 2^64/φ, top bits (multiplicative hashing).
+@inline(__always)
+func _tileHome(_ key: UInt64, shift: UInt64) -> Int {
+    Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> shift)
+}
+
 /// A set of tiles as an open-addressing table of packed words (`TileID.packedValue`, never
 /// 0, so 0 marks an empty slot) with a multiplicative hash and linear probing, at most half
 /// full. The standard set's seeded hashing cost more than the rest of an insert, and the
@@ -91,9 +98,7 @@ struct _TileTable {
     }
 
     @inline(__always)
-    private func home(_ key: UInt64) -> Int {
-        Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> shift)
-    }
+    private func home(_ key: UInt64) -> Int { _tileHome(key, shift: shift) }
 
     /// Inserts a tile; false when it was present.
     @discardableResult

@@ -46,21 +46,17 @@ struct _TileIndex {
     private var log: [(key: UInt64, slot: Int32)] = []
     private var batching = false
 
-    /// An index that holds `n` tiles without growing, listing the features of tiles at
-    /// `listedZoom` and of shallower ones with at most `countAbove` features.
-    init(minimumCapacity n: Int = 0, listedZoom: Int = Int(TileID.maxZoom), countAbove: Int = 64) {
+    /// An empty index, listing the features of tiles at `listedZoom` and of shallower ones
+    /// with at most `countAbove` features.
+    init(listedZoom: Int = Int(TileID.maxZoom), countAbove: Int = 64) {
         self.listedZoom = listedZoom
         self.countAbove = max(countAbove, 1)
-        var size = 64, shift: UInt64 = 58
-        while size * 3 < 4 * n { size *= 2; shift -= 1 }
-        buckets = Array(repeating: Bucket(key: 0, value: 0), count: size)
-        self.shift = shift
+        buckets = Array(repeating: Bucket(key: 0, value: 0), count: 64)
+        shift = 58
     }
 
     @inline(__always)
-    private func home(_ key: UInt64) -> Int {
-        Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> shift)
-    }
+    private func home(_ key: UInt64) -> Int { _tileHome(key, shift: shift) }
 
     /// The bucket of `key`, or the empty bucket where it would go.
     @inline(__always)
@@ -231,7 +227,11 @@ struct _TileIndex {
         } else if v > Self.counted {
             sets[Int(~v)].forEach(body)
         } else {
-            for c in t.children { forEachSlot(in: c, body) }
+            // The four children, without building `children`'s array.
+            let z = Int(t.z) + 1, x = Int(t.x) * 2, y = Int(t.y) * 2
+            for dy in 0...1 {
+                for dx in 0...1 { forEachSlot(in: TileID(z: z, x: x + dx, y: y + dy)!, body) }
+            }
         }
     }
 
