@@ -132,7 +132,10 @@ public enum CameraError: Error, Equatable, Sendable, CustomStringConvertible {
 ///   measures with the tile's own x/y whatever its zoom and ignores wrap; for tiles at the
 ///   target zoom in the main world the two orders agree.)
 ///
-/// - Complexity: O(visible tiles · 4 + the quadtree nodes on the footprint's boundary).
+/// - Complexity: at one target zoom (pitch at or below the threshold), O(rows · log(row
+///   width) + tiles): each row of the footprint is a run of tiles found by a short search.
+///   With per-tile zooms, O(visible tiles · 4 + the quadtree nodes on the footprint's
+///   boundary). The order is a counting or radix sort plus an insertion pass over ties.
 ///   Nothing is allocated per tile except the output.
 public enum CameraCoverage {
     /// The tiles `camera` needs from a source with `options`.
@@ -418,6 +421,107 @@ struct _CameraView {
     }
 
     func cover() -> [CameraTile] {
+        variableZoom ? coverByQuadtree() : coverByRows()
+    }
+
+    /// The cover at one target zoom, row by row.
+    ///
+    /// The footprint is convex, so the tiles of one row that meet it are a run of
+    /// consecutive columns. Each test of `visibility` is monotone in the column: the box's
+    /// left edge and a half-plane whose `a` is positive ask for the column to be far enough
+    /// east, the box's right edge and a negative `a` for it to be far enough west (the
+    /// products and sums of a corner value are monotone in x). A row's run is therefore
+    /// found by searching, from an estimate, for the first column that passes the
+    /// east-going tests and the last that passes the west-going ones, with the very
+    /// expressions `visibility` evaluates on every plane at once; no tile off the run is
+    /// looked at. `coverByQuadtree` returns the same tiles (a test compares them).
+    func coverByRows() -> [CameraTile] {
+        let z = nominalZ
+        guard minX <= maxX, z >= options.minZoom else { return [] }
+        let over = z == maxZoom && options.reparseOverscaled ? max(z, desiredZ) : z
+        let n = 1 << z
+        let scale = Double(n)
+        let inv = Double(sign: .plus, exponent: -z, significand: 1)
+        // Columns of the searched world copies, and rows of the world.
+        let lo = wraps.lowerBound * n, hi = (wraps.upperBound + 1) * n - 1
+        func index(_ v: Double, _ lo: Int, _ hi: Int) -> Int {
+            // floor(v) clamped to lo...hi; NaN gives lo.
+            guard v > Double(lo) else { return lo }
+            guard v < Double(hi) else { return hi }
+            return Int(v.rounded(.down))
+        }
+        let rowLo = index(minY * scale, 0, n - 1), rowHi = index(maxY * scale, 0, n - 1)
+
+        return withUnsafeBytes(of: planes) { raw in
+            let hp = raw.bindMemory(to: _HalfPlane.self)
+            return withUnsafeTemporaryAllocation(of: (Int, Int).self, capacity: rowHi - rowLo + 1) { runs in
+                var total = 0
+                for j in rowLo...rowHi {
+                    let y0 = Double(j) * inv, y1 = Double(j + 1) * inv
+                    runs[j - rowLo] = (0, -1)
+                    guard y1 > minY && y0 < maxY else { continue }
+                    // Each plane's value at the row's extreme y (the corner `visibility` reads).
+                    var east = Double(lo), west = Double(hi)
+                    var rowOK = true
+                    for h in hp {
+                        let hiY = h.b > 0 ? y1 : y0
+                        if h.a > 0 {
+                            east = max(east, (-(h.b * hiY + h.c) / h.a) * scale - 1)
+                        } else if h.a < 0 {
+                            west = min(west, (-(h.b * hiY + h.c) / h.a) * scale)
+                        } else if !(h.value(0, hiY) > 0) {
+                            rowOK = false
+                        }
+                    }
+                    guard rowOK else { continue }
+                    @inline(__always)
+                    func eastOK(_ i: Int) -> Bool {
+                        let x1 = Double(i + 1) * inv
+                        if !(x1 > minX) { return false }
+                        for h in hp where h.a > 0 {
+                            if !(h.value(x1, h.b > 0 ? y1 : y0) > 0) { return false }
+                        }
+                        return true
+                    }
+                    @inline(__always)
+                    func westFails(_ i: Int) -> Bool {
+                        let x0 = Double(i) * inv
+                        if !(x0 < maxX) { return true }
+                        for h in hp where h.a < 0 {
+                            if !(h.value(x0, h.b > 0 ? y1 : y0) > 0) { return true }
+                        }
+                        return false
+                    }
+                    let first = _firstTrue(lo, hi, index(max(east, minX * scale - 1), lo, hi), eastOK)
+                    let last = _firstTrue(lo, hi, index(min(west, maxX * scale), lo, hi) + 1, westFails) - 1
+                    if first <= last {
+                        runs[j - rowLo] = (first, last)
+                        total += last - first + 1
+                    }
+                }
+                var out: [(tile: CameraTile, d: Double)] = []
+                out.reserveCapacity(total)
+                for j in rowLo...rowHi {
+                    let (first, last) = runs[j - rowLo]
+                    guard first <= last else { continue }
+                    let my = (Double(j) + 0.5) * inv
+                    // The distances `coverByQuadtree` computes (distance2 there), term for term.
+                    let cy = (my - centerY) * scale
+                    let dy2 = cy * cy
+                    for i in first...last {
+                        let cx = ((Double(i) + 0.5) * inv - centerX) * scale
+                        let tile = CameraTile(tile: TileID(unchecked: z, x: UInt32(truncatingIfNeeded: i & (n - 1)), y: UInt32(j)),
+                                              wrap: i >> z, overscaledZ: over)
+                        out.append((tile, cx * cx + dy2))
+                    }
+                }
+                return _sortedByDistance(out)
+            }
+        }
+    }
+
+    /// The quadtree walk: every zoom policy, including the per-tile zooms of a pitched view.
+    func coverByQuadtree() -> [CameraTile] {
         guard minX <= maxX else { return [] }
         // `mask`: the half-planes whose lines cross the node's square (bit k for plane k);
         // a child can only be cut by those, and none means the node is wholly visible.
@@ -490,85 +594,140 @@ struct _CameraView {
     }
 }
 
+/// The first i in lo...hi + 1 where `pred` holds, for a `pred` false then true over
+/// lo...hi (hi + 1 counts as true): a galloping search from `guess` (clamped to the range),
+/// so a close guess costs a few calls.
+@inline(__always)
+func _firstTrue(_ lo: Int, _ hi: Int, _ guess: Int, _ pred: (Int) -> Bool) -> Int {
+    var good: Int, bad: Int            // pred(good), !pred(bad), bad < good
+    let g = min(max(guess, lo), hi + 1)
+    if g > hi || pred(g) {
+        good = g; bad = lo - 1
+        var step = 1
+        while good - step >= lo {
+            let t = good - step
+            if pred(t) { good = t; step &*= 2 } else { bad = t; break }
+        }
+    } else {
+        bad = g; good = hi + 1
+        var step = 1
+        while bad + step <= hi {
+            let t = bad + step
+            if pred(t) { good = t; break } else { bad = t; step &*= 2 }
+        }
+    }
+    while good - bad > 1 {
+        let mid = bad + (good - bad) / 2
+        if pred(mid) { good = mid } else { bad = mid }
+    }
+    return good
+}
+
 /// The tiles of (tile, distance) pairs ordered by distance, then by tile on equal
 /// distances.
 ///
-/// Each distance becomes a 24-bit fixed-point key floor(d · 2^k), with 2^k the largest
-/// power of two that keeps the largest distance below 2^24: scaling by a power of two is
-/// exact and floor is monotone, so the keys order like the distances, up to ties. A stable
-/// LSD radix sort (byte digits, all three histograms counted in one read, passes whose digit
-/// is the same for every key skipped) orders the keys with no data-dependent branch; an
-/// insertion pass with the full comparison then orders the pairs whose keys tie, which are
-/// next to each other and few. A comparison sort spent most of its time on mispredicted
-/// branches.
+/// Each distance becomes a fixed-point key floor(d · 2^k), with 2^k the largest power of
+/// two that keeps the largest distance below 2^bits: scaling by a power of two is exact and
+/// floor is monotone, so pairs with different keys are already in distance order. The
+/// indices are put in key order with no data-dependent branch, and an insertion pass with
+/// the full comparison then moves each pair back past the pairs of its own key that
+/// should follow it (a comparison sort spent most of its time on mispredicted branches):
+///
+/// - First one counting pass over count to 2·count buckets (bits = ⌈log2 count⌉): camera
+///   covers spread their distances evenly enough that buckets hold a few pairs.
+/// - When a bucket holds more than 32 pairs (distances bunched near one end), the
+///   insertion pass could cost count², so the keys are remade with 24 bits and put in order
+///   by a stable LSD radix sort instead (byte digits, all three histograms counted in one
+///   read, passes whose digit is the same for every key skipped).
 func _sortedByDistance(_ pairs: [(tile: CameraTile, d: Double)]) -> [CameraTile] {
     let count = pairs.count
     guard count > 1 else { return pairs.map(\.tile) }
-    @inline(__always)
-    func less(_ p: (tile: CameraTile, d: Double), _ q: (tile: CameraTile, d: Double)) -> Bool {
-        p.d < q.d || (p.d == q.d && p.tile < q.tile)
-    }
-    var largest = 0.0
-    for p in pairs where p.d > largest { largest = p.d }      // NaN never counts
-    // 2^k with largest · 2^k < 2^24 (k may be negative); 1 when every distance is 0.
-    // (Infinite or subnormal extremes give coarse keys; the insertion pass still orders.)
-    let scale = largest > 0 && largest.isFinite ? Double(sign: .plus, exponent: min(23 - largest.exponent, 1000), significand: 1) : 1
-    // key = floor(d · 2^k) << 32 | index
-    var a = [UInt64](unsafeUninitializedCapacity: count) { buf, n in
-        for i in 0..<count {
-            let v = pairs[i].d * scale
-            let key: UInt64 = v >= 0 && v < 16_777_216 ? UInt64(v) : (v >= 0 ? 0xFF_FFFF : 0)
-            buf[i] = key << 32 | UInt64(i)
+    return pairs.withUnsafeBufferPointer { p in
+        @inline(__always)
+        func less(_ p: (tile: CameraTile, d: Double), _ q: (tile: CameraTile, d: Double)) -> Bool {
+            p.d < q.d || (p.d == q.d && p.tile < q.tile)
         }
-        n = count
-    }
-    // Scratch for the passes: every slot is written before it is read.
-    var b = [UInt64](unsafeUninitializedCapacity: count) { _, n in n = count }
-    a.withUnsafeMutableBufferPointer { pa in
-        b.withUnsafeMutableBufferPointer { pb in
-            withUnsafeTemporaryAllocation(of: Int.self, capacity: 3 * 256) { h in
-                for i in 0..<(3 * 256) { h[i] = 0 }
-                for v in pa {
-                    h[Int((v >> 32) & 255)] &+= 1
-                    h[256 + Int((v >> 40) & 255)] &+= 1
-                    h[512 + Int((v >> 48) & 255)] &+= 1
-                }
-                var src = pa, dst = pb
-                for pass in 0..<3 {
-                    let base = 256 * pass, shift = UInt64(32 + 8 * pass)
-                    if h[base + Int((src[0] >> shift) & 255)] == count { continue }   // one digit: order kept
-                    var sum = 0
-                    for i in base..<(base + 256) { let c = h[i]; h[i] = sum; sum &+= c }
-                    for v in src {
-                        let d = base + Int((v >> shift) & 255)
-                        dst[h[d]] = v
-                        h[d] &+= 1
-                    }
-                    swap(&src, &dst)
-                }
-                if src.baseAddress != pa.baseAddress { for i in 0..<count { pa[i] = src[i] } }
+        var largest = 0.0
+        for i in 0..<count where p[i].d > largest { largest = p[i].d }      // NaN never counts
+        // key = floor(d · 2^k) << 32 | index, with largest · 2^k < 2^bits (k may be
+        // negative); 2^k is 1 when every distance is 0. (Infinite or subnormal extremes give
+        // coarse keys; the insertion pass still orders.)
+        func keys(_ buf: UnsafeMutableBufferPointer<UInt64>, bits: Int) {
+            let scale = largest > 0 && largest.isFinite
+                ? Double(sign: .plus, exponent: min(bits - 1 - largest.exponent, 1000), significand: 1) : 1
+            let top = Double(1 << bits), topKey = 1 << bits - 1
+            for i in 0..<count {
+                let v = p[i].d * scale
+                // (Through Int: one conversion instruction, where UInt64 takes a branch.)
+                let key = v >= 0 ? (v < top ? Int(v) : topKey) : 0
+                buf[i] = UInt64(truncatingIfNeeded: key) << 32 | UInt64(truncatingIfNeeded: i)
             }
         }
-    }
-    return pairs.withUnsafeBufferPointer { p in
-        [CameraTile](unsafeUninitializedCapacity: count) { out, n in
+        // The keys in order; scratch for the passes (every slot is written before it is read).
+        var a = [UInt64](unsafeUninitializedCapacity: count) { _, n in n = count }
+        var b = [UInt64](unsafeUninitializedCapacity: count) { _, n in n = count }
+        a.withUnsafeMutableBufferPointer { pa in
+            b.withUnsafeMutableBufferPointer { pb in
+                let bits = max(Int.bitWidth - (count - 1).leadingZeroBitCount, 1)
+                let bucketed = withUnsafeTemporaryAllocation(of: Int32.self, capacity: 1 << bits) { h in
+                    keys(pb, bits: bits)
+                    h.initialize(repeating: 0)
+                    for v in pb { h[Int(truncatingIfNeeded: v >> 32)] &+= 1 }
+                    var sum: Int32 = 0, fullest: Int32 = 0
+                    for i in 0..<(1 << bits) { let c = h[i]; h[i] = sum; sum &+= c; fullest = max(fullest, c) }
+                    guard fullest <= 32 else { return false }
+                    for v in pb {
+                        let d = Int(truncatingIfNeeded: v >> 32)
+                        pa[Int(truncatingIfNeeded: h[d])] = v
+                        h[d] &+= 1
+                    }
+                    return true
+                }
+                if bucketed { return }
+                keys(pa, bits: 24)
+                withUnsafeTemporaryAllocation(of: Int.self, capacity: 3 * 256) { h in
+                    h.initialize(repeating: 0)
+                    for v in pa {
+                        h[Int((v >> 32) & 255)] &+= 1
+                        h[256 + Int((v >> 40) & 255)] &+= 1
+                        h[512 + Int((v >> 48) & 255)] &+= 1
+                    }
+                    var src = pa, dst = pb
+                    for pass in 0..<3 {
+                        let base = 256 * pass, shift = UInt64(32 + 8 * pass)
+                        if h[base + Int((src[0] >> shift) & 255)] == count { continue }   // one digit: order kept
+                        var sum = 0
+                        for i in base..<(base + 256) { let c = h[i]; h[i] = sum; sum &+= c }
+                        for v in src {
+                            let d = base + Int((v >> shift) & 255)
+                            dst[h[d]] = v
+                            h[d] &+= 1
+                        }
+                        swap(&src, &dst)
+                    }
+                    if src.baseAddress != pa.baseAddress { for i in 0..<count { pa[i] = src[i] } }
+                }
+            }
+        }
+        return [CameraTile](unsafeUninitializedCapacity: count) { out, n in
             a.withUnsafeMutableBufferPointer { k in
-                // Insertion pass over the index order with the full comparison, which only
-                // runs between equal keys (the keys are in order already).
-                var i = 1
-                while i < count {
-                    let v = k[i]
-                    guard k[i - 1] >> 32 == v >> 32 else { i += 1; continue }
-                    let pv = p[Int(truncatingIfNeeded: v & 0xFFFF_FFFF)]
+                @inline(__always)
+                func at(_ v: UInt64) -> (tile: CameraTile, d: Double) { p[Int(truncatingIfNeeded: v & 0xFFFF_FFFF)] }
+                // Insertion pass in key order: `last` is the greatest pair so far, and a pair
+                // that does not follow it moves back past the pairs (all of its key) that
+                // should follow it.
+                var last = at(k[0])
+                for i in 1..<count {
+                    let v = k[i], pv = at(v)
+                    if less(last, pv) { last = pv; continue }
                     var j = i
-                    while j > 0 && k[j - 1] >> 32 == v >> 32 && less(pv, p[Int(truncatingIfNeeded: k[j - 1] & 0xFFFF_FFFF)]) {
+                    while j > 0 && less(pv, at(k[j - 1])) {
                         k[j] = k[j - 1]
                         j -= 1
                     }
                     k[j] = v
-                    i += 1
                 }
-                for i in 0..<count { (out.baseAddress! + i).initialize(to: p[Int(truncatingIfNeeded: k[i] & 0xFFFF_FFFF)].tile) }
+                for i in 0..<count { (out.baseAddress! + i).initialize(to: at(k[i]).tile) }
             }
             n = count
         }
