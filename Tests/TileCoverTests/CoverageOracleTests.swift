@@ -260,6 +260,31 @@ final class CoverageOracleTests: XCTestCase {
         }
     }
 
+    /// §6.3 with long self-intersecting rings (30–90 vertices over an 8 × 8 world): rows
+    /// carry dozens of crossings, so the fill's row-bucketed ordering and its per-row sorts
+    /// of more than 16 crossings are exercised, against the oracle.
+    func testPolygonsWithManyCrossingsPerRow() {
+        var rng = Rng(state: 31)
+        var largestRow = 0
+        for round in 0..<150 {
+            var rings: [[(Int, Int)]] = []
+            for _ in 0..<Int.random(in: 1...2, using: &rng) {
+                rings.append((0..<Int.random(in: 30...90, using: &rng)).map { _ in vertex(&rng) })
+            }
+            let parts = rings.map { round % 2 == 0 ? $0 + [$0[0]] : $0 }
+            let g = geometry(.polygon, parts, polygonStarts: [0])
+            let ours = cover(g), want = oracle(polygons: [rings])
+            XCTAssertEqual(ours, want, "round \(round): extra \(ours.subtracting(want).count), missing \(want.subtracting(ours).count)")
+            // Crossings of the centre line of row 3 (y = 3.5 tiles), as the fill counts them.
+            let y2 = 7 * scale
+            let row3 = rings.reduce(0) { sum, r in
+                sum + (0..<r.count).filter { k in (2 * r[k].1 > y2) != (2 * r[(k + 1) % r.count].1 > y2) }.count
+            }
+            largestRow = max(largestRow, row3)
+        }
+        XCTAssertGreaterThan(largestRow, 40, "rows with more than 16 crossings")
+    }
+
     /// §6.7, §6.8: the whole world at z2 is 16 tiles; z30 ids have no precision loss;
     /// a line to the pole terminates.
     func testWorldPolesAndDeepZooms() {

@@ -103,6 +103,54 @@ final class ProjectedCoverTests: XCTestCase {
         }
     }
 
+    /// Polygons (§6.3) with vertices on tile edges, a few ulps off them, and on the centre
+    /// lines y = row + ½ the fill scans (where a fast y could move a crossing), rings closed
+    /// or left open, holes and several polygons: the lon/lat cover equals the tile-space
+    /// cover of the exactly projected polygon, in both modes.
+    func testPolygonsAgreeWithTheExactProjection() {
+        var rng = Rng(state: 44)
+        for round in 0..<1_000 {
+            let zoom = [3, 6, 10, 12, 16, 22, 29][round % 7]
+            let n = Double(1 << zoom)
+            let tile = 360.0 / n
+            let step = [tile / 4, 2 * tile, 12 * tile][round % 3]
+            let baseLon = Double.random(in: -170...170, using: &rng), baseLat = Double.random(in: -80...80, using: &rng)
+            var coords: [Double] = [], parts: [Int] = [], polygons: [Int] = []
+            for _ in 0..<Int.random(in: 1...2, using: &rng) {
+                polygons.append(parts.count)
+                for _ in 0..<Int.random(in: 1...3, using: &rng) {
+                    parts.append(coords.count / 2)
+                    var lon = longitude(&rng, zoom: zoom, near: baseLon), lat = latitude(&rng, zoom: zoom, near: baseLat)
+                    let first = (lon, lat)
+                    for _ in 0..<Int.random(in: 3...24, using: &rng) {
+                        coords += [lon, lat]
+                        switch Int.random(in: 0..<5, using: &rng) {
+                        case 0:
+                            lon = longitude(&rng, zoom: zoom, near: lon)
+                            lat = latitude(&rng, zoom: zoom, near: lat)
+                        case 1:
+                            // On a row's centre line, or an ulp or two off it.
+                            let row = (WebMercator.y(latitude: lat) * n).rounded(.down)
+                            lat = WebMercator.latitude(y: (row + 0.5) / n)
+                            for _ in 0..<Int.random(in: 0...2, using: &rng) { lat = Bool.random(using: &rng) ? lat.nextUp : lat.nextDown }
+                            lon += Double.random(in: -step...step, using: &rng)
+                        default:
+                            lon += Double.random(in: -step...step, using: &rng)
+                            lat = min(max(lat + Double.random(in: -step...step, using: &rng) / 2, -85), 85)
+                        }
+                    }
+                    if round % 2 == 0 { coords += [first.0, first.1] }
+                }
+            }
+            let g = Geometry(kind: .multiPolygon, coordinates: coords, partStarts: parts, polygonStarts: polygons)
+            for mode in [TileCoverage.Mode.closed, .minimal] {
+                XCTAssertEqual(keys(TileCoverage.tiles(for: g, zoom: zoom, mode: mode)),
+                               TileCoverage.tileKeys(tileSpace: projected(g, zoom: zoom), zoom: zoom, mode: mode),
+                               "round \(round), z\(zoom), \(mode): \(coords) \(parts) \(polygons)")
+            }
+        }
+    }
+
     func testPointsAgreeWithTheExactProjection() {
         var rng = Rng(state: 43)
         for round in 0..<600 {
