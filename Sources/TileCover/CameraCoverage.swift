@@ -435,7 +435,8 @@ struct _CameraView {
     /// east-going tests and the last that passes the west-going ones, with the very
     /// expressions `visibility` evaluates on every plane at once; no tile off the run is
     /// looked at. `coverByQuadtree` returns the same tiles (a test compares them).
-    func coverByRows() -> [CameraTile] {
+    /// (`generic`: always through `_sortedByDistance`, the path of bunched distances.)
+    func coverByRows(generic: Bool = false) -> [CameraTile] {
         let z = nominalZ
         guard minX <= maxX, z >= options.minZoom else { return [] }
         let over = z == maxZoom && options.reparseOverscaled ? max(z, desiredZ) : z
@@ -499,25 +500,122 @@ struct _CameraView {
                         total += last - first + 1
                     }
                 }
-                var out: [(tile: CameraTile, d: Double)] = []
-                out.reserveCapacity(total)
+                guard total > 0 else { return [] }
+                var iMin = Int.max, iMax = Int.min, dMax = 0.0
+                // The distance from the view's centre to tile (i, j)'s centre, in target-zoom
+                // tiles: the value `coverByQuadtree` computes (its distance2), term for term.
+                @inline(__always)
+                func distance2(_ i: Int, _ j: Int) -> Double {
+                    let cx = ((Double(i) + 0.5) * inv - centerX) * scale
+                    let cy = ((Double(j) + 0.5) * inv - centerY) * scale
+                    return cx * cx + cy * cy
+                }
                 for j in rowLo...rowHi {
                     let (first, last) = runs[j - rowLo]
                     guard first <= last else { continue }
-                    let my = (Double(j) + 0.5) * inv
-                    // The distances `coverByQuadtree` computes (distance2 there), term for term.
-                    let cy = (my - centerY) * scale
-                    let dy2 = cy * cy
-                    for i in first...last {
-                        let cx = ((Double(i) + 0.5) * inv - centerX) * scale
-                        let tile = CameraTile(tile: TileID(unchecked: z, x: UInt32(truncatingIfNeeded: i & (n - 1)), y: UInt32(j)),
-                                              wrap: i >> z, overscaledZ: over)
-                        out.append((tile, cx * cx + dy2))
+                    iMin = min(iMin, first)
+                    iMax = max(iMax, last)
+                    // Along a row the distance is convex, so its largest value is at an end.
+                    dMax = max(dMax, distance2(first, j), distance2(last, j))
+                }
+                guard !generic, iMax - iMin < 1 << 32, dMax.isFinite else { return coverByRowsGeneric(runs, rowLo, rowHi, total) }
+                // The order: (distance, i, j), the quadtree's (distance, tile) order. Each tile
+                // is one word, (i − iMin) << 32 | j, whose order is (i, j)'s. One counting pass
+                // over count to 2·count buckets of round(d · 2^k) (2^k chosen as in
+                // `_sortedByDistance`), then an insertion pass with the full comparison
+                // between neighbours; only words move. Bunched distances (a bucket of more
+                // than 32) take the general sort instead.
+                let count = total
+                let bits = max(Int.bitWidth - (count - 1).leadingZeroBitCount, 1)
+                guard bits <= 16 else { return coverByRowsGeneric(runs, rowLo, rowHi, total) }
+                let buckets = 1 << bits
+                // dMax · keyScale < 2^bits, and every distance is at most dMax.
+                let keyScale = dMax > 0 ? Double(sign: .plus, exponent: min(bits - 1 - dMax.exponent, 1000), significand: 1) : 1
+                return withUnsafeTemporaryAllocation(of: Int32.self, capacity: buckets) { h -> [CameraTile] in
+                    withUnsafeTemporaryAllocation(of: UInt64.self, capacity: 2 * count) { words -> [CameraTile] in
+                        withUnsafeTemporaryAllocation(of: Double.self, capacity: count) { ds -> [CameraTile] in
+                          withUnsafeTemporaryAllocation(of: Int32.self, capacity: count) { bucket -> [CameraTile] in
+                            h.initialize(repeating: 0)
+                            let w = words.baseAddress!, order = w + count
+                            // Each tile's word and bucket.
+                            var t = 0
+                            for j in rowLo...rowHi {
+                                let (first, last) = runs[j - rowLo]
+                                guard first <= last else { continue }
+                                let cy = ((Double(j) + 0.5) * inv - centerY) * scale
+                                let dy2 = cy * cy
+                                for i in first...last {
+                                    let cx = ((Double(i) + 0.5) * inv - centerX) * scale
+                                    // round(v) for 0 ≤ v ≤ 2^bits, from the low bits of v + 2^52
+                                    // (no range checks): monotone in d, which is all a
+                                    // bucket needs to be.
+                                    let v = (cx * cx + dy2) * keyScale
+                                    let key = min(Int(truncatingIfNeeded: (v + 0x1p52).bitPattern & 0xF_FFFF_FFFF_FFFF), buckets - 1)
+                                    w[t] = UInt64(truncatingIfNeeded: i - iMin) << 32 | UInt64(truncatingIfNeeded: j)
+                                    bucket[t] = Int32(truncatingIfNeeded: key)
+                                    h[key] &+= 1
+                                    t &+= 1
+                                }
+                            }
+                            var sum: Int32 = 0, fullest: Int32 = 0
+                            for b in 0..<buckets { let c = h[b]; h[b] = sum; sum &+= c; fullest = max(fullest, c) }
+                            guard fullest <= 32 else { return coverByRowsGeneric(runs, rowLo, rowHi, total) }
+                            for t in 0..<count {
+                                let key = Int(truncatingIfNeeded: bucket[t])
+                                order[Int(truncatingIfNeeded: h[key])] = w[t]
+                                h[key] &+= 1
+                            }
+                            // Tiles of different buckets are in distance order already.
+                            for t in 0..<count {
+                                let word = order[t]
+                                let d = distance2(iMin + Int(truncatingIfNeeded: word >> 32), Int(truncatingIfNeeded: word & 0xFFFF_FFFF))
+                                var k = t
+                                while k > 0 && (d < ds[k - 1] || (d == ds[k - 1] && word < order[k - 1])) {
+                                    order[k] = order[k - 1]
+                                    ds[k] = ds[k - 1]
+                                    k -= 1
+                                }
+                                order[k] = word
+                                ds[k] = d
+                            }
+                            return [CameraTile](unsafeUninitializedCapacity: count) { out, filled in
+                                for t in 0..<count {
+                                    let word = order[t]
+                                    let i = iMin + Int(truncatingIfNeeded: word >> 32)
+                                    let tile = TileID(unchecked: z, x: UInt32(truncatingIfNeeded: i & (n - 1)),
+                                                      y: UInt32(truncatingIfNeeded: word & 0xFFFF_FFFF))
+                                    (out.baseAddress! + t).initialize(to: CameraTile(tile: tile, wrap: i >> z, overscaledZ: over))
+                                }
+                                filled = count
+                            }
+                          }
+                        }
                     }
                 }
-                return _sortedByDistance(out)
             }
         }
+    }
+
+    /// `coverByRows`'s tiles through the general (tile, distance) sort, for views whose
+    /// distances bunch too much for one counting pass.
+    func coverByRowsGeneric(_ runs: UnsafeMutableBufferPointer<(Int, Int)>, _ rowLo: Int, _ rowHi: Int, _ total: Int) -> [CameraTile] {
+        let z = nominalZ, n = 1 << z, scale = Double(n)
+        let inv = Double(sign: .plus, exponent: -z, significand: 1)
+        let over = z == maxZoom && options.reparseOverscaled ? max(z, desiredZ) : z
+        var out: [(tile: CameraTile, d: Double)] = []
+        out.reserveCapacity(total)
+        for j in rowLo...rowHi {
+            let (first, last) = runs[j - rowLo]
+            guard first <= last else { continue }
+            let cy = ((Double(j) + 0.5) * inv - centerY) * scale
+            for i in first...last {
+                let cx = ((Double(i) + 0.5) * inv - centerX) * scale
+                let tile = CameraTile(tile: TileID(unchecked: z, x: UInt32(truncatingIfNeeded: i & (n - 1)), y: UInt32(j)),
+                                      wrap: i >> z, overscaledZ: over)
+                out.append((tile, cx * cx + cy * cy))
+            }
+        }
+        return _sortedByDistance(out)
     }
 
     /// The quadtree walk: every zoom policy, including the per-tile zooms of a pitched view.

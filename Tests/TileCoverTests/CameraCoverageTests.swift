@@ -263,6 +263,7 @@ final class CameraCoverageTests: XCTestCase {
             guard !view.variableZoom else { continue }
             let rows = view.coverByRows(), walk = view.coverByQuadtree()
             XCTAssertEqual(rows, walk, "trial \(trial): \(camera) \(options)")
+            if trial % 4 == 1 { XCTAssertEqual(view.coverByRows(generic: true), walk, "trial \(trial), generic order") }
             compared += 1
             tiles += walk.count
         }
