@@ -44,10 +44,16 @@ enum _FastMercator {
     /// y in world units for |latitude| < `limit` (the caller checks), from the table `c`.
     @inline(__always)
     static func y(latitude: Double, _ c: UnsafePointer<Double>) -> Double {
-        let k = min(Int((latitude + WebMercator.maxLatitude) * inverseStep), intervals - 1)
+        // |latitude| < limit < maxLatitude, so the index is in 0..<intervals; read off the
+        // low bits of u + 2^52 (u rounded down first), with no range checks.
+        let u = (latitude + WebMercator.maxLatitude) * inverseStep - 0.5
+        let k = min(Int(truncatingIfNeeded: (u + 0x1p52).bitPattern & 0xF_FFFF_FFFF_FFFF), intervals - 1)
         let t = (latitude - (-WebMercator.maxLatitude + (Double(k) + 0.5) * step)) * (.pi / 180)
         let p = c + 6 &* k
-        let f = p[0] + t * (p[1] + t * (p[2] + t * (p[3] + t * (p[4] + t * p[5]))))
+        // Estrin's scheme: three independent pairs, then two levels, a shorter chain of
+        // dependent operations than Horner's.
+        let t2 = t * t
+        let f = (p[0] + t * p[1]) + t2 * ((p[2] + t * p[3]) + t2 * (p[4] + t * p[5]))
         return 0.5 - f * (0.5 / .pi)
     }
 
