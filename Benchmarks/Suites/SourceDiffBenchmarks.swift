@@ -10,7 +10,9 @@ import SourceDiff
 ///   successive operations alternate the diff and its inverse, so each applies one diff of
 ///   size k) with the index kept up to date and the touched tiles collected, by
 ///   `graticule`; against `rebuild`, building the store and its index from scratch with the
-///   edited features. Items = N.
+///   edited features. Items = N. With a `pool` parameter, the operations cycle through that
+///   many (diff, inverse) pairs of the same mix over features drawn afresh for each pair,
+///   so a small diff does not find its features in cache from two operations before.
 /// - `diff.compute` [k]: the streaming diff of the two snapshots' bytes (`graticule`)
 ///   against `parse-both`, reading both with the streaming reader.
 /// - `diff.merge`: folding 60 successive diffs of 100 moves each (a minute of live updates
@@ -33,6 +35,31 @@ enum SourceDiffBenchmarks {
                         for _ in 0..<iterations {
                             let r = try? store.apply(flip ? backward : forward)
                             flip.toggle()
+                            blackHole(r?.touchedTileCount ?? -1)
+                        }
+                    }
+                }
+                // The same edits drawn afresh for every operation: a pool of (diff, inverse)
+                // pairs over different features, applied in turn, so no size finds the
+                // features it edits in cache from the operation before last.
+                let pool = max(2, min(n / k, 1000, 200_000 / k))
+                suite.add("source.update", implementation: "graticule", dataset: d,
+                          parameters: ["k": String(k), "pool": String(pool)]) { d in
+                    let old = try features(try d.bytes())
+                    var store = try FeatureStore(old, indexZooms: zooms)
+                    let pairs = rotatingDiffs(old, edits: k, pairs: pool)
+                    // Every pair applies and undoes cleanly (a failed apply would be timed as
+                    // a fast one).
+                    for (forward, backward) in pairs {
+                        _ = try store.apply(forward)
+                        _ = try store.apply(backward)
+                    }
+                    var next = 0
+                    return Workload { iterations in
+                        for _ in 0..<iterations {
+                            let pair = pairs[next >> 1]
+                            let r = try? store.apply(next & 1 == 0 ? pair.0 : pair.1)
+                            next = next + 1 == 2 * pairs.count ? 0 : next + 1
                             blackHole(r?.touchedTileCount ?? -1)
                         }
                     }
@@ -138,6 +165,47 @@ enum SourceDiffBenchmarks {
     static func snapshots(_ d: Dataset, edits: Int) throws -> ([GeoFeature], [GeoFeature]) {
         let n = d.parameterCount
         return (try features(try d.bytes()), try features(PointsGeoJSON.generate(count: n, seed: 1, edits: edits).bytes))
+    }
+
+    /// `pairs` (diff, inverse) pairs over `old` (integer ids 1...count), each with the edit
+    /// mix of `snapshots`: `edits` points moved about 100 m with their `score` changed,
+    /// `edits / 10` removed and `edits / 10` added after the last id; features drawn afresh
+    /// for every pair (distinct within a pair).
+    static func rotatingDiffs(_ old: [GeoFeature], edits: Int, pairs: Int) -> [(GeoJSONSourceDiff, GeoJSONSourceDiff)] {
+        var rng = SeededRandom(seed: 1234)
+        let n = old.count
+        var out: [(GeoJSONSourceDiff, GeoJSONSourceDiff)] = []
+        out.reserveCapacity(pairs)
+        for _ in 0..<pairs {
+            var picked = Set<Int>()
+            var forward = GeoJSONSourceDiff(), backward = GeoJSONSourceDiff()
+            while picked.count < min(edits + edits / 10, n) { picked.insert(rng.below(n)) }
+            for (j, i) in picked.sorted().enumerated() {
+                let f = old[i]
+                guard let id = f.id, var g = f.geometry else { continue }
+                if j % 11 == 10 {
+                    forward.remove.append(FeatureKey(id))
+                    backward.add.append(f)
+                    continue
+                }
+                let before = g
+                g.coordinates[0] = min(179.999999, max(-179.999999, g.coordinates[0] + 0.001))
+                g.coordinates[1] = min(84.999999, max(-84.999999, g.coordinates[1] + 0.0005))
+                let score = f.properties?["score"] ?? .double(0)
+                var next = PropertyValue.double(1)
+                if case .double(let v) = score { next = .double((v + 1).truncatingRemainder(dividingBy: 5)) }
+                forward.update.append(FeatureUpdate(id: FeatureKey(id), newGeometry: g, addOrUpdateProperties: ["score": next]))
+                backward.update.append(FeatureUpdate(id: FeatureKey(id), newGeometry: before, addOrUpdateProperties: ["score": score]))
+            }
+            for a in 0..<(edits / 10) {
+                var f = old[rng.below(n)]
+                f.id = .int(Int64(n + 1 + a))
+                forward.add.append(f)
+                backward.remove.append(FeatureKey(f.id!))
+            }
+            out.append((forward, backward))
+        }
+        return out
     }
 
     static func features(_ bytes: [UInt8]) throws -> [GeoFeature] {
