@@ -61,6 +61,9 @@ enum CorpusDatasets {
             out.append(Dataset(name: "generated/source-points-1000k", kind: "source-points") {
                 PointsGeoJSON.generate(count: 1_000_000, seed: 1)
             })
+            out.append(Dataset(name: "generated/source-polygons-1000k", kind: "source-polygons") {
+                PolygonsGeoJSON.generate(count: 1_000_000, seed: 11)
+            })
             // The longest sample track: a real drive for tilecover.follow.
             let gpx = root + "/gpx/gpxpy/korita-zbevnica.gpx"
             if fm.fileExists(atPath: gpx) {

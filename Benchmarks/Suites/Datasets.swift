@@ -34,6 +34,9 @@ public enum BuiltinDatasets {
             Dataset(name: "generated/source-points-\(source / 1000)k", kind: "source-points") {
                 PointsGeoJSON.generate(count: source, seed: 1)
             },
+            Dataset(name: "generated/source-polygons-\(source / 1000)k", kind: "source-polygons") {
+                PolygonsGeoJSON.generate(count: source, seed: 11)
+            },
             // Camera views: "lon,lat,zoom,bearing,pitch,width,height" per line.
             Dataset(name: "camera/1920x1080-z8-p60-b30", kind: "camera") {
                 (Array("13.4,52.5,8,30,60,1920,1080\n".utf8), 1)

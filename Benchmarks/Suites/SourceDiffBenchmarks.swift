@@ -4,8 +4,8 @@ import GeoJSON
 import GeoModel
 import SourceDiff
 
-/// Data-source updates on generated point sources (`generated/source-points-N`), index over
-/// z0–14:
+/// Data-source updates on generated point sources (`generated/source-points-N`) and
+/// building-footprint polygon sources (`generated/source-polygons-N`), index over z0–14:
 /// - `source.update` [k]: applying a diff of k edits (k moved, k/10 removed, k/10 added;
 ///   successive operations alternate the diff and its inverse, so each applies one diff of
 ///   size k) with the index kept up to date and the touched tiles collected, by
@@ -22,6 +22,20 @@ enum SourceDiffBenchmarks {
 
     static func register(in suite: inout BenchmarkSuite, datasets: [Dataset]) {
         registerLive(in: &suite, datasets: datasets)
+        // Polygon sources: the same edit mix from the pool, one pair (alternating, as the
+        // point cases) and many; the rebuild builds the store from the source's features.
+        for d in datasets where d.kind == "source-polygons" {
+            let n = d.parameterCount
+            registerPoolUpdates(in: &suite, d, n: n, alternating: true)
+            for k in [1, 100, 10_000] where k <= n / 2 {
+                suite.add("source.update", implementation: "rebuild", dataset: d, parameters: ["k": String(k)]) { d in
+                    let features = try features(try d.bytes())
+                    return Workload { iterations in
+                        for _ in 0..<iterations { blackHole((try? FeatureStore(features, indexZooms: zooms))?.count ?? -1) }
+                    }
+                }
+            }
+        }
         for d in datasets where d.kind == "source-points" {
             let n = d.parameterCount
             for k in [1, 100, 10_000] where k <= n / 2 {
@@ -39,31 +53,6 @@ enum SourceDiffBenchmarks {
                         }
                     }
                 }
-                // The same edits drawn afresh for every operation: a pool of (diff, inverse)
-                // pairs over different features, applied in turn, so no size finds the
-                // features it edits in cache from the operation before last.
-                let pool = max(2, min(n / k, 1000, 200_000 / k))
-                suite.add("source.update", implementation: "graticule", dataset: d,
-                          parameters: ["k": String(k), "pool": String(pool)]) { d in
-                    let old = try features(try d.bytes())
-                    var store = try FeatureStore(old, indexZooms: zooms)
-                    let pairs = rotatingDiffs(old, edits: k, pairs: pool)
-                    // Every pair applies and undoes cleanly (a failed apply would be timed as
-                    // a fast one).
-                    for (forward, backward) in pairs {
-                        _ = try store.apply(forward)
-                        _ = try store.apply(backward)
-                    }
-                    var next = 0
-                    return Workload { iterations in
-                        for _ in 0..<iterations {
-                            let pair = pairs[next >> 1]
-                            let r = try? store.apply(next & 1 == 0 ? pair.0 : pair.1)
-                            next = next + 1 == 2 * pairs.count ? 0 : next + 1
-                            blackHole(r?.touchedTileCount ?? -1)
-                        }
-                    }
-                }
                 suite.add("source.update", implementation: "rebuild", dataset: d, parameters: ["k": String(k)]) { d in
                     let (_, new) = try snapshots(d, edits: k)
                     return Workload { iterations in
@@ -71,6 +60,7 @@ enum SourceDiffBenchmarks {
                     }
                 }
             }
+            registerPoolUpdates(in: &suite, d, n: n)
             let k = min(10_000, n / 10)
             suite.add("diff.compute", implementation: "graticule", dataset: d, parameters: ["k": String(k)]) { d in
                 let old = try d.bytes(), new = PointsGeoJSON.generate(count: n, seed: 1, edits: k).bytes
@@ -167,8 +157,41 @@ enum SourceDiffBenchmarks {
         return (try features(try d.bytes()), try features(PointsGeoJSON.generate(count: n, seed: 1, edits: edits).bytes))
     }
 
+    /// `source.update` [k, pool]: the same edits drawn afresh for every operation, from a
+    /// pool of (diff, inverse) pairs over different features applied in turn, so no size
+    /// finds the features it edits in cache from the operation before last. With
+    /// `alternating`, also the pool of one pair (one diff and its inverse, as the point
+    /// cases without a pool).
+    static func registerPoolUpdates(in suite: inout BenchmarkSuite, _ d: Dataset, n: Int, alternating: Bool = false) {
+        for k in [1, 100, 10_000] where k <= n / 2 {
+            for pool in (alternating ? [1] : []) + [max(2, min(n / k, 1000, 200_000 / k))] {
+                suite.add("source.update", implementation: "graticule", dataset: d,
+                          parameters: ["k": String(k), "pool": String(pool)]) { d in
+                    let old = try features(try d.bytes())
+                    var store = try FeatureStore(old, indexZooms: zooms)
+                    let pairs = rotatingDiffs(old, edits: k, pairs: pool)
+                    // Every pair applies and undoes cleanly (a failed apply would be timed as
+                    // a fast one).
+                    for (forward, backward) in pairs {
+                        _ = try store.apply(forward)
+                        _ = try store.apply(backward)
+                    }
+                    var next = 0
+                    return Workload { iterations in
+                        for _ in 0..<iterations {
+                            let pair = pairs[next >> 1]
+                            let r = try? store.apply(next & 1 == 0 ? pair.0 : pair.1)
+                            next = next + 1 == 2 * pairs.count ? 0 : next + 1
+                            blackHole(r?.touchedTileCount ?? -1)
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     /// `pairs` (diff, inverse) pairs over `old` (integer ids 1...count), each with the edit
-    /// mix of `snapshots`: `edits` points moved about 100 m with their `score` changed,
+    /// mix of `snapshots`: `edits` features moved about 100 m with their `score` changed,
     /// `edits / 10` removed and `edits / 10` added after the last id; features drawn afresh
     /// for every pair (distinct within a pair).
     static func rotatingDiffs(_ old: [GeoFeature], edits: Int, pairs: Int) -> [(GeoJSONSourceDiff, GeoJSONSourceDiff)] {
@@ -189,8 +212,11 @@ enum SourceDiffBenchmarks {
                     continue
                 }
                 let before = g
-                g.coordinates[0] = min(179.999999, max(-179.999999, g.coordinates[0] + 0.001))
-                g.coordinates[1] = min(84.999999, max(-84.999999, g.coordinates[1] + 0.0005))
+                // Every position moves by the same step (a point, or a whole outline).
+                for c in stride(from: 0, to: g.coordinates.count - 1, by: g.dimensions) {
+                    g.coordinates[c] = min(179.999999, max(-179.999999, g.coordinates[c] + 0.001))
+                    g.coordinates[c + 1] = min(84.999999, max(-84.999999, g.coordinates[c + 1] + 0.0005))
+                }
                 let score = f.properties?["score"] ?? .double(0)
                 var next = PropertyValue.double(1)
                 if case .double(let v) = score { next = .double((v + 1).truncatingRemainder(dividingBy: 5)) }
