@@ -153,9 +153,9 @@ public struct FeatureStore {
 
     // MARK: Index
 
-    /// The closed-square cover over the index range (`_RangeCover`), as stored: a point
-    /// strictly inside a tile at the deepest zoom keeps only that tile (no array per
-    /// point); anything else keeps the list.
+    /// The closed-square cover over the index range (`_RangeCover`), as stored: a geometry
+    /// strictly inside one tile at the deepest zoom (a point, a small outline) keeps only that
+    /// tile (no array per feature); anything else keeps the list.
     func cover(of geometry: Geometry?) -> _Cover {
         guard let zooms = indexZooms else { return .list([]) }
         if let g = geometry, let t = _RangeCover.pointTile(g, zoom: zooms.upperBound) { return .chain(t) }
@@ -187,8 +187,8 @@ public struct FeatureStore {
     /// tiles only `new` holds are also inserted into `touched`.
     mutating func reindex(_ slot: Int32, from old: _Cover, to new: _Cover, touching touched: inout _TileTable) {
         if case .chain(var a) = old, case .chain(var b) = new, let zooms = indexZooms {
-            // Two points: their chains differ up to the deepest common ancestor, and agree
-            // from there on.
+            // Two chains (each a geometry inside one deepest tile): they differ up to the
+            // deepest common ancestor, and agree from there on.
             var z = zooms.upperBound
             while a != b {
                 index.remove(slot, a)

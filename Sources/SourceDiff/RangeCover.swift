@@ -13,12 +13,20 @@ enum _RangeCover {
         return TileCoverage.tiles(for: g, zoom: zooms.upperBound)
     }
 
-    /// The one tile of a point strictly inside a tile (not on a tile edge, where the closed
-    /// cover has 2 or 4 tiles); nil otherwise.
+    /// The one tile that holds every position of `g` strictly inside it (not on a tile
+    /// edge, where a point's closed cover has 2 or 4 tiles); nil otherwise. That tile is then
+    /// the geometry's whole closed cover at `zoom`: the open square is convex, so the
+    /// segments between the positions and the area a ring encloses stay inside it too, and
+    /// no other tile's closed square meets the open square. (A point, or a small line or
+    /// outline such as a building; collections keep their positions in their members and
+    /// take the general cover.)
     @inline(__always)
     static func pointTile(_ g: Geometry, zoom: Int) -> TileID? {
-        guard g.kind == .point, g.positionCount == 1 else { return nil }
-        return pointTile(longitude: g.x(0), latitude: g.y(0), zoom: zoom)
+        let count = g.positionCount
+        guard count >= 1, g.kind != .geometryCollection,
+              let t = pointTile(longitude: g.x(0), latitude: g.y(0), zoom: zoom) else { return nil }
+        for i in 1..<count where pointTile(longitude: g.x(i), latitude: g.y(i), zoom: zoom) != t { return nil }
+        return t
     }
 
     @inline(__always)
@@ -149,9 +157,10 @@ struct _TileTable {
     }
 }
 
-/// A feature's tiles over an index's zoom range, as the store keeps them: a point strictly
-/// inside a tile at the deepest zoom keeps only that tile (its cover is the tile and its
-/// ancestors), so a point costs no array; anything else keeps the list, deepest level first.
+/// A feature's tiles over an index's zoom range, as the store keeps them: a geometry strictly
+/// inside one tile at the deepest zoom (a point, a building) keeps only that tile (its cover
+/// is the tile and its ancestors), so it costs no array; anything else keeps the list,
+/// deepest level first.
 enum _Cover {
     case chain(TileID)
     case list([TileID])

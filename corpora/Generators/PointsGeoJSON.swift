@@ -28,10 +28,7 @@ public enum PointsGeoJSON {
         }
         let added = edits / 10
         var rng = SeededRandom(seed: seed)
-        // Cluster centres: a few dozen "cities".
-        let clusters = (0..<max(1, min(48, count / 50 + 1))).map { _ in
-            (rng.uniform(-170, 170), rng.uniform(-60, 70), rng.uniform(0.05, 1.5))
-        }
+        let clusters = Self.clusters(&rng, count: count, spread: 0.05, 1.5)
         let categories = ["cafe", "fuel", "school", "park", "hospital", "bus_stop", "shop", "bank"]
         var out = [UInt8]()
         out.reserveCapacity(count * 190)
@@ -62,6 +59,14 @@ public enum PointsGeoJSON {
         }
         put("\n]}\n")
         return (out, written)
+    }
+
+    /// Cluster centres, a few dozen "cities" for `count` features: (longitude, latitude,
+    /// spread in degrees), the spread drawn from `lo`...`hi`.
+    static func clusters(_ rng: inout SeededRandom, count: Int, spread lo: Double, _ hi: Double) -> [(Double, Double, Double)] {
+        (0..<max(1, min(48, count / 50 + 1))).map { _ in
+            (rng.uniform(-170, 170), rng.uniform(-60, 70), rng.uniform(lo, hi))
+        }
     }
 
     /// `x` with exactly six decimals, computed with integers so no platform formatting is

@@ -8,9 +8,7 @@ public enum PolygonsGeoJSON {
     /// - Returns: the document's bytes (UTF-8, no BOM) and the feature count.
     public static func generate(count: Int, seed: UInt64 = 11) -> (bytes: [UInt8], items: Int) {
         var rng = SeededRandom(seed: seed)
-        let clusters = (0..<max(1, min(48, count / 50 + 1))).map { _ in
-            (rng.uniform(-170, 170), rng.uniform(-60, 70), rng.uniform(0.02, 0.6))
-        }
+        let clusters = PointsGeoJSON.clusters(&rng, count: count, spread: 0.02, 0.6)
         let uses = ["residential", "commercial", "industrial", "school", "retail", "garage", "church", "office"]
         var out = [UInt8]()
         out.reserveCapacity(count * 330)
