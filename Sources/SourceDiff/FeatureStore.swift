@@ -158,7 +158,7 @@ public struct FeatureStore {
     /// tile (no array per feature); anything else keeps the list.
     func cover(of geometry: Geometry?) -> _Cover {
         guard let zooms = indexZooms else { return .list([]) }
-        if let g = geometry, let t = _RangeCover.pointTile(g, zoom: zooms.upperBound) { return .chain(t) }
+        if let g = geometry, let t = _RangeCover.interiorTile(g, zoom: zooms.upperBound) { return .chain(t) }
         var out: [TileID] = []
         _RangeCover.forEachWithAncestors(_RangeCover.deepest(geometry, zooms), zooms) { out.append($0) }
         return .list(out)

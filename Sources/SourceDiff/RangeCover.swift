@@ -9,7 +9,7 @@ enum _RangeCover {
     /// The tiles at `zooms.upperBound`.
     static func deepest(_ geometry: Geometry?, _ zooms: ClosedRange<Int>) -> [TileID] {
         guard let g = geometry else { return [] }
-        if let t = pointTile(g, zoom: zooms.upperBound) { return [t] }
+        if let t = interiorTile(g, zoom: zooms.upperBound) { return [t] }
         return TileCoverage.tiles(for: g, zoom: zooms.upperBound)
     }
 
@@ -21,7 +21,7 @@ enum _RangeCover {
     /// outline such as a building; collections keep their positions in their members and
     /// take the general cover.)
     @inline(__always)
-    static func pointTile(_ g: Geometry, zoom: Int) -> TileID? {
+    static func interiorTile(_ g: Geometry, zoom: Int) -> TileID? {
         let count = g.positionCount
         guard count >= 1, g.kind != .geometryCollection,
               let t = pointTile(longitude: g.x(0), latitude: g.y(0), zoom: zoom) else { return nil }

@@ -135,7 +135,8 @@ public enum CameraError: Error, Equatable, Sendable, CustomStringConvertible {
 /// - Complexity: at one target zoom (pitch at or below the threshold), O(rows · log(row
 ///   width) + tiles): each row of the footprint is a run of tiles found by a short search.
 ///   With per-tile zooms, O(visible tiles · 4 + the quadtree nodes on the footprint's
-///   boundary). The order is a counting or radix sort plus an insertion pass over ties.
+///   boundary). The order is a counting (one zoom) or radix sort plus an insertion pass
+///   over ties.
 ///   Nothing is allocated per tile except the output.
 public enum CameraCoverage {
     /// The tiles `camera` needs from a source with `options`.
@@ -435,8 +436,7 @@ struct _CameraView {
     /// east-going tests and the last that passes the west-going ones, with the very
     /// expressions `visibility` evaluates on every plane at once; no tile off the run is
     /// looked at. `coverByQuadtree` returns the same tiles (a test compares them).
-    /// (`generic`: always through `_sortedByDistance`, the path of bunched distances.)
-    func coverByRows(generic: Bool = false) -> [CameraTile] {
+    func coverByRows() -> [CameraTile] {
         let z = nominalZ
         guard minX <= maxX, z >= options.minZoom else { return [] }
         let over = z == maxZoom && options.reparseOverscaled ? max(z, desiredZ) : z
@@ -518,16 +518,17 @@ struct _CameraView {
                     // Along a row the distance is convex, so its largest value is at an end.
                     dMax = max(dMax, distance2(first, j), distance2(last, j))
                 }
-                guard !generic, iMax - iMin < 1 << 32, dMax.isFinite else { return coverByRowsGeneric(runs, rowLo, rowHi, total) }
+                guard iMax - iMin < 1 << 32, dMax.isFinite else { return coverByQuadtree() }
                 // The order: (distance, i, j), the quadtree's (distance, tile) order. Each tile
                 // is one word, (i − iMin) << 32 | j, whose order is (i, j)'s. One counting pass
                 // over count to 2·count buckets of round(d · 2^k) (2^k chosen as in
                 // `_sortedByDistance`), then an insertion pass with the full comparison
                 // between neighbours; only words move. Bunched distances (a bucket of more
-                // than 32) take the general sort instead.
+                // than 32) and views of more than 2^16 tiles take the quadtree walk, which
+                // returns the same tiles in the same order.
                 let count = total
                 let bits = max(Int.bitWidth - (count - 1).leadingZeroBitCount, 1)
-                guard bits <= 16 else { return coverByRowsGeneric(runs, rowLo, rowHi, total) }
+                guard bits <= 16 else { return coverByQuadtree() }
                 let buckets = 1 << bits
                 // dMax · keyScale < 2^bits, and every distance is at most dMax.
                 let keyScale = dMax > 0 ? Double(sign: .plus, exponent: min(bits - 1 - dMax.exponent, 1000), significand: 1) : 1
@@ -559,7 +560,7 @@ struct _CameraView {
                             }
                             var sum: Int32 = 0, fullest: Int32 = 0
                             for b in 0..<buckets { let c = h[b]; h[b] = sum; sum &+= c; fullest = max(fullest, c) }
-                            guard fullest <= 32 else { return coverByRowsGeneric(runs, rowLo, rowHi, total) }
+                            guard fullest <= 32 else { return coverByQuadtree() }
                             for t in 0..<count {
                                 let key = Int(truncatingIfNeeded: bucket[t])
                                 order[Int(truncatingIfNeeded: h[key])] = w[t]
@@ -594,28 +595,6 @@ struct _CameraView {
                 }
             }
         }
-    }
-
-    /// `coverByRows`'s tiles through the general (tile, distance) sort, for views whose
-    /// distances bunch too much for one counting pass.
-    func coverByRowsGeneric(_ runs: UnsafeMutableBufferPointer<(Int, Int)>, _ rowLo: Int, _ rowHi: Int, _ total: Int) -> [CameraTile] {
-        let z = nominalZ, n = 1 << z, scale = Double(n)
-        let inv = Double(sign: .plus, exponent: -z, significand: 1)
-        let over = z == maxZoom && options.reparseOverscaled ? max(z, desiredZ) : z
-        var out: [(tile: CameraTile, d: Double)] = []
-        out.reserveCapacity(total)
-        for j in rowLo...rowHi {
-            let (first, last) = runs[j - rowLo]
-            guard first <= last else { continue }
-            let cy = ((Double(j) + 0.5) * inv - centerY) * scale
-            for i in first...last {
-                let cx = ((Double(i) + 0.5) * inv - centerX) * scale
-                let tile = CameraTile(tile: TileID(unchecked: z, x: UInt32(truncatingIfNeeded: i & (n - 1)), y: UInt32(j)),
-                                      wrap: i >> z, overscaledZ: over)
-                out.append((tile, cx * cx + cy * cy))
-            }
-        }
-        return _sortedByDistance(out)
     }
 
     /// The quadtree walk: every zoom policy, including the per-tile zooms of a pitched view.
@@ -724,108 +703,82 @@ func _firstTrue(_ lo: Int, _ hi: Int, _ guess: Int, _ pred: (Int) -> Bool) -> In
 /// The tiles of (tile, distance) pairs ordered by distance, then by tile on equal
 /// distances.
 ///
-/// Each distance becomes a fixed-point key floor(d · 2^k), with 2^k the largest power of
-/// two that keeps the largest distance below 2^bits: scaling by a power of two is exact and
-/// floor is monotone, so pairs with different keys are already in distance order. The
-/// indices are put in key order with no data-dependent branch, and an insertion pass with
-/// the full comparison then moves each pair back past the pairs of its own key that
-/// should follow it (a comparison sort spent most of its time on mispredicted branches):
-///
-/// - First one counting pass over count to 2·count buckets (bits = ⌈log2 count⌉): camera
-///   covers spread their distances evenly enough that buckets hold a few pairs.
-/// - When a bucket holds more than 32 pairs (distances bunched near one end), the
-///   insertion pass could cost count², so the keys are remade with 24 bits and put in order
-///   by a stable LSD radix sort instead (byte digits, all three histograms counted in one
-///   read, passes whose digit is the same for every key skipped).
+/// Each distance becomes a 24-bit fixed-point key floor(d · 2^k), with 2^k the largest
+/// power of two that keeps the largest distance below 2^24: scaling by a power of two is
+/// exact and floor is monotone, so the keys order like the distances, up to ties. A stable
+/// LSD radix sort (byte digits, all three histograms counted in one read, passes whose digit
+/// is the same for every key skipped) orders the keys with no data-dependent branch; an
+/// insertion pass with the full comparison then orders the pairs whose keys tie, which are
+/// next to each other and few. A comparison sort spent most of its time on mispredicted
+/// branches.
 func _sortedByDistance(_ pairs: [(tile: CameraTile, d: Double)]) -> [CameraTile] {
     let count = pairs.count
     guard count > 1 else { return pairs.map(\.tile) }
-    return pairs.withUnsafeBufferPointer { p in
-        @inline(__always)
-        func less(_ p: (tile: CameraTile, d: Double), _ q: (tile: CameraTile, d: Double)) -> Bool {
-            p.d < q.d || (p.d == q.d && p.tile < q.tile)
+    @inline(__always)
+    func less(_ p: (tile: CameraTile, d: Double), _ q: (tile: CameraTile, d: Double)) -> Bool {
+        p.d < q.d || (p.d == q.d && p.tile < q.tile)
+    }
+    var largest = 0.0
+    for p in pairs where p.d > largest { largest = p.d }      // NaN never counts
+    // 2^k with largest · 2^k < 2^24 (k may be negative); 1 when every distance is 0.
+    // (Infinite or subnormal extremes give coarse keys; the insertion pass still orders.)
+    let scale = largest > 0 && largest.isFinite ? Double(sign: .plus, exponent: min(23 - largest.exponent, 1000), significand: 1) : 1
+    // key = floor(d · 2^k) << 32 | index
+    var a = [UInt64](unsafeUninitializedCapacity: count) { buf, n in
+        for i in 0..<count {
+            let v = pairs[i].d * scale
+            let key: UInt64 = v >= 0 && v < 16_777_216 ? UInt64(v) : (v >= 0 ? 0xFF_FFFF : 0)
+            buf[i] = key << 32 | UInt64(i)
         }
-        var largest = 0.0
-        for i in 0..<count where p[i].d > largest { largest = p[i].d }      // NaN never counts
-        // key = floor(d · 2^k) << 32 | index, with largest · 2^k < 2^bits (k may be
-        // negative); 2^k is 1 when every distance is 0. (Infinite or subnormal extremes give
-        // coarse keys; the insertion pass still orders.)
-        func keys(_ buf: UnsafeMutableBufferPointer<UInt64>, bits: Int) {
-            let scale = largest > 0 && largest.isFinite
-                ? Double(sign: .plus, exponent: min(bits - 1 - largest.exponent, 1000), significand: 1) : 1
-            let top = Double(1 << bits), topKey = 1 << bits - 1
-            for i in 0..<count {
-                let v = p[i].d * scale
-                // (Through Int: one conversion instruction, where UInt64 takes a branch.)
-                let key = v >= 0 ? (v < top ? Int(v) : topKey) : 0
-                buf[i] = UInt64(truncatingIfNeeded: key) << 32 | UInt64(truncatingIfNeeded: i)
-            }
-        }
-        // The keys in order; scratch for the passes (every slot is written before it is read).
-        var a = [UInt64](unsafeUninitializedCapacity: count) { _, n in n = count }
-        var b = [UInt64](unsafeUninitializedCapacity: count) { _, n in n = count }
-        a.withUnsafeMutableBufferPointer { pa in
-            b.withUnsafeMutableBufferPointer { pb in
-                let bits = max(Int.bitWidth - (count - 1).leadingZeroBitCount, 1)
-                let bucketed = withUnsafeTemporaryAllocation(of: Int32.self, capacity: 1 << bits) { h in
-                    keys(pb, bits: bits)
-                    h.initialize(repeating: 0)
-                    for v in pb { h[Int(truncatingIfNeeded: v >> 32)] &+= 1 }
-                    var sum: Int32 = 0, fullest: Int32 = 0
-                    for i in 0..<(1 << bits) { let c = h[i]; h[i] = sum; sum &+= c; fullest = max(fullest, c) }
-                    guard fullest <= 32 else { return false }
-                    for v in pb {
-                        let d = Int(truncatingIfNeeded: v >> 32)
-                        pa[Int(truncatingIfNeeded: h[d])] = v
+        n = count
+    }
+    // Scratch for the passes: every slot is written before it is read.
+    var b = [UInt64](unsafeUninitializedCapacity: count) { _, n in n = count }
+    a.withUnsafeMutableBufferPointer { pa in
+        b.withUnsafeMutableBufferPointer { pb in
+            withUnsafeTemporaryAllocation(of: Int.self, capacity: 3 * 256) { h in
+                for i in 0..<(3 * 256) { h[i] = 0 }
+                for v in pa {
+                    h[Int((v >> 32) & 255)] &+= 1
+                    h[256 + Int((v >> 40) & 255)] &+= 1
+                    h[512 + Int((v >> 48) & 255)] &+= 1
+                }
+                var src = pa, dst = pb
+                for pass in 0..<3 {
+                    let base = 256 * pass, shift = UInt64(32 + 8 * pass)
+                    if h[base + Int((src[0] >> shift) & 255)] == count { continue }   // one digit: order kept
+                    var sum = 0
+                    for i in base..<(base + 256) { let c = h[i]; h[i] = sum; sum &+= c }
+                    for v in src {
+                        let d = base + Int((v >> shift) & 255)
+                        dst[h[d]] = v
                         h[d] &+= 1
                     }
-                    return true
+                    swap(&src, &dst)
                 }
-                if bucketed { return }
-                keys(pa, bits: 24)
-                withUnsafeTemporaryAllocation(of: Int.self, capacity: 3 * 256) { h in
-                    h.initialize(repeating: 0)
-                    for v in pa {
-                        h[Int((v >> 32) & 255)] &+= 1
-                        h[256 + Int((v >> 40) & 255)] &+= 1
-                        h[512 + Int((v >> 48) & 255)] &+= 1
-                    }
-                    var src = pa, dst = pb
-                    for pass in 0..<3 {
-                        let base = 256 * pass, shift = UInt64(32 + 8 * pass)
-                        if h[base + Int((src[0] >> shift) & 255)] == count { continue }   // one digit: order kept
-                        var sum = 0
-                        for i in base..<(base + 256) { let c = h[i]; h[i] = sum; sum &+= c }
-                        for v in src {
-                            let d = base + Int((v >> shift) & 255)
-                            dst[h[d]] = v
-                            h[d] &+= 1
-                        }
-                        swap(&src, &dst)
-                    }
-                    if src.baseAddress != pa.baseAddress { for i in 0..<count { pa[i] = src[i] } }
-                }
+                if src.baseAddress != pa.baseAddress { for i in 0..<count { pa[i] = src[i] } }
             }
         }
-        return [CameraTile](unsafeUninitializedCapacity: count) { out, n in
+    }
+    return pairs.withUnsafeBufferPointer { p in
+        [CameraTile](unsafeUninitializedCapacity: count) { out, n in
             a.withUnsafeMutableBufferPointer { k in
-                @inline(__always)
-                func at(_ v: UInt64) -> (tile: CameraTile, d: Double) { p[Int(truncatingIfNeeded: v & 0xFFFF_FFFF)] }
-                // Insertion pass in key order: `last` is the greatest pair so far, and a pair
-                // that does not follow it moves back past the pairs (all of its key) that
-                // should follow it.
-                var last = at(k[0])
-                for i in 1..<count {
-                    let v = k[i], pv = at(v)
-                    if less(last, pv) { last = pv; continue }
+                // Insertion pass over the index order with the full comparison, which only
+                // runs between equal keys (the keys are in order already).
+                var i = 1
+                while i < count {
+                    let v = k[i]
+                    guard k[i - 1] >> 32 == v >> 32 else { i += 1; continue }
+                    let pv = p[Int(truncatingIfNeeded: v & 0xFFFF_FFFF)]
                     var j = i
-                    while j > 0 && less(pv, at(k[j - 1])) {
+                    while j > 0 && k[j - 1] >> 32 == v >> 32 && less(pv, p[Int(truncatingIfNeeded: k[j - 1] & 0xFFFF_FFFF)]) {
                         k[j] = k[j - 1]
                         j -= 1
                     }
                     k[j] = v
+                    i += 1
                 }
-                for i in 0..<count { (out.baseAddress! + i).initialize(to: at(k[i]).tile) }
+                for i in 0..<count { (out.baseAddress! + i).initialize(to: p[Int(truncatingIfNeeded: k[i] & 0xFFFF_FFFF)].tile) }
             }
             n = count
         }

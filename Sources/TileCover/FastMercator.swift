@@ -44,8 +44,9 @@ enum _FastMercator {
     /// y in world units for |latitude| < `limit` (the caller checks), from the table `c`.
     @inline(__always)
     static func y(latitude: Double, _ c: UnsafePointer<Double>) -> Double {
-        // |latitude| < limit < maxLatitude, so the index is in 0..<intervals; read off the
-        // low bits of u + 2^52 (u rounded down first), with no range checks.
+        // The interval whose centre is nearest: k = round(position − ½), read off the low
+        // bits of u + 2^52 with no range checks, so |t| is at most half a step. |latitude| <
+        // limit < maxLatitude keeps u above −½ and below intervals − ½.
         let u = (latitude + WebMercator.maxLatitude) * inverseStep - 0.5
         let k = min(Int(truncatingIfNeeded: (u + 0x1p52).bitPattern & 0xF_FFFF_FFFF_FFFF), intervals - 1)
         let t = (latitude - (-WebMercator.maxLatitude + (Double(k) + 0.5) * step)) * (.pi / 180)
