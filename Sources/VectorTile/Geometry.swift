@@ -74,42 +74,141 @@ extension Feature {
     @inlinable @inline(__always)
     func _decodeCommands<H: GeometryHandler>(into handler: inout H, mode: GeometryMode) throws(MVTError) {
         guard let type else { throw .invalidType(rawType ?? 0, offset: offset) }
-        var d = _GeometryDecoder(stream: geometryStream, mode: mode)
-        switch type {
-        case .unknown: return
-        case .point: try d.points(&handler)
-        case .lineString: try d.lines(&handler)
-        case .polygon: try d.polygons(&handler)
+        // The common case, one packed record, is read with a raw cursor over its bytes;
+        // several records or unpacked values (P7, B9) go through the stream.
+        if _geometryRecords == 1, geometryPayloadStart >= 0, let b = message.bytes.baseAddress {
+            let start = Int(geometryPayloadStart)
+            let cursor = _PackedCursor(base: b + start, end: Int(geometryPayloadEnd) &- start,
+                                       origin: message.absoluteStart &+ start, startOffset: message.absoluteStart)
+            var d = _GeometryDecoder(source: cursor, mode: mode)
+            try d.decode(type, &handler)
+        } else {
+            var d = _GeometryDecoder(source: geometryStream, mode: mode)
+            try d.decode(type, &handler)
+        }
+    }
+}
+
+/// Where a geometry decoder reads its integers from: the stream over every record of the
+/// field, or a raw cursor over one packed record.
+@usableFromInline
+protocol _GeometrySource {
+    /// The next value, or nil at the end of the geometry.
+    mutating func next() throws(MVTError) -> UInt32?
+    /// Offset in the tile of the value `next()` last returned.
+    var lastOffset: Int { get }
+    /// Offset in the tile of the feature message, for errors about the whole geometry.
+    var startOffset: Int { get }
+    /// The packed record being read, for the raw loops: its first byte (nil when no
+    /// packed record is being read), its length and the cursor within it.
+    var rawBase: UnsafeRawPointer? { get }
+    var rawEnd: Int { get }
+    var rawPosition: Int { get set }
+}
+
+extension PackedUInt32Stream: _GeometrySource {
+    @inlinable var startOffset: Int { outer.absoluteStart }
+    @inlinable var rawBase: UnsafeRawPointer? { inInner ? inner.bytes.baseAddress : nil }
+    @inlinable var rawEnd: Int { inner.bytes.count }
+    @inlinable var rawPosition: Int {
+        get { inner.offset }
+        set { inner = inner.positioned(at: newValue) }
+    }
+}
+
+/// One packed record's bytes read in place; the cursor and bounds stay in registers.
+@usableFromInline
+struct _PackedCursor: _GeometrySource {
+    @usableFromInline let base: UnsafeRawPointer
+    @usableFromInline var p: Int = 0
+    @usableFromInline let end: Int
+    /// Offset of `base` in the tile.
+    @usableFromInline let origin: Int
+    @usableFromInline let startOffset: Int
+    @usableFromInline var last: Int = 0
+
+    @inlinable
+    init(base: UnsafeRawPointer, end: Int, origin: Int, startOffset: Int) {
+        self.base = base
+        self.end = end
+        self.origin = origin
+        self.startOffset = startOffset
+    }
+
+    @inlinable var lastOffset: Int { origin &+ last }
+    @inlinable var rawBase: UnsafeRawPointer? { base }
+    @inlinable var rawEnd: Int { end }
+    @inlinable var rawPosition: Int {
+        get { p }
+        set { p = newValue }
+    }
+
+    /// The next value: one- and two-byte varints inline, longer ones (and every error)
+    /// through `PBFReader`.
+    @inlinable @inline(__always)
+    mutating func next() throws(MVTError) -> UInt32? {
+        guard p < end else { return nil }
+        last = p
+        // Safe: p < end.
+        let b0 = UInt32(base.load(fromByteOffset: p, as: UInt8.self))
+        if b0 < 0x80 { p &+= 1; return b0 }
+        if p &+ 1 < end {
+            // Safe: p + 1 < end.
+            let b1 = UInt32(base.load(fromByteOffset: p &+ 1, as: UInt8.self))
+            if b1 < 0x80 { p &+= 2; return (b0 & 0x7F) | b1 &<< 7 }
+        }
+        return try _nextLong()
+    }
+
+    @usableFromInline @inline(never)
+    mutating func _nextLong() throws(MVTError) -> UInt32 {
+        var r = PBFReader(bytes: UnsafeRawBufferPointer(start: base, count: end), origin: origin).positioned(at: p)
+        do throws(PBFError) {
+            let v = try r.readUInt32()
+            p = r.offset
+            return v
+        } catch {
+            throw .malformed(error)
         }
     }
 }
 
 @usableFromInline
-struct _GeometryDecoder {
-    @usableFromInline var stream: PackedUInt32Stream
+struct _GeometryDecoder<S: _GeometrySource> {
+    @usableFromInline var source: S
     @usableFromInline let mode: GeometryMode
     @usableFromInline var x: Int64 = 0
     @usableFromInline var y: Int64 = 0
 
     @inlinable
-    init(stream: PackedUInt32Stream, mode: GeometryMode) {
-        self.stream = stream
+    init(source: S, mode: GeometryMode) {
+        self.source = source
         self.mode = mode
+    }
+
+    @inlinable @inline(__always)
+    mutating func decode<H: GeometryHandler>(_ type: Feature.GeometryType, _ h: inout H) throws(MVTError) {
+        switch type {
+        case .unknown: return
+        case .point: try points(&h)
+        case .lineString: try lines(&h)
+        case .polygon: try polygons(&h)
+        }
     }
 
     /// The next command, or nil at the end of the geometry.
     @usableFromInline @_transparent
     mutating func command() throws(MVTError) -> (id: UInt32, count: UInt32, offset: Int)? {
-        guard let raw = try stream.next() else { return nil }
+        guard let raw = try source.next() else { return nil }
         let id = raw & 7, count = raw >> 3
-        guard id == 1 || id == 2 || id == 7 else { throw .invalidCommand(id, offset: stream.lastOffset) }
-        return (id, count, stream.lastOffset)
+        guard id == 1 || id == 2 || id == 7 else { throw .invalidCommand(id, offset: source.lastOffset) }
+        return (id, count, source.lastOffset)
     }
 
     /// Reads one parameter pair and moves the cursor (§4.3.2, §4.3.3).
     @usableFromInline @_transparent
     mutating func pair(_ commandOffset: Int) throws(MVTError) -> (dx: Int64, dy: Int64) {
-        guard let px = try stream.next(), let py = try stream.next() else {
+        guard let px = try source.next(), let py = try source.next() else {
             throw .truncatedGeometry(offset: commandOffset)
         }
         let dx = Int64(ZigZag.decode(px)), dy = Int64(ZigZag.decode(py))
@@ -120,133 +219,31 @@ struct _GeometryDecoder {
 
     /// The `count` parameter pairs of a LineTo: moves the cursor and hands each new
     /// position to the handler as a line point, or as a ring point added to `area`
-    /// (`ring`). A zero-length step is an error in strict mode and is dropped in
+    /// (`K.ring`). A zero-length step is an error in strict mode and is dropped in
     /// tolerant mode (C8).
     ///
-    /// Pairs inside the packed record being read are decoded from a local copy of its
-    /// reader, so the loop keeps its state in registers; a pair that crosses into another
-    /// record (or an unpacked value) goes through the stream. (The two loops hand vertices
-    /// over with the same six lines on purpose: a shared inline helper measured 2–5% more
-    /// instructions per tile.)
+    /// Pairs in the packed record being read go through the raw loop below; a pair it does
+    /// not take is read through the source, and the raw loop then resumes.
     @inlinable @inline(__always)
-    mutating func run<H: GeometryHandler>(_ count: UInt32, _ commandOffset: Int, _ h: inout H,
-                                          ring: Bool, area: inout _ShoelaceSum) throws(MVTError)
+    mutating func run<H: GeometryHandler, K: _RunKind>(_ count: UInt32, _ commandOffset: Int, _ h: inout H,
+                                                       _ kind: K.Type, area: inout _ShoelaceSum) throws(MVTError)
     {
+        let ring = K.ring
         var i: UInt32 = 0
-        var px = x, py = y
-        // Fast loop: both varints of a pair are one or two bytes long and lie inside the
-        // packed record being read. For rings, the area
-        // terms are summed with wrapping arithmetic while every vertex lies within ±2^20
-        // and fewer than 2^21 pairs have been summed: each term is then below 2^41 in
-        // magnitude and the sum below 2^62, so the wrapping sum is exact. Anything else
-        // (longer varints, a pair cut by the record's end, larger coordinates) leaves the loop
-        // for the checked one below, which continues from the same state.
-        if stream.inInner, let base = stream.inner.bytes.baseAddress {
-            let end = stream.inner.bytes.count
-            let strict = mode == .strict
-            var p = stream.inner.offset
-            var cx = x, cy = y
-            var partial: Int64 = 0
-            let bound: Int64 = 1 << 20
-            // Pairs this loop may take: all of them for lines, at most 2^21 for rings.
-            let budget = ring ? min(count, 1 << 21) : count
-            var left = budget
-            if !ring || UInt64(bitPattern: cx &+ bound) | UInt64(bitPattern: cy &+ bound) < UInt64(2 * bound) {
-                while left > 0 && p < end {
-                    // Safe: every load below is at an offset checked against `end` first.
-                    var q = p
-                    let b0 = UInt32(base.load(fromByteOffset: q, as: UInt8.self))
-                    let ux: UInt32
-                    if b0 < 0x80 {
-                        ux = b0; q &+= 1
-                    } else {
-                        guard q &+ 1 < end else { break }
-                        let b1 = UInt32(base.load(fromByteOffset: q &+ 1, as: UInt8.self))
-                        guard b1 < 0x80 else { break }
-                        ux = (b0 & 0x7F) | b1 &<< 7; q &+= 2
-                    }
-                    guard q < end else { break }
-                    let c0 = UInt32(base.load(fromByteOffset: q, as: UInt8.self))
-                    let uy: UInt32
-                    if c0 < 0x80 {
-                        uy = c0; q &+= 1
-                    } else {
-                        guard q &+ 1 < end else { break }
-                        let c1 = UInt32(base.load(fromByteOffset: q &+ 1, as: UInt8.self))
-                        guard c1 < 0x80 else { break }
-                        uy = (c0 & 0x7F) | c1 &<< 7; q &+= 2
-                    }
-                    if ux | uy == 0 {
-                        // A zero-length step: the cursor stays where it is (C8).
-                        if strict {
-                            x = cx; y = cy
-                            let yAt = q &- 1
-                            throw .zeroLengthSegment(offset: stream.inner.absoluteStart &+ yAt)
-                        }
-                        p = q
-                        left &-= 1
-                        continue
-                    }
-                    let nx = cx &+ Int64(ZigZag.decode(ux)), ny = cy &+ Int64(ZigZag.decode(uy))
-                    if ring {
-                        guard UInt64(bitPattern: nx &+ bound) | UInt64(bitPattern: ny &+ bound) < UInt64(2 * bound) else { break }
-                        // The previous vertex is the cursor before this step.
-                        partial &+= cx &* ny &- nx &* cy
-                        h.ringPoint(x: nx, y: ny)
-                    } else {
-                        h.linePoint(x: nx, y: ny)
-                    }
-                    p = q
-                    cx = nx
-                    cy = ny
-                    left &-= 1
-                }
+        while true {
+            if let base = source.rawBase {
+                _fastRun(base, count, &i, &h, kind, &area)
             }
-            i = budget &- left
-            x = cx; y = cy
-            px = cx; py = cy
-            stream.inner = stream.inner.positioned(at: p)
-            if ring { area.addExact(partial) }
-        }
-        if stream.inInner {
-            var r = stream.inner
-            var cx = x, cy = y
-            while i < count && !r.isAtEnd {
-                let saved = r
-                let ux: UInt32, uy: UInt32
-                do throws(PBFError) { ux = try r.readUInt32() } catch { throw .malformed(error) }
-                if r.isAtEnd { r = saved; break }
-                let yAt = r.absoluteOffset
-                do throws(PBFError) { uy = try r.readUInt32() } catch { throw .malformed(error) }
-                i &+= 1
-                let dx = Int64(ZigZag.decode(ux)), dy = Int64(ZigZag.decode(uy))
-                cx &+= dx
-                cy &+= dy
-                if dx == 0 && dy == 0 {
-                    if mode == .strict { throw .zeroLengthSegment(offset: yAt) }
-                    continue
-                }
-                if ring {
-                    area.add(px, py, cx, cy)
-                    px = cx; py = cy
-                    h.ringPoint(x: cx, y: cy)
-                } else {
-                    h.linePoint(x: cx, y: cy)
-                }
-            }
-            x = cx; y = cy
-            stream.inner = r
-        }
-        while i < count {
+            guard i < count else { return }
+            let px = x, py = y
             let d = try pair(commandOffset)
             i &+= 1
             if d.dx == 0 && d.dy == 0 {
-                if mode == .strict { throw .zeroLengthSegment(offset: stream.lastOffset) }
+                if mode == .strict { throw .zeroLengthSegment(offset: source.lastOffset) }
                 continue
             }
             if ring {
                 area.add(px, py, x, y)
-                px = x; py = y
                 h.ringPoint(x: x, y: y)
             } else {
                 h.linePoint(x: x, y: y)
@@ -254,10 +251,92 @@ struct _GeometryDecoder {
         }
     }
 
+    /// The raw loop of `run`: pairs of one- or two-byte varints lie in the four bytes at
+    /// the cursor and are read with one load (with fewer than four bytes left in the
+    /// record, from the bytes that are there, padded with zeros; a pair that then reaches
+    /// past the end is left to the caller).
+    ///
+    /// Ring areas are summed in delta form, x·dy − dx·y (the same terms as the shoelace
+    /// formula's x₁·y₂ − x₂·y₁), in blocks of at most 64 pairs that start with the cursor
+    /// within ±2^40 of the ring's first vertex. A two-byte zigzag delta is below 2^13 in
+    /// magnitude, so inside a block the cursor stays within 2^41 of it, each term taken
+    /// relative to it is below 2^55 and the block's sum below 2^61. The loop sums the terms
+    /// in tile coordinates with wrapping arithmetic and `addBlock` moves the sum to the
+    /// ring's first vertex; wrapping arithmetic is exact modulo 2^64, so the result, which
+    /// fits, is exact. It stops at anything else (a longer varint, a far cursor, a zero-length
+    /// step other than two zero bytes in tolerant mode), leaving the state as it was after
+    /// the last pair it took.
+    @inlinable @inline(__always)
+    mutating func _fastRun<H: GeometryHandler, K: _RunKind>(_ base: UnsafeRawPointer, _ count: UInt32, _ i: inout UInt32,
+                                                            _ h: inout H, _ kind: K.Type, _ area: inout _ShoelaceSum)
+    {
+        let ring = K.ring
+        let end = source.rawEnd
+        let last = end &- 4
+        var p = source.rawPosition
+        var cx = x, cy = y
+        let far: Int64 = 1 << 40
+        let ox = area.originX, oy = area.originY
+        let blockSize: UInt32 = ring ? 64 : UInt32.max
+        while i < count {
+            if ring && UInt64(bitPattern: cx &- ox &+ far) | UInt64(bitPattern: cy &- oy &+ far) >= UInt64(2 * far) { break }
+            let block = min(count &- i, blockSize)
+            let sx = cx, sy = cy
+            var left = block
+            var partial: Int64 = 0
+            repeat {
+                let w: UInt32
+                if p <= last {
+                    // Safe: p + 4 <= end.
+                    w = UInt32(littleEndian: base.loadUnaligned(fromByteOffset: p, as: UInt32.self))
+                } else {
+                    guard p < end else { break }
+                    w = _window(base, p, end)
+                }
+                let ux: UInt32, v: UInt32
+                var q = p
+                if w & 0x80 == 0 {
+                    ux = w & 0x7F; v = w &>> 8; q &+= 1
+                } else {
+                    guard w & 0x8000 == 0 else { break }
+                    ux = (w & 0x7F) | (w &>> 1) & 0x3F80; v = w &>> 16; q &+= 2
+                }
+                let uy: UInt32
+                if v & 0x80 == 0 {
+                    uy = v & 0x7F; q &+= 1
+                } else {
+                    guard v & 0x8000 == 0 else { break }
+                    uy = (v & 0x7F) | (v &>> 1) & 0x3F80; q &+= 2
+                }
+                guard q <= end, ux | uy != 0 else { break }
+                let dx = Int64(ZigZag.decode(ux)), dy = Int64(ZigZag.decode(uy))
+                if ring { partial &+= cx &* dy &- dx &* cy }
+                cx &+= dx
+                cy &+= dy
+                if ring { h.ringPoint(x: cx, y: cy) } else { h.linePoint(x: cx, y: cy) }
+                p = q
+                left &-= 1
+            } while left > 0
+            i &+= block &- left
+            if ring { area.addBlock(partial, from: sx, sy, to: cx, cy) }
+            if left == 0 { continue }
+            // Stopped early. A zero-length step written as two zero bytes is dropped here
+            // in tolerant mode (C8: the cursor stays where it is).
+            // Safe: both loads are at offsets below end.
+            guard mode == .tolerant, p &+ 1 < end,
+                  base.load(fromByteOffset: p, as: UInt8.self) | base.load(fromByteOffset: p &+ 1, as: UInt8.self) == 0
+            else { break }
+            p &+= 2
+            i &+= 1
+        }
+        x = cx; y = cy
+        source.rawPosition = p
+    }
+
     /// POINT: one MoveTo with count ≥ 1, nothing else (§4.3.4.2, D1).
     @inlinable
     mutating func points<H: GeometryHandler>(_ h: inout H) throws(MVTError) {
-        guard let c = try command() else { throw .invalidGeometry(reason: "POINT without MoveTo", offset: stream.lastOffset) }
+        guard let c = try command() else { throw .invalidGeometry(reason: "POINT without MoveTo", offset: source.lastOffset) }
         guard c.id == 1, c.count > 0 else {
             throw .invalidGeometry(reason: "POINT must be one MoveTo with count > 0", offset: c.offset)
         }
@@ -286,7 +365,7 @@ struct _GeometryDecoder {
             h.lineBegin()
             h.linePoint(x: x, y: y)
             var unused = _ShoelaceSum()
-            try run(l.count, l.offset, &h, ring: false, area: &unused)
+            try run(l.count, l.offset, &h, _LineRun.self, area: &unused)
             h.lineEnd()
         }
         if !any { throw .invalidGeometry(reason: "empty LINESTRING geometry", offset: offset0) }
@@ -302,15 +381,15 @@ struct _GeometryDecoder {
                 throw .invalidGeometry(reason: "ring must start with MoveTo(1)", offset: m.offset)
             }
             _ = try pair(m.offset)
-            let x0 = x, y0 = y
             guard let l = try command(), l.id == 2, l.count >= 2 else {
                 throw .invalidGeometry(reason: "ring needs LineTo with count ≥ 2", offset: m.offset)
             }
             h.ringBegin()
             h.ringPoint(x: x, y: y)
-            var area = _ShoelaceSum()
-            try run(l.count, l.offset, &h, ring: true, area: &area)
-            area.add(x, y, x0, y0)
+            // Taken relative to the first vertex, the terms of the first and the closing
+            // edge are zero, and rings far from the tile sum as exactly as rings near it.
+            var area = _ShoelaceSum(originX: x, originY: y)
+            try run(l.count, l.offset, &h, _RingRun.self, area: &area)
             guard let c = try command(), c.id == 7 else {
                 throw .invalidGeometry(reason: "ring must end with ClosePath", offset: l.offset)
             }
@@ -324,21 +403,48 @@ struct _GeometryDecoder {
     }
 
     @inlinable
-    var offset0: Int { stream.outer.absoluteStart }
+    var offset0: Int { source.startOffset }
 }
 
-/// Twice the signed area of a ring (shoelace), exact in 64-bit integers while it fits and
-/// in floating point after that, so crafted coordinates cannot trap (D4).
+/// The one to three bytes from `p` to `end` as a little-endian word, zero above them.
+@inlinable @inline(never)
+func _window(_ base: UnsafeRawPointer, _ p: Int, _ end: Int) -> UInt32 {
+    // Safe: p < end, and each further load is checked against end.
+    var w = UInt32(base.load(fromByteOffset: p, as: UInt8.self))
+    if p &+ 1 < end { w |= UInt32(base.load(fromByteOffset: p &+ 1, as: UInt8.self)) &<< 8 }
+    if p &+ 2 < end { w |= UInt32(base.load(fromByteOffset: p &+ 2, as: UInt8.self)) &<< 16 }
+    return w
+}
+
+/// Whether a LineTo run belongs to a ring (its area is summed) or to a line, as a type so
+/// each kind gets its own copy of the loop.
+@usableFromInline protocol _RunKind { static var ring: Bool { get } }
+@usableFromInline enum _RingRun: _RunKind { @inlinable static var ring: Bool { true } }
+@usableFromInline enum _LineRun: _RunKind { @inlinable static var ring: Bool { false } }
+
+/// Twice the signed area of a ring (shoelace), with coordinates taken relative to an
+/// origin (a ring's first vertex, so the sum does not depend on where the ring lies);
+/// exact in 64-bit integers while it fits and in floating point after that, so crafted
+/// coordinates cannot trap (D4).
 @usableFromInline
 struct _ShoelaceSum {
+    @usableFromInline let originX: Int64
+    @usableFromInline let originY: Int64
     @usableFromInline var exact: Int64 = 0
     @usableFromInline var approx: Double = 0
     @usableFromInline var overflowed = false
 
-    @inlinable init() {}
+    @inlinable init(originX: Int64 = 0, originY: Int64 = 0) {
+        self.originX = originX
+        self.originY = originY
+    }
 
+    /// Adds the term of the edge from (x1, y1) to (x2, y2), tile coordinates. (Decoded
+    /// coordinates are sums of fewer than 2^31 32-bit deltas, so the differences from the
+    /// origin do not wrap.)
     @inlinable
-    mutating func add(_ x1: Int64, _ y1: Int64, _ x2: Int64, _ y2: Int64) {
+    mutating func add(_ tx1: Int64, _ ty1: Int64, _ tx2: Int64, _ ty2: Int64) {
+        let x1 = tx1 &- originX, y1 = ty1 &- originY, x2 = tx2 &- originX, y2 = ty2 &- originY
         if !overflowed {
             let (a, o1) = x1.multipliedReportingOverflow(by: y2)
             let (b, o2) = x2.multipliedReportingOverflow(by: y1)
@@ -353,6 +459,15 @@ struct _ShoelaceSum {
             }
         }
         approx += Double(x1) * Double(y2) - Double(x2) * Double(y1)
+    }
+
+    /// Adds the delta-form terms x·dy − dx·y of a chain of edges from (sx, sy) to (ex, ey),
+    /// summed in tile coordinates with wrapping arithmetic, when their sum relative to the
+    /// origin is known to fit: Σ (x − ox)·dy − dx·(y − oy) = Σ x·dy − dx·y − ox·(ey − sy)
+    /// + oy·(ex − sx), and wrapping arithmetic keeps that identity modulo 2^64.
+    @inlinable
+    mutating func addBlock(_ partial: Int64, from sx: Int64, _ sy: Int64, to ex: Int64, _ ey: Int64) {
+        addExact(partial &- originX &* (ey &- sy) &+ originY &* (ex &- sx))
     }
 
     /// Adds a partial sum known to be exact.

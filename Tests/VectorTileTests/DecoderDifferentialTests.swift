@@ -198,13 +198,14 @@ final class DecoderDifferentialTests: XCTestCase {
         case 2:
             for _ in 0..<(1 + rng.below(3)) {
                 cmd(1, 1); pairs(1)
-                let n = 1 + Int(rng.below(12))
+                let n = rng.chance(10) ? 50 + Int(rng.below(150)) : 1 + Int(rng.below(12))
                 cmd(2, UInt64(n)); pairs(n)
             }
         default:
             for _ in 0..<(1 + rng.below(3)) {
                 cmd(1, 1); pairs(1)
-                let n = 2 + Int(rng.below(12))
+                // Now and then a ring longer than the raw loop's 64-pair blocks.
+                let n = rng.chance(10) ? 50 + Int(rng.below(150)) : 2 + Int(rng.below(12))
                 cmd(2, UInt64(n)); pairs(n)
                 cmd(7, 1)
             }
@@ -259,6 +260,56 @@ final class DecoderDifferentialTests: XCTestCase {
         }
     }
 
+    /// Ring areas are taken relative to each ring's first vertex, so a small ring far from
+    /// the origin is classified by its exact area. Here thousands of small triangles, of
+    /// either winding and some with several vertices, are moved out to about ±2^44 by
+    /// their MoveTo steps; in tile coordinates their shoelace terms would be near 2^88.
+    func testSmallRingsFarFromTheOriginKeepTheirExactKind() throws {
+        var rng = Rng(state: 0x6661_7200_0000_0003)
+        for iteration in 0..<4 {
+            let sx: Int64 = iteration & 1 == 0 ? 1 : -1, sy: Int64 = iteration & 2 == 0 ? 1 : -1
+            var v: [UInt64] = []
+            for r in 0..<(1 << 13) {
+                v.append(9)
+                let step = Int64(1 << 31) - 1 - Int64(rng.below(1 << 20))
+                v.append(Self.zigzag(sx * step)); v.append(Self.zigzag(sy * step))
+                // A triangle of legs a and b, either winding, as two or three LineTo pairs
+                // (the third repeats nothing: it splits the last edge). The first ring is
+                // always the exterior one.
+                let a = 1 + Int64(rng.below(r % 3 == 0 ? 3 : 9000)), b = 1 + Int64(rng.below(9000))
+                let flip: Int64 = r == 0 || rng.chance(50) ? 1 : -1
+                let half = b / 2
+                var legs: [(Int64, Int64)] = [(a, 0)]
+                if rng.chance(30) && half > 0 {
+                    legs.append((-a, flip * half))
+                    legs.append((0, flip * (b - half)))
+                } else {
+                    legs.append((-a, flip * b))
+                }
+                v.append(UInt64(legs.count) << 3 | 2)
+                for (dx, dy) in legs { v.append(Self.zigzag(dx)); v.append(Self.zigzag(dy)) }
+                v.append(15)
+            }
+            let bytes = Self.encode(v, &rng)
+            var f = PBFWriter()
+            f.writeKey(field: 3, wireType: .varint); f.writeVarint(3)
+            f.writeKey(field: 4, wireType: .lengthDelimited); f.writeLengthDelimited(bytes)
+            let expected = Self.referenceGeometry(type: 3, bytes: bytes, strict: false)
+            XCTAssertFalse(expected.fails)
+            XCTAssertEqual(expected.events.filter { $0 == .ringEnd(.interior) }.count > 1000, true)
+            try f.bytes.withUnsafeBytes { raw in
+                let feature = Feature(PBFReader(bytes: raw), keyCount: 0, valueCount: 0)
+                var rec = Recorder()
+                var fails = false
+                do { try feature.decodeGeometry(into: &rec, mode: .tolerant) } catch { fails = true }
+                XCTAssertFalse(fails, "iteration \(iteration)")
+                XCTAssertEqual(rec.events.count, expected.events.count, "iteration \(iteration)")
+                let wrong = zip(rec.events, expected.events).filter { $0 != $1 }.count
+                XCTAssertEqual(wrong, 0, "iteration \(iteration)")
+            }
+        }
+    }
+
     func testTagsMatchReference() throws {
         var rng = Rng(state: 0x7461_6773_0000_0001)
         for iteration in 0..<6000 {
@@ -308,16 +359,22 @@ final class DecoderDifferentialTests: XCTestCase {
             var w = PBFWriter()
             var id: UInt64? = nil, type: UInt64? = nil
             var geometryRecords = 0, tagRecords = 0
-            var broken = false
-            for _ in 0..<rng.below(6) {
-                switch rng.below(7) {
+            var broken = false, unpackedTags = false
+            // Half the messages hold each field at most once, in field order (id, tags, type,
+            // geometry), so every record is found whole; the rest are random.
+            let ordered = rng.chance(50)
+            let picks: [UInt64] = ordered
+                ? [0, 2, 1, 3].filter { _ in rng.chance(75) }
+                : (0..<rng.below(6)).map { _ in rng.below(7) }
+            for pick in picks {
+                switch pick {
                 case 0: let v = rng.next() >> rng.below(64); w.writeKey(field: 1, wireType: .varint); w.writeVarint(v); id = v
                 case 1: let v = rng.below(5); w.writeKey(field: 3, wireType: .varint); w.writeVarint(v); type = v
                 case 2: w.writeKey(field: 2, wireType: .lengthDelimited); w.writeLengthDelimited([1, 2]); tagRecords += 1
                 case 3: w.writeKey(field: 4, wireType: .lengthDelimited); w.writeLengthDelimited([9, 2, 2]); geometryRecords += 1
                 case 4: w.writeKey(field: 20, wireType: .varint); w.writeVarint(3)
                 case 5: w.writeKey(field: 4, wireType: .fixed32); w.writeFixed32(1); broken = true
-                default: w.writeKey(field: 2, wireType: .varint); w.writeVarint(1); tagRecords += 1
+                default: w.writeKey(field: 2, wireType: .varint); w.writeVarint(1); tagRecords += 1; unpackedTags = true
                 }
                 if broken { break }
             }
@@ -327,8 +384,8 @@ final class DecoderDifferentialTests: XCTestCase {
                 bytes.removeLast(1 + Int(rng.below(UInt64(bytes.count))))
                 cut = true
             }
-            bytes.withUnsafeBytes { raw in
-                let f = Feature(PBFReader(bytes: raw), keyCount: 1, valueCount: 1)
+            try bytes.withUnsafeBytes { raw in
+                let f = Feature(PBFReader(bytes: raw), keyCount: 3, valueCount: 3)
                 // The scan stops at the first problem; a cut message may keep any prefix of
                 // the fields, so only complete messages are compared field by field.
                 if !cut {
@@ -340,6 +397,18 @@ final class DecoderDifferentialTests: XCTestCase {
                         XCTAssertEqual(f.tagRecords, tagRecords, "iteration \(iteration)")
                     }
                     XCTAssertEqual(f.scanError != nil, broken, "iteration \(iteration)")
+                    if !broken {
+                        // The records' payloads are found where they are.
+                        var s = f.geometryStream
+                        var values: [UInt32] = []
+                        while let v = try? s.next() { values.append(v) }
+                        XCTAssertEqual(values, Array(Array(repeating: [UInt32(9), 2, 2], count: geometryRecords).joined()), "iteration \(iteration)")
+                        if !unpackedTags {
+                            var pairs: [[Int]] = []
+                            XCTAssertNoThrow(try f.forEachTag { pairs.append([$0, $1]) }, "iteration \(iteration)")
+                            XCTAssertEqual(pairs, Array(repeating: [1, 2], count: tagRecords), "iteration \(iteration)")
+                        }
+                    }
                 }
             }
         }
