@@ -225,19 +225,52 @@ public struct Feature {
         if _tagRecords == 1, tagPayloadStart >= 0 {
             var r = _sub(tagPayloadStart, tagPayloadEnd)
             // The common case: one packed record, read in place without the stream's
-            // record bookkeeping. Pairs of one-byte indices in range are read with raw
-            // loads; anything else goes on the checked loop from the same pair.
+            // record bookkeeping. Pairs of one-byte indices in range are read with two raw
+            // loads; pairs of indices of one to three bytes (below 2^21) from one 8-byte
+            // load, which may reach past the record into the rest of the feature message
+            // (near the message's end, from the bytes that are there, padded with zeros).
+            // Anything else goes on the checked loop from the same pair.
             if let b = r.bytes.baseAddress {
                 let n = r.bytes.count
+                let loadable = message.bytes.count &- Int(tagPayloadStart)
                 var p = 0
-                let kc = Int(keyCount), vc = Int(valueCount)
+                let kc = UInt64(UInt32(bitPattern: keyCount)), vc = UInt64(UInt32(bitPattern: valueCount))
+                // One-byte pairs only, in the tightest loop (most tiles' tags are all such)...
                 while p &+ 1 < n {
                     // Safe: p + 1 < n.
-                    let k = Int(b.load(fromByteOffset: p, as: UInt8.self))
-                    let v = Int(b.load(fromByteOffset: p &+ 1, as: UInt8.self))
-                    guard k < 0x80, v < 0x80, k < kc, v < vc else { break }
-                    body(k, v)
+                    let k0 = UInt64(b.load(fromByteOffset: p, as: UInt8.self))
+                    let v0 = UInt64(b.load(fromByteOffset: p &+ 1, as: UInt8.self))
+                    guard k0 | v0 < 0x80, k0 < kc, v0 < vc else { break }
+                    body(Int(k0), Int(v0))
                     p &+= 2
+                }
+                // ...then pairs of any length up to three bytes each.
+                while p &+ 1 < n {
+                    // Safe: p + 1 < n.
+                    let k0 = UInt64(b.load(fromByteOffset: p, as: UInt8.self))
+                    let v0 = UInt64(b.load(fromByteOffset: p &+ 1, as: UInt8.self))
+                    if k0 | v0 < 0x80 {
+                        guard k0 < kc, v0 < vc else { break }
+                        body(Int(k0), Int(v0))
+                        p &+= 2
+                        continue
+                    }
+                    // Safe: p + 8 <= loadable, the bytes from the record's start to the
+                    // message's end.
+                    let w = p &+ 8 <= loadable
+                        ? UInt64(littleEndian: b.loadUnaligned(fromByteOffset: p, as: UInt64.self))
+                        : _window8(b, p, loadable)
+                    let lk = k0 < 0x80 ? 1 : _varintLength3(w)
+                    guard lk != 0 else { break }
+                    let rest = w &>> (lk &* 8)
+                    let lv = _varintLength3(rest)
+                    guard lv != 0 else { break }
+                    let k = k0 < 0x80 ? k0 : _varintValue3(w, lk)
+                    let v = _varintValue3(rest, lv)
+                    let q = p &+ Int(lk &+ lv)
+                    guard q <= n, k < kc, v < vc else { break }
+                    body(Int(k), Int(v))
+                    p = q
                 }
                 r = r.positioned(at: p)
             }
@@ -274,10 +307,57 @@ func _rawVarint(_ b: UnsafeRawPointer, _ p: inout Int, _ n: Int) -> UInt64? {
     // Safe: p < n.
     let c = b.load(fromByteOffset: p, as: UInt8.self)
     if c < 0x80 { p &+= 1; return UInt64(c) }
-    var r = PBFReader(bytes: UnsafeRawBufferPointer(start: b, count: n)).positioned(at: p)
-    guard let v = try? r.readVarint() else { return nil }
-    p = r.offset
-    return v
+    return _rawVarintLong(b, &p, n)
+}
+
+/// `_rawVarint` past its first byte: at most 10 bytes, the 10th at most 1 (P1).
+@usableFromInline
+func _rawVarintLong(_ b: UnsafeRawPointer, _ p: inout Int, _ n: Int) -> UInt64? {
+    var q = p
+    var v: UInt64 = 0
+    var shift: UInt64 = 0
+    while q < n {
+        // Safe: q < n.
+        let c = UInt64(b.load(fromByteOffset: q, as: UInt8.self))
+        q &+= 1
+        if shift == 63 {
+            guard c <= 1 else { return nil }
+            p = q
+            return v | c &<< 63
+        }
+        v |= (c & 0x7F) &<< shift
+        if c < 0x80 { p = q; return v }
+        shift &+= 7
+    }
+    return nil
+}
+
+/// The length in bytes of the varint at the low end of `w` when it is one to three bytes
+/// long, else 0.
+@inlinable @inline(__always)
+func _varintLength3(_ w: UInt64) -> UInt64 {
+    let stops = ~w & 0x80_8080
+    return stops == 0 ? 0 : UInt64(stops.trailingZeroBitCount &+ 1) &>> 3
+}
+
+/// The value of the `length`-byte varint (1...3) at the low end of `w`.
+@inlinable @inline(__always)
+func _varintValue3(_ w: UInt64, _ length: UInt64) -> UInt64 {
+    let x = w & ((1 &<< (length &* 8)) &- 1)
+    return x & 0x7F | (x &>> 1) & 0x3F80 | (x &>> 2) & 0x1F_C000
+}
+
+/// The one to seven bytes from `p` to `n` as a little-endian word, zero above them.
+@usableFromInline @inline(never)
+func _window8(_ b: UnsafeRawPointer, _ p: Int, _ n: Int) -> UInt64 {
+    var w: UInt64 = 0
+    var i = min(n &- p, 8)
+    // Safe: p + i - 1 < n for every load.
+    while i > 0 {
+        i &-= 1
+        w = w &<< 8 | UInt64(b.load(fromByteOffset: p &+ i, as: UInt8.self))
+    }
+    return w
 }
 
 /// The uint32 values of one repeated field of a message, whether packed (wire type 2) or

@@ -79,6 +79,7 @@ extension Feature {
         if _geometryRecords == 1, geometryPayloadStart >= 0, let b = message.bytes.baseAddress {
             let start = Int(geometryPayloadStart)
             let cursor = _PackedCursor(base: b + start, end: Int(geometryPayloadEnd) &- start,
+                                       loadable: message.bytes.count &- start,
                                        origin: message.absoluteStart &+ start, startOffset: message.absoluteStart)
             var d = _GeometryDecoder(source: cursor, mode: mode)
             try d.decode(type, &handler)
@@ -103,6 +104,8 @@ protocol _GeometrySource {
     /// packed record is being read), its length and the cursor within it.
     var rawBase: UnsafeRawPointer? { get }
     var rawEnd: Int { get }
+    /// How many bytes from the record's start may be loaded (at least `rawEnd`).
+    var rawLoadable: Int { get }
     var rawPosition: Int { get set }
 }
 
@@ -110,6 +113,7 @@ extension PackedUInt32Stream: _GeometrySource {
     @inlinable var startOffset: Int { outer.absoluteStart }
     @inlinable var rawBase: UnsafeRawPointer? { inInner ? inner.bytes.baseAddress : nil }
     @inlinable var rawEnd: Int { inner.bytes.count }
+    @inlinable var rawLoadable: Int { inner.bytes.count }
     @inlinable var rawPosition: Int {
         get { inner.offset }
         set { inner = inner.positioned(at: newValue) }
@@ -122,15 +126,19 @@ struct _PackedCursor: _GeometrySource {
     @usableFromInline let base: UnsafeRawPointer
     @usableFromInline var p: Int = 0
     @usableFromInline let end: Int
+    /// Bytes that may be loaded from `base`: the record and the rest of the feature message
+    /// after it. Values are never read past `end`.
+    @usableFromInline let loadable: Int
     /// Offset of `base` in the tile.
     @usableFromInline let origin: Int
     @usableFromInline let startOffset: Int
     @usableFromInline var last: Int = 0
 
     @inlinable
-    init(base: UnsafeRawPointer, end: Int, origin: Int, startOffset: Int) {
+    init(base: UnsafeRawPointer, end: Int, loadable: Int, origin: Int, startOffset: Int) {
         self.base = base
         self.end = end
+        self.loadable = loadable
         self.origin = origin
         self.startOffset = startOffset
     }
@@ -138,6 +146,7 @@ struct _PackedCursor: _GeometrySource {
     @inlinable var lastOffset: Int { origin &+ last }
     @inlinable var rawBase: UnsafeRawPointer? { base }
     @inlinable var rawEnd: Int { end }
+    @inlinable var rawLoadable: Int { loadable }
     @inlinable var rawPosition: Int {
         get { p }
         set { p = newValue }
@@ -162,6 +171,12 @@ struct _PackedCursor: _GeometrySource {
 
     @usableFromInline @inline(never)
     mutating func _nextLong() throws(MVTError) -> UInt32 {
+        var q = p
+        if let v = _rawVarintLong(base, &q, end) {
+            p = q
+            return UInt32(truncatingIfNeeded: v)
+        }
+        // The error, with its offset.
         var r = PBFReader(bytes: UnsafeRawBufferPointer(start: base, count: end), origin: origin).positioned(at: p)
         do throws(PBFError) {
             let v = try r.readUInt32()
@@ -252,9 +267,9 @@ struct _GeometryDecoder<S: _GeometrySource> {
     }
 
     /// The raw loop of `run`: pairs of one- or two-byte varints lie in the four bytes at
-    /// the cursor and are read with one load (with fewer than four bytes left in the
-    /// record, from the bytes that are there, padded with zeros; a pair that then reaches
-    /// past the end is left to the caller).
+    /// the cursor and are read with one load, which may reach past the record into the rest
+    /// of the feature message (near the message's end, from the bytes that are there,
+    /// padded with zeros); a pair that reaches past the record is left to the caller.
     ///
     /// Ring areas are summed in delta form, x·dy − dx·y (the same terms as the shoelace
     /// formula's x₁·y₂ − x₂·y₁), in blocks of at most 64 pairs that start with the cursor
@@ -272,7 +287,8 @@ struct _GeometryDecoder<S: _GeometrySource> {
     {
         let ring = K.ring
         let end = source.rawEnd
-        let last = end &- 4
+        let loadable = source.rawLoadable
+        let last = loadable &- 4
         var p = source.rawPosition
         var cx = x, cy = y
         let far: Int64 = 1 << 40
@@ -287,11 +303,11 @@ struct _GeometryDecoder<S: _GeometrySource> {
             repeat {
                 let w: UInt32
                 if p <= last {
-                    // Safe: p + 4 <= end.
+                    // Safe: p + 4 <= loadable.
                     w = UInt32(littleEndian: base.loadUnaligned(fromByteOffset: p, as: UInt32.self))
                 } else {
                     guard p < end else { break }
-                    w = _window(base, p, end)
+                    w = _window(base, p, loadable)
                 }
                 let ux: UInt32, v: UInt32
                 var q = p

@@ -41,6 +41,38 @@ public enum MVTValue: Equatable {
         return nil
     }
 
+    /// A `Value` message made of one typed field with a one-byte key, as encoders write it,
+    /// read with raw loads; nil for anything else, which `parse` then reads (and reports).
+    @inlinable @inline(__always)
+    static func _parseRaw(_ bytes: UnsafeRawBufferPointer) -> MVTValue? {
+        guard let b = bytes.baseAddress, bytes.count >= 2 else { return nil }
+        let n = bytes.count
+        // Safe: n >= 2 for the key; each later load is checked against n.
+        let key = b.load(as: UInt8.self)
+        var p = 1
+        switch key {
+        case 0x0A:
+            guard let length = _rawVarint(b, &p, n), length == UInt64(n &- p) else { return nil }
+            return .string(UnsafeRawBufferPointer(start: b + p, count: Int(length)))
+        case 0x15:
+            guard n == 5 else { return nil }
+            return .float(Float(bitPattern: UInt32(littleEndian: b.loadUnaligned(fromByteOffset: 1, as: UInt32.self))))
+        case 0x19:
+            guard n == 9 else { return nil }
+            return .double(Double(bitPattern: UInt64(littleEndian: b.loadUnaligned(fromByteOffset: 1, as: UInt64.self))))
+        case 0x20, 0x28, 0x30, 0x38:
+            guard let v = _rawVarint(b, &p, n), p == n else { return nil }
+            switch key {
+            case 0x20: return .int(Int64(bitPattern: v))
+            case 0x28: return .uint(v)
+            case 0x30: return .sint(ZigZag.decode(v))
+            default: return .bool(v != 0)
+            }
+        default:
+            return nil
+        }
+    }
+
     /// Parses one `Value` message. Exactly one of fields 1–7 must be present (A10); an
     /// unknown field (8 and up are extensions) next to none of them, or any field with a
     /// wrong wire type, is an error. When several typed fields appear, the last wins (P8).

@@ -113,15 +113,19 @@ public struct Layer {
     /// The name as a string (copied).
     public var name: String { String(decoding: nameBytes, as: UTF8.self) }
 
-    /// Reads the layer's header fields in one scan, in any order (A3, P9); repeated scalar
-    /// fields take the last value (P8).
+    /// Reads the layer's header fields in any order (A3, P9); repeated scalar fields take the
+    /// last value (P8). One scan checks every field and reads the first keys and values;
+    /// past `_tablesReadInline` of them it only counts, and a second scan from there fills
+    /// arrays of exactly the counted size, so large tables are not copied as they grow.
     init(_ reader: PBFReader) throws(MVTError) {
         var r = reader
         var name: UnsafeRawBufferPointer?
         var version: UInt32?
         var extent: UInt32 = 4096
+        var keyCount = 0, valueCount = 0
         var keys: [UnsafeRawBufferPointer] = []
         var values: [MVTValue] = []
+        var deferredFrom = -1, tablesEnd = 0
         var features = 0
         var featuresStart = 0, featuresEnd = 0
         while !r.isAtEnd {
@@ -134,16 +138,25 @@ public struct Layer {
                 name = try pbf { () throws(PBFError) in try r.readLengthDelimited() }.bytes
             case 2:
                 try expectOr(wire, .lengthDelimited, "Layer", field, keyOffset)
-                _ = try pbf { () throws(PBFError) in try r.readLengthDelimited() }
+                let length = try pbf { () throws(PBFError) in try r.readLength() }
+                r.advance(by: length)
                 if features == 0 { featuresStart = local }
                 featuresEnd = r.offset
                 features += 1
-            case 3:
+            case 3, 4:
                 try expectOr(wire, .lengthDelimited, "Layer", field, keyOffset)
-                keys.append(try pbf { () throws(PBFError) in try r.readLengthDelimited() }.bytes)
-            case 4:
-                try expectOr(wire, .lengthDelimited, "Layer", field, keyOffset)
-                values.append(try MVTValue.parse(try pbf { () throws(PBFError) in try r.readLengthDelimited() }))
+                let sub = try pbf { () throws(PBFError) in try r.readLengthDelimited() }
+                if field == 3 { keyCount += 1 } else { valueCount += 1 }
+                if deferredFrom < 0 && keyCount &+ valueCount <= Layer._tablesReadInline {
+                    if field == 3 {
+                        keys.append(sub.bytes)
+                    } else {
+                        if let v = MVTValue._parseRaw(sub.bytes) { values.append(v) } else { values.append(try MVTValue.parse(sub)) }
+                    }
+                } else if deferredFrom < 0 {
+                    deferredFrom = local
+                }
+                tablesEnd = r.offset
             case 5:
                 try expectOr(wire, .varint, "Layer", field, keyOffset)
                 extent = try pbf { () throws(PBFError) in try r.readUInt32() }
@@ -159,6 +172,11 @@ public struct Layer {
             throw .unsupportedVersion(version, offset: reader.absoluteStart)
         }
         guard let name else { throw .missingName(offset: reader.absoluteStart) }
+        if deferredFrom >= 0 {
+            keys.reserveCapacity(keyCount)
+            values.reserveCapacity(valueCount)
+            try Layer._readTables(reader, from: deferredFrom, to: tablesEnd, &keys, &values)
+        }
         self.message = reader
         self.nameBytes = name
         self.version = version
@@ -168,6 +186,50 @@ public struct Layer {
         self.featureCount = features
         self.featuresStart = featuresStart
         self.featuresEnd = featuresEnd
+    }
+
+    /// How many keys and values the first scan of `init` reads before it leaves the rest to
+    /// a second scan.
+    static let _tablesReadInline = 1024
+
+    /// The second scan of `init`: keys and values of the fields from byte `start` to byte
+    /// `end` of `reader`. Every field was checked by the first scan, so only value messages
+    /// can fail here.
+    static func _readTables(_ reader: PBFReader, from start: Int, to end: Int,
+                            _ keys: inout [UnsafeRawBufferPointer], _ values: inout [MVTValue]) throws(MVTError)
+    {
+        guard let b = reader.bytes.baseAddress else { return }
+        let n = end
+        var p = start
+        while p < n {
+            // Safe: p < n.
+            let key = b.load(fromByteOffset: p, as: UInt8.self)
+            if key == 0x1A || key == 0x22 || key == 0x12, var q = Optional(p &+ 1), let length = _rawVarint(b, &q, n),
+               length <= UInt64(n &- q)
+            {
+                let bytes = UnsafeRawBufferPointer(start: b + q, count: Int(length))
+                if key == 0x1A {
+                    keys.append(bytes)
+                } else if key == 0x12 {
+                    // A feature between the tables.
+                } else if let v = MVTValue._parseRaw(bytes) {
+                    values.append(v)
+                } else {
+                    values.append(try MVTValue.parse(PBFReader(bytes: bytes, origin: reader.absoluteStart &+ q)))
+                }
+                p = q &+ Int(length)
+                continue
+            }
+            // Anything else (other fields, longer keys) through the reader.
+            var r = reader.positioned(at: p)
+            guard let (field, wire) = try? r.readKey() else { return }
+            if field == 3 || field == 4, let sub = try? r.readLengthDelimited() {
+                if field == 3 { keys.append(sub.bytes) } else { values.append(try MVTValue.parse(sub)) }
+            } else if (try? r.skip(wire)) == nil {
+                return
+            }
+            p = r.offset
+        }
     }
 
     /// Calls `body` with each feature, in order. Stops at the first error `body` throws.

@@ -313,10 +313,14 @@ final class DecoderDifferentialTests: XCTestCase {
     func testTagsMatchReference() throws {
         var rng = Rng(state: 0x7461_6773_0000_0001)
         for iteration in 0..<6000 {
-            let keyCount = Int(rng.below(260)), valueCount = Int(rng.below(260))
+            // Small tables give one- and two-byte indices; large ones (up to 2^21 entries, as
+            // counts only) three-byte ones.
+            let keyCount = Int(rng.chance(20) ? rng.below(1 << 21) : rng.below(260))
+            let valueCount = Int(rng.chance(30) ? rng.below(1 << 21) : rng.below(260))
             var tags: [UInt64] = []
             for _ in 0..<(rng.below(12) * 2 + (rng.chance(5) ? 1 : 0)) {
-                tags.append(rng.chance(90) ? rng.below(UInt64(max(keyCount, 1)) + 2) : rng.below(1 << 33))
+                let count = tags.count % 2 == 0 ? keyCount : valueCount
+                tags.append(rng.chance(90) ? rng.below(UInt64(max(count, 1)) + 2) : rng.below(1 << 33))
             }
             var bytes = Self.encode(tags, &rng)
             if rng.chance(5), !bytes.isEmpty, bytes.last! < 0x80, bytes.count > 1, bytes[bytes.count - 2] >= 0x80 {
