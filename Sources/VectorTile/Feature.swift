@@ -20,13 +20,9 @@ public struct Feature {
     @usableFromInline let _tagRecords: Int32
     @usableFromInline let keyCount: Int32
     @usableFromInline let valueCount: Int32
-    /// Where the first tags / geometry record starts in the message (its key), or the end
-    /// of the message when there is none; the streams start there instead of rescanning.
-    @usableFromInline let tagStart: Int32
-    @usableFromInline let geometryStart: Int32
-    /// The payload of the first tags / geometry record when that record is packed
-    /// (`…PayloadStart` is −1 otherwise); the offset just after the record is the payload's
-    /// end.
+    /// The payload of the first tags / geometry record when that record is packed; when it
+    /// is an unpacked value (P7), `…PayloadStart` is −1 and `…PayloadEnd` is where its key
+    /// starts, so the streams start there instead of rescanning.
     @usableFromInline let tagPayloadStart: Int32
     @usableFromInline let tagPayloadEnd: Int32
     @usableFromInline let geometryPayloadStart: Int32
@@ -58,54 +54,56 @@ public struct Feature {
 
     @inlinable
     init(_ reader: PBFReader, keyCount: Int, valueCount: Int) {
-        var r = reader
         var hasID = false, id: UInt64 = 0, hasType = false, type: UInt64 = 0
         var geometry: Int32 = 0, tags: Int32 = 0
-        let count = Int32(truncatingIfNeeded: reader.bytes.count)
-        var tagStart = count, geometryStart = count
-        var tagPayload: (Int32, Int32) = (-1, 0), geometryPayload: (Int32, Int32) = (-1, 0)
+        var tagA: Int32 = -1, tagB: Int32 = 0, geometryA: Int32 = -1, geometryB: Int32 = 0
         var failed = false
-        // Fast path: a message made only of the four fields with their usual one-byte keys
-        // (what encoders write) is scanned with raw loads. Anything else, or anything
+        // Fast path: a message made of the four fields with their usual one-byte keys, in
+        // any order, with at most one tags and one geometry record (what encoders write), is
+        // scanned with raw loads and no record counting. Anything else, or anything
         // malformed, restarts the scan on the general path below.
         var fast = false
         if let b = reader.bytes.baseAddress {
             let n = reader.bytes.count
             var p = 0
             fast = true
-            while p < n {
-                let local = Int32(truncatingIfNeeded: p)
+            scan: while p < n {
                 // Safe: p < n.
                 let key = b.load(fromByteOffset: p, as: UInt8.self)
                 p &+= 1
-                if key == 0x12 || key == 0x22 {
-                    guard let length = _rawVarint(b, &p, n), length <= UInt64(n &- p) else { fast = false; break }
-                    let range = (Int32(truncatingIfNeeded: p), Int32(truncatingIfNeeded: p &+ Int(length)))
-                    if key == 0x12 {
-                        if tags == 0 { tagStart = local; tagPayload = range }
-                        tags &+= 1
-                    } else {
-                        if geometry == 0 { geometryStart = local; geometryPayload = range }
-                        geometry &+= 1
-                    }
+                switch key {
+                case 0x12, 0x22:
+                    guard let length = _rawVarint(b, &p, n), length <= UInt64(n &- p) else { fast = false; break scan }
+                    let start = Int32(truncatingIfNeeded: p)
                     p &+= Int(length)
-                } else if key == 0x08 {
-                    guard let v = _rawVarint(b, &p, n) else { fast = false; break }
+                    let end = Int32(truncatingIfNeeded: p)
+                    if key == 0x12 {
+                        guard tagA < 0 else { fast = false; break scan }
+                        tagA = start; tagB = end
+                    } else {
+                        guard geometryA < 0 else { fast = false; break scan }
+                        geometryA = start; geometryB = end
+                    }
+                case 0x08:
+                    guard let v = _rawVarint(b, &p, n) else { fast = false; break scan }
                     hasID = true; id = v
-                } else if key == 0x18 {
-                    guard let v = _rawVarint(b, &p, n) else { fast = false; break }
+                case 0x18:
+                    guard let v = _rawVarint(b, &p, n) else { fast = false; break scan }
                     hasType = true; type = v
-                } else {
+                default:
                     fast = false
-                    break
+                    break scan
                 }
             }
-            if !fast {
-                hasID = false; id = 0; hasType = false; type = 0; geometry = 0; tags = 0
-                tagStart = count; geometryStart = count
-                tagPayload = (-1, 0); geometryPayload = (-1, 0)
+            if fast {
+                tags = tagA >= 0 ? 1 : 0
+                geometry = geometryA >= 0 ? 1 : 0
+            } else {
+                hasID = false; id = 0; hasType = false; type = 0
+                tagA = -1; tagB = 0; geometryA = -1; geometryB = 0
             }
         }
+        var r = reader
         scan: while !fast && !r.isAtEnd {
             let local = Int32(truncatingIfNeeded: r.offset)
             do throws(PBFError) {
@@ -116,25 +114,25 @@ public struct Feature {
                 case (2, .lengthDelimited):
                     let length = try r.readLength()
                     if tags == 0 {
-                        tagStart = local
-                        tagPayload = (Int32(truncatingIfNeeded: r.offset), Int32(truncatingIfNeeded: r.offset &+ length))
+                        tagA = Int32(truncatingIfNeeded: r.offset)
+                        tagB = Int32(truncatingIfNeeded: r.offset &+ length)
                     }
                     r.advance(by: length)
                     tags &+= 1
                 case (4, .lengthDelimited):
                     let length = try r.readLength()
                     if geometry == 0 {
-                        geometryStart = local
-                        geometryPayload = (Int32(truncatingIfNeeded: r.offset), Int32(truncatingIfNeeded: r.offset &+ length))
+                        geometryA = Int32(truncatingIfNeeded: r.offset)
+                        geometryB = Int32(truncatingIfNeeded: r.offset &+ length)
                     }
                     r.advance(by: length)
                     geometry &+= 1
                 case (2, .varint):
-                    if tags == 0 { tagStart = local }
+                    if tags == 0 { tagA = -1; tagB = local }
                     tags &+= 1
                     try r.skip(wire)
                 case (4, .varint):
-                    if geometry == 0 { geometryStart = local }
+                    if geometry == 0 { geometryA = -1; geometryB = local }
                     geometry &+= 1
                     try r.skip(wire)
                 case (1, _), (2, _), (3, _), (4, _):
@@ -157,12 +155,10 @@ public struct Feature {
         self._scanFailed = failed
         self.keyCount = Int32(truncatingIfNeeded: keyCount)
         self.valueCount = Int32(truncatingIfNeeded: valueCount)
-        self.tagStart = tagStart
-        self.geometryStart = geometryStart
-        self.tagPayloadStart = tagPayload.0
-        self.tagPayloadEnd = tagPayload.1
-        self.geometryPayloadStart = geometryPayload.0
-        self.geometryPayloadEnd = geometryPayload.1
+        self.tagPayloadStart = tagA
+        self.tagPayloadEnd = tagB
+        self.geometryPayloadStart = geometryA
+        self.geometryPayloadEnd = geometryB
     }
 
     /// The message's bytes from `start` to `end`, as a reader.
@@ -203,7 +199,9 @@ public struct Feature {
             return PackedUInt32Stream(message.positioned(at: rest), field: 2,
                                       current: _sub(tagPayloadStart, tagPayloadEnd))
         }
-        return PackedUInt32Stream(message.positioned(at: Int(tagStart)), field: 2)
+        // No record, or a first record that is an unpacked value (its key at tagPayloadEnd).
+        return PackedUInt32Stream(message.positioned(at: _tagRecords == 0 ? message.bytes.count : Int(tagPayloadEnd)),
+                                  field: 2)
     }
     /// The packed (or unpacked) uint32 values of `geometry` (field 4), across every record.
     @inlinable @inline(__always)
@@ -213,7 +211,8 @@ public struct Feature {
             return PackedUInt32Stream(message.positioned(at: rest), field: 4,
                                       current: _sub(geometryPayloadStart, geometryPayloadEnd))
         }
-        return PackedUInt32Stream(message.positioned(at: Int(geometryStart)), field: 4)
+        return PackedUInt32Stream(message.positioned(at: _geometryRecords == 0 ? message.bytes.count : Int(geometryPayloadEnd)),
+                                  field: 4)
     }
 
     /// Calls `body` with each (key index, value index) pair, checking that the list has
@@ -307,12 +306,16 @@ func _rawVarint(_ b: UnsafeRawPointer, _ p: inout Int, _ n: Int) -> UInt64? {
     // Safe: p < n.
     let c = b.load(fromByteOffset: p, as: UInt8.self)
     if c < 0x80 { p &+= 1; return UInt64(c) }
-    return _rawVarintLong(b, &p, n)
+    // The cursor is passed and returned by value so that callers keep theirs in a register.
+    guard let (v, next) = _rawVarintLong(b, p, n) else { return nil }
+    p = next
+    return v
 }
 
-/// `_rawVarint` past its first byte: at most 10 bytes, the 10th at most 1 (P1).
+/// The varint at `p` (any length): its value and the offset after it; at most 10 bytes,
+/// the 10th at most 1 (P1).
 @usableFromInline
-func _rawVarintLong(_ b: UnsafeRawPointer, _ p: inout Int, _ n: Int) -> UInt64? {
+func _rawVarintLong(_ b: UnsafeRawPointer, _ p: Int, _ n: Int) -> (UInt64, Int)? {
     var q = p
     var v: UInt64 = 0
     var shift: UInt64 = 0
@@ -322,11 +325,10 @@ func _rawVarintLong(_ b: UnsafeRawPointer, _ p: inout Int, _ n: Int) -> UInt64? 
         q &+= 1
         if shift == 63 {
             guard c <= 1 else { return nil }
-            p = q
-            return v | c &<< 63
+            return (v | c &<< 63, q)
         }
         v |= (c & 0x7F) &<< shift
-        if c < 0x80 { p = q; return v }
+        if c < 0x80 { return (v, q) }
         shift &+= 7
     }
     return nil

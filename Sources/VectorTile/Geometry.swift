@@ -171,9 +171,8 @@ struct _PackedCursor: _GeometrySource {
 
     @usableFromInline @inline(never)
     mutating func _nextLong() throws(MVTError) -> UInt32 {
-        var q = p
-        if let v = _rawVarintLong(base, &q, end) {
-            p = q
+        if let (v, next) = _rawVarintLong(base, p, end) {
+            p = next
             return UInt32(truncatingIfNeeded: v)
         }
         // The error, with its offset.
@@ -239,7 +238,7 @@ struct _GeometryDecoder<S: _GeometrySource> {
     ///
     /// Pairs in the packed record being read go through the raw loop below; a pair it does
     /// not take is read through the source, and the raw loop then resumes.
-    @inlinable @inline(__always)
+    @usableFromInline @_transparent
     mutating func run<H: GeometryHandler, K: _RunKind>(_ count: UInt32, _ commandOffset: Int, _ h: inout H,
                                                        _ kind: K.Type, area: inout _ShoelaceSum) throws(MVTError)
     {
