@@ -254,6 +254,21 @@ public struct Feature {
                         p &+= 2
                         continue
                     }
+                    if k0 < 0x80 && p &+ 4 <= loadable {
+                        // The usual shape of large tables: a one-byte key index and a value
+                        // index of two or three bytes, decoded without branching on which.
+                        // Safe: p + 4 <= loadable.
+                        let w = UInt32(littleEndian: b.loadUnaligned(fromByteOffset: p, as: UInt32.self))
+                        let three = (w &>> 23) & 1
+                        if (w &>> 31) & three == 0 {
+                            let v = UInt64((w &>> 8) & 0x7F | (w &>> 9) & 0x3F80 | (w &>> 10) & 0x1F_C000 & (0 &- three))
+                            let q = p &+ 3 &+ Int(three)
+                            guard q <= n, k0 < kc, v < vc else { break }
+                            body(Int(k0), Int(v))
+                            p = q
+                            continue
+                        }
+                    }
                     // Safe: p + 8 <= loadable, the bytes from the record's start to the
                     // message's end.
                     let w = p &+ 8 <= loadable
@@ -300,22 +315,45 @@ public struct Feature {
 
 /// A varint at byte `p` of the `n` bytes at `b`, moving `p` past it; nil when it is
 /// truncated or too long (the caller then takes its checked path, which reports why).
+/// `loadable` (at least `n`) is how many bytes from `b` may be loaded; values are never
+/// read past `n`.
 @inlinable @inline(__always)
-func _rawVarint(_ b: UnsafeRawPointer, _ p: inout Int, _ n: Int) -> UInt64? {
+func _rawVarint(_ b: UnsafeRawPointer, _ p: inout Int, _ n: Int, loadable: Int? = nil) -> UInt64? {
     guard p < n else { return nil }
     // Safe: p < n.
     let c = b.load(fromByteOffset: p, as: UInt8.self)
     if c < 0x80 { p &+= 1; return UInt64(c) }
+    if p &+ 1 < n {
+        // Safe: p + 1 < n.
+        let d = b.load(fromByteOffset: p &+ 1, as: UInt8.self)
+        if d < 0x80 { p &+= 2; return UInt64(c & 0x7F) | UInt64(d) &<< 7 }
+    }
     // The cursor is passed and returned by value so that callers keep theirs in a register.
-    guard let (v, next) = _rawVarintLong(b, p, n) else { return nil }
+    guard let (v, next) = _rawVarintLong(b, p, n, loadable ?? n) else { return nil }
     p = next
     return v
 }
 
 /// The varint at `p` (any length): its value and the offset after it; at most 10 bytes,
-/// the 10th at most 1 (P1).
+/// the 10th at most 1 (P1). Varints of up to 8 bytes with 8 loadable bytes at `p` are
+/// decoded from one load without a loop.
 @usableFromInline
-func _rawVarintLong(_ b: UnsafeRawPointer, _ p: Int, _ n: Int) -> (UInt64, Int)? {
+func _rawVarintLong(_ b: UnsafeRawPointer, _ p: Int, _ n: Int, _ loadable: Int) -> (UInt64, Int)? {
+    if p &+ 8 <= loadable {
+        // Safe: p + 8 <= loadable.
+        let w = UInt64(littleEndian: b.loadUnaligned(fromByteOffset: p, as: UInt64.self))
+        let stops = ~w & 0x8080_8080_8080_8080
+        if stops != 0 {
+            let bits = UInt64(stops.trailingZeroBitCount &+ 1)      // 8 × length
+            let next = p &+ Int(bits &>> 3)
+            guard next <= n else { return nil }
+            var x = (bits == 64 ? w : w & ((1 &<< bits) &- 1)) & 0x7F7F_7F7F_7F7F_7F7F
+            x = x & 0x007F_007F_007F_007F | (x & 0x7F00_7F00_7F00_7F00) &>> 1
+            x = x & 0x0000_3FFF_0000_3FFF | (x & 0x3FFF_0000_3FFF_0000) &>> 2
+            x = x & 0x0000_0000_0FFF_FFFF | (x & 0x0FFF_FFFF_0000_0000) &>> 4
+            return (x, next)
+        }
+    }
     var q = p
     var v: UInt64 = 0
     var shift: UInt64 = 0

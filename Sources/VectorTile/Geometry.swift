@@ -171,7 +171,7 @@ struct _PackedCursor: _GeometrySource {
 
     @usableFromInline @inline(never)
     mutating func _nextLong() throws(MVTError) -> UInt32 {
-        if let (v, next) = _rawVarintLong(base, p, end) {
+        if let (v, next) = _rawVarintLong(base, p, end, loadable) {
             p = next
             return UInt32(truncatingIfNeeded: v)
         }

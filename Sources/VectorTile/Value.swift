@@ -42,9 +42,10 @@ public enum MVTValue: Equatable {
     }
 
     /// A `Value` message made of one typed field with a one-byte key, as encoders write it,
-    /// read with raw loads; nil for anything else, which `parse` then reads (and reports).
+    /// read with raw loads (up to `loadable` bytes from its start, at least its length);
+    /// nil for anything else, which `parse` then reads (and reports).
     @inlinable @inline(__always)
-    static func _parseRaw(_ bytes: UnsafeRawBufferPointer) -> MVTValue? {
+    static func _parseRaw(_ bytes: UnsafeRawBufferPointer, loadable: Int) -> MVTValue? {
         guard let b = bytes.baseAddress, bytes.count >= 2 else { return nil }
         let n = bytes.count
         // Safe: n >= 2 for the key; each later load is checked against n.
@@ -52,7 +53,7 @@ public enum MVTValue: Equatable {
         var p = 1
         switch key {
         case 0x0A:
-            guard let length = _rawVarint(b, &p, n), length == UInt64(n &- p) else { return nil }
+            guard let length = _rawVarint(b, &p, n, loadable: loadable), length == UInt64(n &- p) else { return nil }
             return .string(UnsafeRawBufferPointer(start: b + p, count: Int(length)))
         case 0x15:
             guard n == 5 else { return nil }
@@ -61,7 +62,7 @@ public enum MVTValue: Equatable {
             guard n == 9 else { return nil }
             return .double(Double(bitPattern: UInt64(littleEndian: b.loadUnaligned(fromByteOffset: 1, as: UInt64.self))))
         case 0x20, 0x28, 0x30, 0x38:
-            guard let v = _rawVarint(b, &p, n), p == n else { return nil }
+            guard let v = _rawVarint(b, &p, n, loadable: loadable), p == n else { return nil }
             switch key {
             case 0x20: return .int(Int64(bitPattern: v))
             case 0x28: return .uint(v)

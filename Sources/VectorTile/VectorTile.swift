@@ -128,7 +128,44 @@ public struct Layer {
         var deferredFrom = -1, tablesEnd = 0
         var features = 0
         var featuresStart = 0, featuresEnd = 0
-        while !r.isAtEnd {
+        while true {
+            // Runs of feature, key and value records (most of a layer) are walked with raw
+            // loads; any other field, and anything malformed, goes through the reader below.
+            if let b = r.bytes.baseAddress {
+                let n = r.bytes.count
+                var p = r.offset
+                while p < n {
+                    // Safe: p < n.
+                    let key = b.load(fromByteOffset: p, as: UInt8.self)
+                    guard key == 0x12 || key == 0x1A || key == 0x22 else { break }
+                    var q = p &+ 1
+                    guard let length = _rawVarint(b, &q, n), length <= UInt64(n &- q) else { break }
+                    let end = q &+ Int(length)
+                    if key == 0x12 {
+                        if features == 0 { featuresStart = p }
+                        featuresEnd = end
+                        features &+= 1
+                    } else {
+                        if key == 0x1A { keyCount &+= 1 } else { valueCount &+= 1 }
+                        if deferredFrom < 0 && keyCount &+ valueCount <= Layer._tablesReadInline {
+                            let bytes = UnsafeRawBufferPointer(start: b + q, count: Int(length))
+                            if key == 0x1A {
+                                keys.append(bytes)
+                            } else if let v = MVTValue._parseRaw(bytes, loadable: n &- q) {
+                                values.append(v)
+                            } else {
+                                values.append(try MVTValue.parse(PBFReader(bytes: bytes, origin: r.absoluteStart &+ q)))
+                            }
+                        } else if deferredFrom < 0 {
+                            deferredFrom = p
+                        }
+                        tablesEnd = end
+                    }
+                    p = end
+                }
+                r = r.positioned(at: p)
+            }
+            if r.isAtEnd { break }
             let keyOffset = r.absoluteOffset
             let local = r.offset
             let (field, wire) = try pbf { () throws(PBFError) in try r.readKey() }
@@ -151,7 +188,11 @@ public struct Layer {
                     if field == 3 {
                         keys.append(sub.bytes)
                     } else {
-                        if let v = MVTValue._parseRaw(sub.bytes) { values.append(v) } else { values.append(try MVTValue.parse(sub)) }
+                        if let v = MVTValue._parseRaw(sub.bytes, loadable: sub.bytes.count) {
+                            values.append(v)
+                        } else {
+                            values.append(try MVTValue.parse(sub))
+                        }
                     }
                 } else if deferredFrom < 0 {
                     deferredFrom = local
@@ -174,8 +215,7 @@ public struct Layer {
         guard let name else { throw .missingName(offset: reader.absoluteStart) }
         if deferredFrom >= 0 {
             keys.reserveCapacity(keyCount)
-            values.reserveCapacity(valueCount)
-            try Layer._readTables(reader, from: deferredFrom, to: tablesEnd, &keys, &values)
+            try Layer._readTables(reader, from: deferredFrom, to: tablesEnd, valueCount: valueCount, &keys, &values)
         }
         self.message = reader
         self.nameBytes = name
@@ -195,41 +235,68 @@ public struct Layer {
     /// The second scan of `init`: keys and values of the fields from byte `start` to byte
     /// `end` of `reader`. Every field was checked by the first scan, so only value messages
     /// can fail here.
-    static func _readTables(_ reader: PBFReader, from start: Int, to end: Int,
+    static func _readTables(_ reader: PBFReader, from start: Int, to end: Int, valueCount: Int,
                             _ keys: inout [UnsafeRawBufferPointer], _ values: inout [MVTValue]) throws(MVTError)
     {
         guard let b = reader.bytes.baseAddress else { return }
-        let n = end
-        var p = start
-        while p < n {
-            // Safe: p < n.
-            let key = b.load(fromByteOffset: p, as: UInt8.self)
-            if key == 0x1A || key == 0x22 || key == 0x12, var q = Optional(p &+ 1), let length = _rawVarint(b, &q, n),
-               length <= UInt64(n &- q)
-            {
-                let bytes = UnsafeRawBufferPointer(start: b + q, count: Int(length))
-                if key == 0x1A {
-                    keys.append(bytes)
-                } else if key == 0x12 {
-                    // A feature between the tables.
-                } else if let v = MVTValue._parseRaw(bytes) {
-                    values.append(v)
-                } else {
-                    values.append(try MVTValue.parse(PBFReader(bytes: bytes, origin: reader.absoluteStart &+ q)))
+        var failure: MVTError?
+        let first = values
+        // The values go straight into an array of the counted size. The first scan counted
+        // every value field from here on, so exactly `valueCount` are written (the guard
+        // below never fires; it keeps the writes within the buffer whatever happens).
+        values = [MVTValue](unsafeUninitializedCapacity: valueCount) { buffer, written in
+            written = 0
+            func put(_ v: MVTValue) {
+                guard written < buffer.count else { return }
+                (buffer.baseAddress.unsafelyUnwrapped + written).initialize(to: v)
+                written &+= 1
+            }
+            for v in first { put(v) }
+            let n = end
+            var p = start
+            while p < n {
+                // Safe: p < n.
+                let key = b.load(fromByteOffset: p, as: UInt8.self)
+                if key == 0x1A || key == 0x22 || key == 0x12, var q = Optional(p &+ 1), let length = _rawVarint(b, &q, n),
+                   length <= UInt64(n &- q)
+                {
+                    let bytes = UnsafeRawBufferPointer(start: b + q, count: Int(length))
+                    if key == 0x1A {
+                        keys.append(bytes)
+                    } else if key == 0x12 {
+                        // A feature between the tables.
+                    } else if let v = MVTValue._parseRaw(bytes, loadable: reader.bytes.count &- q) {
+                        put(v)
+                    } else {
+                        do throws(MVTError) {
+                            put(try MVTValue.parse(PBFReader(bytes: bytes, origin: reader.absoluteStart &+ q)))
+                        } catch {
+                            failure = error
+                            return
+                        }
+                    }
+                    p = q &+ Int(length)
+                    continue
                 }
-                p = q &+ Int(length)
-                continue
+                // Anything else (other fields, longer keys) through the reader.
+                var r = reader.positioned(at: p)
+                guard let (field, wire) = try? r.readKey() else { return }
+                if field == 3 || field == 4, let sub = try? r.readLengthDelimited() {
+                    if field == 3 {
+                        keys.append(sub.bytes)
+                    } else {
+                        do throws(MVTError) { put(try MVTValue.parse(sub)) } catch {
+                            failure = error
+                            return
+                        }
+                    }
+                } else if (try? r.skip(wire)) == nil {
+                    return
+                }
+                p = r.offset
             }
-            // Anything else (other fields, longer keys) through the reader.
-            var r = reader.positioned(at: p)
-            guard let (field, wire) = try? r.readKey() else { return }
-            if field == 3 || field == 4, let sub = try? r.readLengthDelimited() {
-                if field == 3 { keys.append(sub.bytes) } else { values.append(try MVTValue.parse(sub)) }
-            } else if (try? r.skip(wire)) == nil {
-                return
-            }
-            p = r.offset
         }
+        if let failure { throw failure }
     }
 
     /// Calls `body` with each feature, in order. Stops at the first error `body` throws.

@@ -310,6 +310,156 @@ final class DecoderDifferentialTests: XCTestCase {
         }
     }
 
+    /// A layer value as the reference reads it (strings as their bytes, floats as bits).
+    enum RefValue: Equatable {
+        case string([UInt8]), float(UInt32), double(UInt64), int(Int64), uint(UInt64), sint(Int64), bool(Bool)
+
+        init(_ v: MVTValue) {
+            switch v {
+            case .string(let b): self = .string(Array(b))
+            case .float(let f): self = .float(f.bitPattern)
+            case .double(let d): self = .double(d.bitPattern)
+            case .int(let i): self = .int(i)
+            case .uint(let u): self = .uint(u)
+            case .sint(let i): self = .sint(i)
+            case .bool(let b): self = .bool(b)
+            }
+        }
+    }
+
+    /// A Value message per §4.1 and protobuf: typed fields 1–7 with their wire types, the
+    /// last one winning (P8); no typed field, an unknown field or a wrong wire type makes it
+    /// invalid (A10, P5).
+    static func referenceValue(_ bytes: [UInt8]) -> RefValue? {
+        var i = 0
+        var value: RefValue?
+        func varint() -> UInt64? {
+            var v: UInt64 = 0
+            var n = 0
+            while true {
+                guard i < bytes.count, n < 10 else { return nil }
+                let b = bytes[i]
+                if n == 9 && b > 1 { return nil }
+                v |= UInt64(b & 0x7F) << (7 * UInt64(n))
+                i += 1; n += 1
+                if b < 0x80 { return v }
+            }
+        }
+        func fixed(_ count: Int) -> UInt64? {
+            guard i + count <= bytes.count else { return nil }
+            var v: UInt64 = 0
+            for k in 0..<count { v |= UInt64(bytes[i + k]) << (8 * UInt64(k)) }
+            i += count
+            return v
+        }
+        while i < bytes.count {
+            guard let key = varint() else { return nil }
+            switch (key >> 3, key & 7) {
+            case (1, 2):
+                guard let length = varint(), length <= UInt64(bytes.count - i) else { return nil }
+                value = .string(Array(bytes[i..<(i + Int(length))]))
+                i += Int(length)
+            case (2, 5): guard let v = fixed(4) else { return nil }; value = .float(UInt32(v))
+            case (3, 1): guard let v = fixed(8) else { return nil }; value = .double(v)
+            case (4, 0): guard let v = varint() else { return nil }; value = .int(Int64(bitPattern: v))
+            case (5, 0): guard let v = varint() else { return nil }; value = .uint(v)
+            case (6, 0): guard let v = varint() else { return nil }; value = .sint(Int64(bitPattern: v >> 1) ^ -Int64(bitPattern: v & 1))
+            case (7, 0): guard let v = varint() else { return nil }; value = .bool(v != 0)
+            default: return nil
+            }
+        }
+        return value
+    }
+
+    /// Layers whose keys and values are read by the raw scans (and, past 1,024 of them, by
+    /// the second scan into a buffer of the counted size) must hold exactly what a plain
+    /// reading of the wire format gives: every key, every value of every type and length,
+    /// in order, interleaved with features or not; a broken value is an error.
+    func testLayerTablesMatchReference() throws {
+        var rng = Rng(state: 0x7461_626C_6573_0004)
+        for iteration in 0..<300 {
+            let large = rng.chance(40)
+            let tableCount = large ? 1000 + Int(rng.below(2500)) : Int(rng.below(40))
+            let interleaved = rng.chance(50)
+            let broken = rng.chance(15)
+            var expectedKeys: [[UInt8]] = []
+            var expectedValues: [RefValue] = []
+            var valid = true
+            var w = PBFWriter()
+            w.writeKey(field: 15, wireType: .varint); w.writeVarint(2)
+            w.writeKey(field: 1, wireType: .lengthDelimited); w.writeLengthDelimited(Array("layer".utf8))
+            w.writeKey(field: 5, wireType: .varint); w.writeVarint(4096)
+            func feature() {
+                w.writeKey(field: 2, wireType: .lengthDelimited)
+                w.writeLengthDelimited([0x18, 1, 0x22, 3, 9, 2, 2])
+            }
+            if !interleaved { for _ in 0..<(1 + rng.below(5)) { feature() } }
+            for t in 0..<tableCount {
+                if interleaved && rng.chance(20) { feature() }
+                if rng.chance(15) {
+                    let key = (0..<rng.below(12)).map { _ in UInt8(97 + rng.below(26)) }
+                    w.writeKey(field: 3, wireType: .lengthDelimited); w.writeLengthDelimited(key)
+                    expectedKeys.append(key)
+                    continue
+                }
+                var v = PBFWriter()
+                let lengths: [Int] = [1, 1, 2, 3, 5, 7, 9, 10]
+                let bits = UInt64(7 * lengths[Int(rng.below(UInt64(lengths.count)))])
+                let x = bits >= 64 ? rng.next() : rng.next() & ((1 << bits) - 1)
+                var tail: [UInt8] = []
+                switch rng.below(7) {
+                case 0:
+                    let str = (0..<rng.below(30)).map { _ in UInt8(rng.below(256)) }
+                    v.writeKey(field: 1, wireType: .lengthDelimited); v.writeLengthDelimited(str)
+                case 1: v.writeKey(field: 2, wireType: .fixed32); v.writeFixed32(UInt32(truncatingIfNeeded: x))
+                case 2: v.writeKey(field: 3, wireType: .fixed64); v.writeFixed64(x)
+                default:
+                    // int, uint, sint or bool, minimal or overlong (P2).
+                    v.writeKey(field: UInt32(rng.below(4) + 4), wireType: .varint)
+                    let minimal = Self.varint(x, length: 1).count
+                    tail = Self.varint(x, length: rng.chance(10) ? min(10, minimal + Int(rng.below(3))) : minimal)
+                }
+                var bytes = v.bytes + tail
+                if rng.chance(3) {
+                    // Two typed fields: the last wins.
+                    var extra = PBFWriter()
+                    extra.writeKey(field: 7, wireType: .varint); extra.writeVarint(rng.below(3))
+                    bytes += extra.bytes
+                }
+                if broken && t == tableCount / 2 {
+                    // A wrong wire type, a cut message, an empty one or an unknown field.
+                    switch rng.below(4) {
+                    case 0: bytes[0] = bytes[0] & ~7 | 5
+                    case 1: bytes.removeLast()
+                    case 2: bytes = []
+                    default: bytes += [0x48, 1]
+                    }
+                }
+                w.writeKey(field: 4, wireType: .lengthDelimited); w.writeLengthDelimited(bytes)
+                if let value = Self.referenceValue(bytes) { expectedValues.append(value) } else { valid = false }
+            }
+            if interleaved { feature() }
+            var t = PBFWriter()
+            t.writeKey(field: 3, wireType: .lengthDelimited); t.writeLengthDelimited(w.bytes)
+            try t.bytes.withUnsafeBytes { raw in
+                let result: Result<[Layer], MVTError>
+                do throws(MVTError) { result = .success(try VectorTile(bytes: raw).layers()) } catch { result = .failure(error) }
+                switch result {
+                case .failure(let error):
+                    XCTAssertFalse(valid, "iteration \(iteration): \(error)")
+                case .success(let layers):
+                    XCTAssertTrue(valid, "iteration \(iteration)")
+                    guard valid else { throw ReferenceError() }
+                    let layer = layers[0]
+                    XCTAssertEqual(layer.keys.map { Array($0) }, expectedKeys, "iteration \(iteration)")
+                    XCTAssertEqual(layer.values.count, expectedValues.count, "iteration \(iteration)")
+                    let wrong = zip(layer.values, expectedValues).filter { RefValue($0) != $1 }.count
+                    XCTAssertEqual(wrong, 0, "iteration \(iteration)")
+                }
+            }
+        }
+    }
+
     func testTagsMatchReference() throws {
         var rng = Rng(state: 0x7461_6773_0000_0001)
         for iteration in 0..<6000 {
