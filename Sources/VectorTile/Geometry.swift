@@ -104,8 +104,6 @@ protocol _GeometrySource {
     /// packed record is being read), its length and the cursor within it.
     var rawBase: UnsafeRawPointer? { get }
     var rawEnd: Int { get }
-    /// How many bytes from the record's start may be loaded (at least `rawEnd`).
-    var rawLoadable: Int { get }
     var rawPosition: Int { get set }
 }
 
@@ -113,7 +111,6 @@ extension PackedUInt32Stream: _GeometrySource {
     @inlinable var startOffset: Int { outer.absoluteStart }
     @inlinable var rawBase: UnsafeRawPointer? { inInner ? inner.bytes.baseAddress : nil }
     @inlinable var rawEnd: Int { inner.bytes.count }
-    @inlinable var rawLoadable: Int { inner.bytes.count }
     @inlinable var rawPosition: Int {
         get { inner.offset }
         set { inner = inner.positioned(at: newValue) }
@@ -146,7 +143,6 @@ struct _PackedCursor: _GeometrySource {
     @inlinable var lastOffset: Int { origin &+ last }
     @inlinable var rawBase: UnsafeRawPointer? { base }
     @inlinable var rawEnd: Int { end }
-    @inlinable var rawLoadable: Int { loadable }
     @inlinable var rawPosition: Int {
         get { p }
         set { p = newValue }
@@ -266,9 +262,8 @@ struct _GeometryDecoder<S: _GeometrySource> {
     }
 
     /// The raw loop of `run`: pairs of one- or two-byte varints lie in the four bytes at
-    /// the cursor and are read with one load, which may reach past the record into the rest
-    /// of the feature message (near the message's end, from the bytes that are there,
-    /// padded with zeros); a pair that reaches past the record is left to the caller.
+    /// the cursor and are read with one load while four bytes remain in the record; the
+    /// last pairs of a record are left to the caller.
     ///
     /// Ring areas are summed in delta form, x·dy − dx·y (the same terms as the shoelace
     /// formula's x₁·y₂ − x₂·y₁), in blocks of at most 64 pairs that start with the cursor
@@ -285,9 +280,8 @@ struct _GeometryDecoder<S: _GeometrySource> {
                                                             _ h: inout H, _ kind: K.Type, _ area: inout _ShoelaceSum)
     {
         let ring = K.ring
-        let end = source.rawEnd
-        let loadable = source.rawLoadable
-        let last = loadable &- 4
+        // Pairs that start at least four bytes before the record's end cannot reach past it.
+        let end4 = source.rawEnd &- 4
         var p = source.rawPosition
         var cx = x, cy = y
         let far: Int64 = 1 << 40
@@ -300,31 +294,32 @@ struct _GeometryDecoder<S: _GeometrySource> {
             var left = block
             var partial: Int64 = 0
             repeat {
-                let w: UInt32
-                if p <= last {
-                    // Safe: p + 4 <= loadable.
-                    w = UInt32(littleEndian: base.loadUnaligned(fromByteOffset: p, as: UInt32.self))
-                } else {
-                    guard p < end else { break }
-                    w = _window(base, p, loadable)
-                }
-                let ux: UInt32, v: UInt32
+                guard p <= end4 else { break }
+                // Safe: p + 4 <= the record's end.
+                let w = UInt32(littleEndian: base.loadUnaligned(fromByteOffset: p, as: UInt32.self))
+                let ux: UInt32, uy: UInt32
                 var q = p
-                if w & 0x80 == 0 {
-                    ux = w & 0x7F; v = w &>> 8; q &+= 1
+                if w & 0x8080 == 0 {
+                    // Two one-byte values, the commonest pair.
+                    ux = w & 0x7F; uy = (w &>> 8) & 0x7F; q &+= 2
                 } else {
-                    guard w & 0x8000 == 0 else { break }
-                    ux = (w & 0x7F) | (w &>> 1) & 0x3F80; v = w &>> 16; q &+= 2
+                    let v: UInt32
+                    if w & 0x80 == 0 {
+                        ux = w & 0x7F; v = w &>> 8; q &+= 1
+                    } else {
+                        guard w & 0x8000 == 0 else { break }
+                        ux = (w & 0x7F) | (w &>> 1) & 0x3F80; v = w &>> 16; q &+= 2
+                    }
+                    if v & 0x80 == 0 {
+                        uy = v & 0x7F; q &+= 1
+                    } else {
+                        guard v & 0x8000 == 0 else { break }
+                        uy = (v & 0x7F) | (v &>> 1) & 0x3F80; q &+= 2
+                    }
                 }
-                let uy: UInt32
-                if v & 0x80 == 0 {
-                    uy = v & 0x7F; q &+= 1
-                } else {
-                    guard v & 0x8000 == 0 else { break }
-                    uy = (v & 0x7F) | (v &>> 1) & 0x3F80; q &+= 2
-                }
-                guard q <= end, ux | uy != 0 else { break }
-                let dx = Int64(ZigZag.decode(ux)), dy = Int64(ZigZag.decode(uy))
+                guard ux | uy != 0 else { break }
+                // Zigzag in 64 bits: (u >> 1) ^ −(u & 1).
+                let dx = Int64(ux &>> 1) ^ (0 &- Int64(ux & 1)), dy = Int64(uy &>> 1) ^ (0 &- Int64(uy & 1))
                 if ring { partial &+= cx &* dy &- dx &* cy }
                 cx &+= dx
                 cy &+= dy
@@ -337,8 +332,8 @@ struct _GeometryDecoder<S: _GeometrySource> {
             if left == 0 { continue }
             // Stopped early. A zero-length step written as two zero bytes is dropped here
             // in tolerant mode (C8: the cursor stays where it is).
-            // Safe: both loads are at offsets below end.
-            guard mode == .tolerant, p &+ 1 < end,
+            // Safe: both loads are at offsets below the record's end.
+            guard mode == .tolerant, p <= end4,
                   base.load(fromByteOffset: p, as: UInt8.self) | base.load(fromByteOffset: p &+ 1, as: UInt8.self) == 0
             else { break }
             p &+= 2
@@ -419,16 +414,6 @@ struct _GeometryDecoder<S: _GeometrySource> {
 
     @inlinable
     var offset0: Int { source.startOffset }
-}
-
-/// The one to three bytes from `p` to `end` as a little-endian word, zero above them.
-@inlinable @inline(never)
-func _window(_ base: UnsafeRawPointer, _ p: Int, _ end: Int) -> UInt32 {
-    // Safe: p < end, and each further load is checked against end.
-    var w = UInt32(base.load(fromByteOffset: p, as: UInt8.self))
-    if p &+ 1 < end { w |= UInt32(base.load(fromByteOffset: p &+ 1, as: UInt8.self)) &<< 8 }
-    if p &+ 2 < end { w |= UInt32(base.load(fromByteOffset: p &+ 2, as: UInt8.self)) &<< 16 }
-    return w
 }
 
 /// Whether a LineTo run belongs to a ring (its area is summed) or to a line, as a type so
