@@ -148,8 +148,8 @@ struct _PackedCursor: _GeometrySource {
         set { p = newValue }
     }
 
-    /// The next value: one- and two-byte varints inline, longer ones (and every error)
-    /// through `PBFReader`.
+    /// The next value: one- and two-byte varints inline, longer ones through
+    /// `_rawVarintLong`, errors (with their offsets) through `PBFReader`.
     @inlinable @inline(__always)
     mutating func next() throws(MVTError) -> UInt32? {
         guard p < end else { return nil }
@@ -233,7 +233,9 @@ struct _GeometryDecoder<S: _GeometrySource> {
     /// tolerant mode (C8).
     ///
     /// Pairs in the packed record being read go through the raw loop below; a pair it does
-    /// not take is read through the source, and the raw loop then resumes.
+    /// not take is read through the source, and the raw loop then resumes. (Transparent so
+    /// that the loop is inlined into the polygon and line loops, with the cursor and the
+    /// handler's state in registers across a ring's commands.)
     @usableFromInline @_transparent
     mutating func run<H: GeometryHandler, K: _RunKind>(_ count: UInt32, _ commandOffset: Int, _ h: inout H,
                                                        _ kind: K.Type, area: inout _ShoelaceSum) throws(MVTError)
