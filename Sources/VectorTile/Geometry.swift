@@ -162,21 +162,23 @@ struct _PackedCursor: _GeometrySource {
             let b1 = UInt32(base.load(fromByteOffset: p &+ 1, as: UInt8.self))
             if b1 < 0x80 { p &+= 2; return (b0 & 0x7F) | b1 &<< 7 }
         }
-        return try _nextLong()
+        let (v, next) = try _nextLong(at: p)
+        p = next
+        return v
     }
 
+    /// The value at `p` and the offset after it. Takes and returns the cursor by value, so
+    /// a caller's copy of the cursor can stay in registers.
     @usableFromInline @inline(never)
-    mutating func _nextLong() throws(MVTError) -> UInt32 {
+    func _nextLong(at p: Int) throws(MVTError) -> (UInt32, Int) {
         if let (v, next) = _rawVarintLong(base, p, end, loadable) {
-            p = next
-            return UInt32(truncatingIfNeeded: v)
+            return (UInt32(truncatingIfNeeded: v), next)
         }
         // The error, with its offset.
         var r = PBFReader(bytes: UnsafeRawBufferPointer(start: base, count: end), origin: origin).positioned(at: p)
         do throws(PBFError) {
             let v = try r.readUInt32()
-            p = r.offset
-            return v
+            return (v, r.offset)
         } catch {
             throw .malformed(error)
         }
@@ -364,54 +366,58 @@ struct _GeometryDecoder<S: _GeometrySource> {
     /// LINESTRING: repetitions of MoveTo(1), LineTo(n ≥ 1) (§4.3.4.3, D2).
     @inlinable
     mutating func lines<H: GeometryHandler>(_ h: inout H) throws(MVTError) {
+        var d = self   // a local copy, as in `polygons`
         var any = false
-        while let m = try command() {
+        while let m = try d.command() {
             any = true
             guard m.id == 1, m.count == 1 else {
                 throw .invalidGeometry(reason: m.id == 7 ? "ClosePath in a LINESTRING" : "LINESTRING part must start with MoveTo(1)", offset: m.offset)
             }
-            _ = try pair(m.offset)
-            guard let l = try command(), l.id == 2, l.count >= 1 else {
+            _ = try d.pair(m.offset)
+            guard let l = try d.command(), l.id == 2, l.count >= 1 else {
                 throw .invalidGeometry(reason: "MoveTo must be followed by LineTo with count ≥ 1", offset: m.offset)
             }
             h.lineBegin()
-            h.linePoint(x: x, y: y)
+            h.linePoint(x: d.x, y: d.y)
             var unused = _ShoelaceSum()
-            try run(l.count, l.offset, &h, _LineRun.self, area: &unused)
+            try d.run(l.count, l.offset, &h, _LineRun.self, area: &unused)
             h.lineEnd()
         }
-        if !any { throw .invalidGeometry(reason: "empty LINESTRING geometry", offset: offset0) }
+        if !any { throw .invalidGeometry(reason: "empty LINESTRING geometry", offset: d.offset0) }
     }
 
     /// POLYGON: rings of MoveTo(1), LineTo(n ≥ 2), ClosePath(1); the first ring of each
     /// polygon exterior (§4.3.4.4, D3, D4).
     @inlinable
     mutating func polygons<H: GeometryHandler>(_ h: inout H) throws(MVTError) {
+        // The loop works on a local copy, which the optimiser can keep in registers; the
+        // decoder is not used after its geometry is read, so nothing is written back.
+        var d = self
         var rings = 0
-        while let m = try command() {
+        while let m = try d.command() {
             guard m.id == 1, m.count == 1 else {
                 throw .invalidGeometry(reason: "ring must start with MoveTo(1)", offset: m.offset)
             }
-            _ = try pair(m.offset)
-            guard let l = try command(), l.id == 2, l.count >= 2 else {
+            _ = try d.pair(m.offset)
+            guard let l = try d.command(), l.id == 2, l.count >= 2 else {
                 throw .invalidGeometry(reason: "ring needs LineTo with count ≥ 2", offset: m.offset)
             }
             h.ringBegin()
-            h.ringPoint(x: x, y: y)
+            h.ringPoint(x: d.x, y: d.y)
             // Taken relative to the first vertex, the terms of the first and the closing
             // edge are zero, and rings far from the tile sum as exactly as rings near it.
-            var area = _ShoelaceSum(originX: x, originY: y)
-            try run(l.count, l.offset, &h, _RingRun.self, area: &area)
-            guard let c = try command(), c.id == 7 else {
+            var area = _ShoelaceSum(originX: d.x, originY: d.y)
+            try d.run(l.count, l.offset, &h, _RingRun.self, area: &area)
+            guard let c = try d.command(), c.id == 7 else {
                 throw .invalidGeometry(reason: "ring must end with ClosePath", offset: l.offset)
             }
             guard c.count == 1 else { throw .invalidClosePath(count: c.count, offset: c.offset) }
             let kind = area.kind
             if rings == 0 && kind == .interior { throw .interiorRingFirst(offset: m.offset) }
-            rings += 1
+            rings &+= 1
             h.ringEnd(kind)
         }
-        if rings == 0 { throw .invalidGeometry(reason: "empty POLYGON geometry", offset: offset0) }
+        if rings == 0 { throw .invalidGeometry(reason: "empty POLYGON geometry", offset: d.offset0) }
     }
 
     @inlinable
