@@ -266,8 +266,9 @@ struct _GeometryDecoder<S: _GeometrySource> {
     }
 
     /// The raw loop of `run`: pairs of one- or two-byte varints lie in the four bytes at
-    /// the cursor and are read with one load while four bytes remain in the record; the
-    /// last pairs of a record are left to the caller.
+    /// the cursor and are read with one load while four bytes remain in the record; in the
+    /// last three bytes only a pair of one-byte values is read, and anything else is left
+    /// to the caller.
     ///
     /// Ring areas are summed in delta form, x·dy − dx·y (the same terms as the shoelace
     /// formula's x₁·y₂ − x₂·y₁), in blocks of at most 64 pairs that start with the cursor
@@ -298,9 +299,19 @@ struct _GeometryDecoder<S: _GeometrySource> {
             var left = block
             var partial: Int64 = 0
             repeat {
-                guard p <= end4 else { break }
-                // Safe: p + 4 <= the record's end.
-                let w = UInt32(littleEndian: base.loadUnaligned(fromByteOffset: p, as: UInt32.self))
+                let w: UInt32
+                if p <= end4 {
+                    // Safe: p + 4 <= the record's end.
+                    w = UInt32(littleEndian: base.loadUnaligned(fromByteOffset: p, as: UInt32.self))
+                } else {
+                    // The last bytes of the record: a pair of one-byte values is read
+                    // here; anything else is left to the caller.
+                    guard p &+ 1 < end4 &+ 4 else { break }
+                    // Safe: p + 1 < the record's end.
+                    w = UInt32(base.load(fromByteOffset: p, as: UInt8.self))
+                        | UInt32(base.load(fromByteOffset: p &+ 1, as: UInt8.self)) &<< 8
+                    guard w & 0x8080 == 0 else { break }
+                }
                 let ux: UInt32, uy: UInt32
                 var q = p
                 if w & 0x8080 == 0 {
