@@ -74,6 +74,15 @@ public enum MVTValue: Equatable {
         }
     }
 
+    /// The `Value` message in `bytes` (at tile offset `origin`): by raw loads when it is one
+    /// typed field with a one-byte key (up to `loadable` bytes may be loaded from its start),
+    /// otherwise by `parse`, which also reports what is wrong with it.
+    @_transparent
+    static func _read(_ bytes: UnsafeRawBufferPointer, loadable: Int, origin: Int) throws(MVTError) -> MVTValue {
+        if let v = _parseRaw(bytes, loadable: loadable) { return v }
+        return try parse(PBFReader(bytes: bytes, origin: origin))
+    }
+
     /// Parses one `Value` message. Exactly one of fields 1–7 must be present (A10); an
     /// unknown field (8 and up are extensions) next to none of them, or any field with a
     /// wrong wire type, is an error. When several typed fields appear, the last wins (P8).

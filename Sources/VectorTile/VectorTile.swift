@@ -88,6 +88,19 @@ extension VectorTile {
     }
 }
 
+/// The record at `p` (`p < n`) when it is a layer's feature (key byte 0x12), key (0x1A) or
+/// value (0x22) with a length that fits before `n`: its key byte and where its payload
+/// starts and ends. Nil for anything else, which the checked reader then takes.
+@inline(__always)
+func _rawTableRecord(_ b: UnsafeRawPointer, _ p: Int, _ n: Int) -> (key: UInt8, start: Int, end: Int)? {
+    // Safe: p < n.
+    let key = b.load(fromByteOffset: p, as: UInt8.self)
+    guard key == 0x12 || key == 0x1A || key == 0x22 else { return nil }
+    var q = p &+ 1
+    guard let length = _rawVarint(b, &q, n), length <= UInt64(n &- q) else { return nil }
+    return (key, q, q &+ Int(length))
+}
+
 /// One layer (MVT 2.1 §4.1): its name, version, extent, keys and values, and its features.
 public struct Layer {
     /// The layer message's bytes.
@@ -134,13 +147,7 @@ public struct Layer {
             if let b = r.bytes.baseAddress {
                 let n = r.bytes.count
                 var p = r.offset
-                while p < n {
-                    // Safe: p < n.
-                    let key = b.load(fromByteOffset: p, as: UInt8.self)
-                    guard key == 0x12 || key == 0x1A || key == 0x22 else { break }
-                    var q = p &+ 1
-                    guard let length = _rawVarint(b, &q, n), length <= UInt64(n &- q) else { break }
-                    let end = q &+ Int(length)
+                while p < n, let (key, q, end) = _rawTableRecord(b, p, n) {
                     if key == 0x12 {
                         if features == 0 { featuresStart = p }
                         featuresEnd = end
@@ -148,13 +155,11 @@ public struct Layer {
                     } else {
                         if key == 0x1A { keyCount &+= 1 } else { valueCount &+= 1 }
                         if deferredFrom < 0 && keyCount &+ valueCount <= Layer._tablesReadInline {
-                            let bytes = UnsafeRawBufferPointer(start: b + q, count: Int(length))
+                            let bytes = UnsafeRawBufferPointer(start: b + q, count: end &- q)
                             if key == 0x1A {
                                 keys.append(bytes)
-                            } else if let v = MVTValue._parseRaw(bytes, loadable: n &- q) {
-                                values.append(v)
                             } else {
-                                values.append(try MVTValue.parse(PBFReader(bytes: bytes, origin: r.absoluteStart &+ q)))
+                                values.append(try MVTValue._read(bytes, loadable: n &- q, origin: r.absoluteStart &+ q))
                             }
                         } else if deferredFrom < 0 {
                             deferredFrom = p
@@ -188,11 +193,7 @@ public struct Layer {
                     if field == 3 {
                         keys.append(sub.bytes)
                     } else {
-                        if let v = MVTValue._parseRaw(sub.bytes, loadable: sub.bytes.count) {
-                            values.append(v)
-                        } else {
-                            values.append(try MVTValue.parse(sub))
-                        }
+                        values.append(try MVTValue._read(sub.bytes, loadable: sub.bytes.count, origin: sub.absoluteStart))
                     }
                 } else if deferredFrom < 0 {
                     deferredFrom = local
@@ -255,45 +256,36 @@ public struct Layer {
             let n = end
             var p = start
             while p < n {
-                // Safe: p < n.
-                let key = b.load(fromByteOffset: p, as: UInt8.self)
-                if key == 0x1A || key == 0x22 || key == 0x12, var q = Optional(p &+ 1), let length = _rawVarint(b, &q, n),
-                   length <= UInt64(n &- q)
-                {
-                    let bytes = UnsafeRawBufferPointer(start: b + q, count: Int(length))
-                    if key == 0x1A {
-                        keys.append(bytes)
-                    } else if key == 0x12 {
-                        // A feature between the tables.
-                    } else if let v = MVTValue._parseRaw(bytes, loadable: reader.bytes.count &- q) {
-                        put(v)
+                var record: (key: UInt8, start: Int, end: Int)
+                if let raw = _rawTableRecord(b, p, n) {
+                    record = raw
+                } else {
+                    // Anything else (other fields, longer keys) through the reader.
+                    var r = reader.positioned(at: p)
+                    guard let (field, wire) = try? r.readKey() else { return }
+                    if field == 3 || field == 4, let sub = try? r.readLengthDelimited() {
+                        record = (field == 3 ? 0x1A : 0x22, sub.absoluteStart &- reader.absoluteStart, r.offset)
+                    } else if (try? r.skip(wire)) == nil {
+                        return
                     } else {
-                        do throws(MVTError) {
-                            put(try MVTValue.parse(PBFReader(bytes: bytes, origin: reader.absoluteStart &+ q)))
-                        } catch {
-                            failure = error
-                            return
-                        }
+                        p = r.offset
+                        continue
                     }
-                    p = q &+ Int(length)
-                    continue
                 }
-                // Anything else (other fields, longer keys) through the reader.
-                var r = reader.positioned(at: p)
-                guard let (field, wire) = try? r.readKey() else { return }
-                if field == 3 || field == 4, let sub = try? r.readLengthDelimited() {
-                    if field == 3 {
-                        keys.append(sub.bytes)
-                    } else {
-                        do throws(MVTError) { put(try MVTValue.parse(sub)) } catch {
-                            failure = error
-                            return
-                        }
+                let bytes = UnsafeRawBufferPointer(start: b + record.start, count: record.end &- record.start)
+                if record.key == 0x1A {
+                    keys.append(bytes)
+                } else if record.key == 0x22 {
+                    do throws(MVTError) {
+                        put(try MVTValue._read(bytes, loadable: reader.bytes.count &- record.start,
+                                               origin: reader.absoluteStart &+ record.start))
+                    } catch {
+                        failure = error
+                        return
                     }
-                } else if (try? r.skip(wire)) == nil {
-                    return
                 }
-                p = r.offset
+                // 0x12: a feature between the tables.
+                p = record.end
             }
         }
         if let failure { throw failure }

@@ -396,9 +396,15 @@ final class DecoderDifferentialTests: XCTestCase {
             if !interleaved { for _ in 0..<(1 + rng.below(5)) { feature() } }
             for t in 0..<tableCount {
                 if interleaved && rng.chance(20) { feature() }
+                // Now and then an unknown field between the tables, or a key or value record
+                // whose field key is written in two bytes (a valid varint, P1): both leave
+                // the raw record scan for the checked reader.
+                if rng.chance(3) { w.writeKey(field: 9, wireType: .varint); w.writeVarint(rng.below(300)) }
+                let longKey = rng.chance(4)
                 if rng.chance(15) {
                     let key = (0..<rng.below(12)).map { _ in UInt8(97 + rng.below(26)) }
-                    w.writeKey(field: 3, wireType: .lengthDelimited); w.writeLengthDelimited(key)
+                    if longKey { w.writeRaw([0x9A, 0x00]) } else { w.writeKey(field: 3, wireType: .lengthDelimited) }
+                    w.writeLengthDelimited(key)
                     expectedKeys.append(key)
                     continue
                 }
@@ -435,7 +441,8 @@ final class DecoderDifferentialTests: XCTestCase {
                     default: bytes += [0x48, 1]
                     }
                 }
-                w.writeKey(field: 4, wireType: .lengthDelimited); w.writeLengthDelimited(bytes)
+                if longKey { w.writeRaw([0xA2, 0x00]) } else { w.writeKey(field: 4, wireType: .lengthDelimited) }
+                w.writeLengthDelimited(bytes)
                 if let value = Self.referenceValue(bytes) { expectedValues.append(value) } else { valid = false }
             }
             if interleaved { feature() }
