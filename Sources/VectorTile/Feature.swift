@@ -224,11 +224,13 @@ public struct Feature {
         if _tagRecords == 1, tagPayloadStart >= 0 {
             var r = _sub(tagPayloadStart, tagPayloadEnd)
             // The common case: one packed record, read in place without the stream's
-            // record bookkeeping. Pairs of one-byte indices in range are read with two raw
-            // loads; pairs of indices of one to three bytes (below 2^21) from one 8-byte
-            // load, which may reach past the record into the rest of the feature message
-            // (near the message's end, from the bytes that are there, padded with zeros).
-            // Anything else goes on the checked loop from the same pair.
+            // record bookkeeping. Each pair is read with one raw load: two bytes for a pair
+            // of one-byte indices, four for a one-byte key index and a value index of up to
+            // three bytes, eight for any other pair of indices of one to three bytes (below
+            // 2^21). The four- and eight-byte loads may reach past the record into the rest
+            // of the feature message (near the message's end, the eight-byte window takes
+            // the bytes that are there, padded with zeros). Anything else goes on the
+            // checked loop from the same pair.
             if let b = r.bytes.baseAddress {
                 let n = r.bytes.count
                 let loadable = message.bytes.count &- Int(tagPayloadStart)
@@ -236,50 +238,54 @@ public struct Feature {
                 let kc = UInt64(UInt32(bitPattern: keyCount)), vc = UInt64(UInt32(bitPattern: valueCount))
                 // One-byte pairs only, in the tightest loop (most tiles' tags are all such)...
                 while p &+ 1 < n {
-                    // Safe: p + 1 < n.
-                    let k0 = UInt64(b.load(fromByteOffset: p, as: UInt8.self))
-                    let v0 = UInt64(b.load(fromByteOffset: p &+ 1, as: UInt8.self))
-                    guard k0 | v0 < 0x80, k0 < kc, v0 < vc else { break }
-                    body(Int(k0), Int(v0))
+                    // Safe: p + 2 <= n.
+                    let w = UInt64(UInt16(littleEndian: b.loadUnaligned(fromByteOffset: p, as: UInt16.self)))
+                    let k = w & 0xFF, v = w &>> 8
+                    guard w & 0x8080 == 0, k < kc, v < vc else { break }
+                    body(Int(k), Int(v))
                     p &+= 2
                 }
-                // ...then pairs of any length up to three bytes each.
+                // ...then pairs of any length up to three bytes each, from one load.
                 while p &+ 1 < n {
-                    // Safe: p + 1 < n.
-                    let k0 = UInt64(b.load(fromByteOffset: p, as: UInt8.self))
-                    let v0 = UInt64(b.load(fromByteOffset: p &+ 1, as: UInt8.self))
-                    if k0 | v0 < 0x80 {
-                        guard k0 < kc, v0 < vc else { break }
-                        body(Int(k0), Int(v0))
-                        p &+= 2
-                        continue
-                    }
-                    if k0 < 0x80 && p &+ 4 <= loadable {
-                        // The usual shape of large tables: a one-byte key index and a value
-                        // index of two or three bytes, decoded without branching on which.
+                    let w: UInt64
+                    if p &+ 4 <= loadable {
                         // Safe: p + 4 <= loadable.
-                        let w = UInt32(littleEndian: b.loadUnaligned(fromByteOffset: p, as: UInt32.self))
-                        let three = (w &>> 23) & 1
-                        if (w &>> 31) & three == 0 {
-                            let v = UInt64((w &>> 8) & 0x7F | (w &>> 9) & 0x3F80 | (w &>> 10) & 0x1F_C000 & (0 &- three))
-                            let q = p &+ 3 &+ Int(three)
-                            guard q <= n, k0 < kc, v < vc else { break }
-                            body(Int(k0), Int(v))
-                            p = q
+                        w = UInt64(UInt32(littleEndian: b.loadUnaligned(fromByteOffset: p, as: UInt32.self)))
+                        if w & 0x8080 == 0 {
+                            let k = w & 0x7F, v = (w &>> 8) & 0x7F
+                            guard k < kc, v < vc else { break }
+                            body(Int(k), Int(v))
+                            p &+= 2
                             continue
                         }
+                        if w & 0x80 == 0 {
+                            // The usual shape of large tables: a one-byte key index and a
+                            // value index of two or three bytes, decoded without branching
+                            // on which.
+                            let three = (w &>> 23) & 1
+                            if (w &>> 31) & three == 0 {
+                                let k = w & 0x7F
+                                let v = (w &>> 8) & 0x7F | (w &>> 9) & 0x3F80 | (w &>> 10) & 0x1F_C000 & (0 &- three)
+                                let q = p &+ 3 &+ Int(three)
+                                guard q <= n, k < kc, v < vc else { break }
+                                body(Int(k), Int(v))
+                                p = q
+                                continue
+                            }
+                        }
                     }
+                    // Anything else up to three bytes each, from an 8-byte window.
                     // Safe: p + 8 <= loadable, the bytes from the record's start to the
                     // message's end.
-                    let w = p &+ 8 <= loadable
+                    let w8 = p &+ 8 <= loadable
                         ? UInt64(littleEndian: b.loadUnaligned(fromByteOffset: p, as: UInt64.self))
                         : _window8(b, p, loadable)
-                    let lk = k0 < 0x80 ? 1 : _varintLength3(w)
+                    let lk = _varintLength3(w8)
                     guard lk != 0 else { break }
-                    let rest = w &>> (lk &* 8)
+                    let rest = w8 &>> (lk &* 8)
                     let lv = _varintLength3(rest)
                     guard lv != 0 else { break }
-                    let k = k0 < 0x80 ? k0 : _varintValue3(w, lk)
+                    let k = _varintValue3(w8, lk)
                     let v = _varintValue3(rest, lv)
                     let q = p &+ Int(lk &+ lv)
                     guard q <= n, k < kc, v < vc else { break }
