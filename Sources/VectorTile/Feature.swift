@@ -67,7 +67,44 @@ public struct Feature {
             let n = reader.bytes.count
             var p = 0
             fast = true
-            scan: while p < n {
+            // Straight-line reads in the orders encoders use (type, geometry, id, tags, or
+            // type, tags, geometry), each field optional; what is left, if anything, goes
+            // on the loop below with the same state.
+            ordered: do {
+                // Safe: every load is at an offset below n.
+                if p < n && b.load(fromByteOffset: p, as: UInt8.self) == 0x18 {
+                    p &+= 1
+                    guard let v = _rawVarint(b, &p, n) else { fast = false; break ordered }
+                    hasType = true; type = v
+                }
+                if p < n && b.load(fromByteOffset: p, as: UInt8.self) == 0x12 {
+                    p &+= 1
+                    guard let length = _rawVarint(b, &p, n), length <= UInt64(n &- p) else { fast = false; break ordered }
+                    tagA = Int32(truncatingIfNeeded: p)
+                    p &+= Int(length)
+                    tagB = Int32(truncatingIfNeeded: p)
+                }
+                if p < n && b.load(fromByteOffset: p, as: UInt8.self) == 0x22 {
+                    p &+= 1
+                    guard let length = _rawVarint(b, &p, n), length <= UInt64(n &- p) else { fast = false; break ordered }
+                    geometryA = Int32(truncatingIfNeeded: p)
+                    p &+= Int(length)
+                    geometryB = Int32(truncatingIfNeeded: p)
+                }
+                if p < n && b.load(fromByteOffset: p, as: UInt8.self) == 0x08 {
+                    p &+= 1
+                    guard let v = _rawVarint(b, &p, n) else { fast = false; break ordered }
+                    hasID = true; id = v
+                }
+                if tagA < 0 && p < n && b.load(fromByteOffset: p, as: UInt8.self) == 0x12 {
+                    p &+= 1
+                    guard let length = _rawVarint(b, &p, n), length <= UInt64(n &- p) else { fast = false; break ordered }
+                    tagA = Int32(truncatingIfNeeded: p)
+                    p &+= Int(length)
+                    tagB = Int32(truncatingIfNeeded: p)
+                }
+            }
+            scan: while fast && p < n {
                 // Safe: p < n.
                 let key = b.load(fromByteOffset: p, as: UInt8.self)
                 p &+= 1

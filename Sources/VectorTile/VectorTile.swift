@@ -91,7 +91,7 @@ extension VectorTile {
 /// The record at `p` (`p < n`) when it is a layer's feature (key byte 0x12), key (0x1A) or
 /// value (0x22) with a length that fits before `n`: its key byte and where its payload
 /// starts and ends. Nil for anything else, which the checked reader then takes.
-@inline(__always)
+@inlinable @inline(__always)
 func _rawTableRecord(_ b: UnsafeRawPointer, _ p: Int, _ n: Int) -> (key: UInt8, start: Int, end: Int)? {
     // Safe: p < n.
     let key = b.load(fromByteOffset: p, as: UInt8.self)
@@ -296,19 +296,31 @@ public struct Layer {
     /// - Complexity: O(layer size); allocates nothing.
     @inlinable
     public func forEachFeature<E: Error>(_ body: (Feature) throws(E) -> Void) throws(E) {
-        guard featureCount > 0 else { return }
-        // Only the span from the first feature to the end of the last is walked.
-        var r = PBFReader(bytes: UnsafeRawBufferPointer(rebasing: message.bytes[featuresStart..<featuresEnd]),
-                          origin: message.absoluteStart &+ featuresStart)
-        let keyCount = keys.count, valueCount = values.count
+        guard featureCount > 0, let b = message.bytes.baseAddress else { return }
+        // Only the span from the first feature to the end of the last is walked, its
+        // feature, key and value records with raw loads and anything else with the reader.
         // Safe to ignore errors here: the initialiser already walked every field.
-        while !r.isAtEnd {
+        let n = featuresEnd, origin = message.absoluteStart
+        let keyCount = keys.count, valueCount = values.count
+        var p = featuresStart
+        while p < n {
+            if let (key, start, end) = _rawTableRecord(b, p, n) {
+                if key == 0x12 {
+                    let sub = PBFReader(bytes: UnsafeRawBufferPointer(start: b + start, count: end &- start),
+                                        origin: origin &+ start)
+                    try body(Feature(sub, keyCount: keyCount, valueCount: valueCount))
+                }
+                p = end
+                continue
+            }
+            var r = PBFReader(bytes: UnsafeRawBufferPointer(start: b, count: n), origin: origin).positioned(at: p)
             guard let (field, wire) = try? r.readKey() else { return }
             if field == 2, wire == .lengthDelimited, let sub = try? r.readLengthDelimited() {
                 try body(Feature(sub, keyCount: keyCount, valueCount: valueCount))
             } else if (try? r.skip(wire)) == nil {
                 return
             }
+            p = r.offset
         }
     }
 }

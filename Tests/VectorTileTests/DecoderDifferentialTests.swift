@@ -389,9 +389,17 @@ final class DecoderDifferentialTests: XCTestCase {
             w.writeKey(field: 15, wireType: .varint); w.writeVarint(2)
             w.writeKey(field: 1, wireType: .lengthDelimited); w.writeLengthDelimited(Array("layer".utf8))
             w.writeKey(field: 5, wireType: .varint); w.writeVarint(4096)
+            // Features carry their position as id, and some are written with a two-byte
+            // field key, so the feature walk's raw and checked paths are both compared.
+            var expectedIDs: [UInt64] = []
             func feature() {
-                w.writeKey(field: 2, wireType: .lengthDelimited)
-                w.writeLengthDelimited([0x18, 1, 0x22, 3, 9, 2, 2])
+                let id = UInt64(expectedIDs.count)
+                expectedIDs.append(id)
+                if rng.chance(4) { w.writeRaw([0x92, 0x00]) } else { w.writeKey(field: 2, wireType: .lengthDelimited) }
+                var f = PBFWriter()
+                f.writeKey(field: 1, wireType: .varint); f.writeVarint(id)
+                f.writeRaw([0x18, 1, 0x22, 3, 9, 2, 2])
+                w.writeLengthDelimited(f.bytes)
             }
             if !interleaved { for _ in 0..<(1 + rng.below(5)) { feature() } }
             for t in 0..<tableCount {
@@ -462,6 +470,13 @@ final class DecoderDifferentialTests: XCTestCase {
                     XCTAssertEqual(layer.values.count, expectedValues.count, "iteration \(iteration)")
                     let wrong = zip(layer.values, expectedValues).filter { RefValue($0) != $1 }.count
                     XCTAssertEqual(wrong, 0, "iteration \(iteration)")
+                    var ids: [UInt64] = []
+                    layer.forEachFeature { f in
+                        XCTAssertEqual(f.type, .point, "iteration \(iteration)")
+                        ids.append(f.id)
+                    }
+                    XCTAssertEqual(ids, expectedIDs, "iteration \(iteration)")
+                    XCTAssertEqual(layer.featureCount, expectedIDs.count, "iteration \(iteration)")
                 }
             }
         }
