@@ -79,17 +79,13 @@ public struct Feature {
                 }
                 if p < n && b.load(fromByteOffset: p, as: UInt8.self) == 0x12 {
                     p &+= 1
-                    guard let length = _rawVarint(b, &p, n), length <= UInt64(n &- p) else { fast = false; break ordered }
-                    tagA = Int32(truncatingIfNeeded: p)
-                    p &+= Int(length)
-                    tagB = Int32(truncatingIfNeeded: p)
+                    guard let (start, end) = _rawPayload(b, &p, n) else { fast = false; break ordered }
+                    tagA = start; tagB = end
                 }
                 if p < n && b.load(fromByteOffset: p, as: UInt8.self) == 0x22 {
                     p &+= 1
-                    guard let length = _rawVarint(b, &p, n), length <= UInt64(n &- p) else { fast = false; break ordered }
-                    geometryA = Int32(truncatingIfNeeded: p)
-                    p &+= Int(length)
-                    geometryB = Int32(truncatingIfNeeded: p)
+                    guard let (start, end) = _rawPayload(b, &p, n) else { fast = false; break ordered }
+                    geometryA = start; geometryB = end
                 }
                 if p < n && b.load(fromByteOffset: p, as: UInt8.self) == 0x08 {
                     p &+= 1
@@ -98,10 +94,8 @@ public struct Feature {
                 }
                 if tagA < 0 && p < n && b.load(fromByteOffset: p, as: UInt8.self) == 0x12 {
                     p &+= 1
-                    guard let length = _rawVarint(b, &p, n), length <= UInt64(n &- p) else { fast = false; break ordered }
-                    tagA = Int32(truncatingIfNeeded: p)
-                    p &+= Int(length)
-                    tagB = Int32(truncatingIfNeeded: p)
+                    guard let (start, end) = _rawPayload(b, &p, n) else { fast = false; break ordered }
+                    tagA = start; tagB = end
                 }
             }
             scan: while fast && p < n {
@@ -110,10 +104,7 @@ public struct Feature {
                 p &+= 1
                 switch key {
                 case 0x12, 0x22:
-                    guard let length = _rawVarint(b, &p, n), length <= UInt64(n &- p) else { fast = false; break scan }
-                    let start = Int32(truncatingIfNeeded: p)
-                    p &+= Int(length)
-                    let end = Int32(truncatingIfNeeded: p)
+                    guard let (start, end) = _rawPayload(b, &p, n) else { fast = false; break scan }
                     if key == 0x12 {
                         guard tagA < 0 else { fast = false; break scan }
                         tagA = start; tagB = end
@@ -354,6 +345,17 @@ public struct Feature {
             body(Int(k), Int(v))
         }
     }
+}
+
+/// The payload of the length-delimited value at byte `p` of the `n` bytes at `b`: where
+/// it starts and ends, with `p` moved past it; nil when its length is malformed or reaches
+/// past `n`.
+@usableFromInline @_transparent
+func _rawPayload(_ b: UnsafeRawPointer, _ p: inout Int, _ n: Int) -> (Int32, Int32)? {
+    guard let length = _rawVarint(b, &p, n), length <= UInt64(n &- p) else { return nil }
+    let start = Int32(truncatingIfNeeded: p)
+    p &+= Int(length)
+    return (start, Int32(truncatingIfNeeded: p))
 }
 
 /// A varint at byte `p` of the `n` bytes at `b`, moving `p` past it; nil when it is
