@@ -52,16 +52,16 @@ public struct Feature {
     @inlinable @inline(__always)
     public var type: GeometryType? { GeometryType(rawValue: _hasType ? _rawType : 0) }
 
-    @inlinable
+    /// Scans the feature message. (Inlined into the layer's feature walk; messages off the
+    /// fast path go to `_scanned`.)
+    @inlinable @inline(__always)
     init(_ reader: PBFReader, keyCount: Int, valueCount: Int) {
         var hasID = false, id: UInt64 = 0, hasType = false, type: UInt64 = 0
-        var geometry: Int32 = 0, tags: Int32 = 0
         var tagA: Int32 = -1, tagB: Int32 = 0, geometryA: Int32 = -1, geometryB: Int32 = 0
-        var failed = false
         // Fast path: a message made of the four fields with their usual one-byte keys, in
         // any order, with at most one tags and one geometry record (what encoders write), is
         // scanned with raw loads and no record counting. Anything else, or anything
-        // malformed, restarts the scan on the general path below.
+        // malformed, is scanned again by `_scanned`.
         var fast = false
         if let b = reader.bytes.baseAddress {
             let n = reader.bytes.count
@@ -123,16 +123,27 @@ public struct Feature {
                     break scan
                 }
             }
-            if fast {
-                tags = tagA >= 0 ? 1 : 0
-                geometry = geometryA >= 0 ? 1 : 0
-            } else {
-                hasID = false; id = 0; hasType = false; type = 0
-                tagA = -1; tagB = 0; geometryA = -1; geometryB = 0
-            }
         }
+        guard fast else {
+            self = Feature._scanned(reader, keyCount: keyCount, valueCount: valueCount)
+            return
+        }
+        self.init(message: reader, hasID: hasID, id: id, hasType: hasType, type: type,
+                  geometryRecords: geometryA >= 0 ? 1 : 0, tagRecords: tagA >= 0 ? 1 : 0, failed: false,
+                  keyCount: keyCount, valueCount: valueCount,
+                  tags: (tagA, tagB), geometry: (geometryA, geometryB))
+    }
+
+    /// The general scan of `init`: any field order, repeated and unpacked records, unknown
+    /// fields, and malformed messages (which set `_scanFailed`).
+    @usableFromInline @inline(never)
+    static func _scanned(_ reader: PBFReader, keyCount: Int, valueCount: Int) -> Feature {
+        var hasID = false, id: UInt64 = 0, hasType = false, type: UInt64 = 0
+        var geometry: Int32 = 0, tags: Int32 = 0
+        var tagA: Int32 = -1, tagB: Int32 = 0, geometryA: Int32 = -1, geometryB: Int32 = 0
+        var failed = false
         var r = reader
-        scan: while !fast && !r.isAtEnd {
+        scan: while !r.isAtEnd {
             let local = Int32(truncatingIfNeeded: r.offset)
             do throws(PBFError) {
                 let (field, wire) = try r.readKey()
@@ -173,20 +184,31 @@ public struct Feature {
                 break scan
             }
         }
-        self.message = reader
+        return Feature(message: reader, hasID: hasID, id: id, hasType: hasType, type: type,
+                       geometryRecords: geometry, tagRecords: tags, failed: failed,
+                       keyCount: keyCount, valueCount: valueCount,
+                       tags: (tagA, tagB), geometry: (geometryA, geometryB))
+    }
+
+    @inlinable @inline(__always)
+    init(message: PBFReader, hasID: Bool, id: UInt64, hasType: Bool, type: UInt64,
+         geometryRecords: Int32, tagRecords: Int32, failed: Bool, keyCount: Int, valueCount: Int,
+         tags: (Int32, Int32), geometry: (Int32, Int32))
+    {
+        self.message = message
         self.hasID = hasID
         self.id = id
         self._hasType = hasType
         self._rawType = type
-        self._geometryRecords = geometry
-        self._tagRecords = tags
+        self._geometryRecords = geometryRecords
+        self._tagRecords = tagRecords
         self._scanFailed = failed
         self.keyCount = Int32(truncatingIfNeeded: keyCount)
         self.valueCount = Int32(truncatingIfNeeded: valueCount)
-        self.tagPayloadStart = tagA
-        self.tagPayloadEnd = tagB
-        self.geometryPayloadStart = geometryA
-        self.geometryPayloadEnd = geometryB
+        self.tagPayloadStart = tags.0
+        self.tagPayloadEnd = tags.1
+        self.geometryPayloadStart = geometry.0
+        self.geometryPayloadEnd = geometry.1
     }
 
     /// The message's bytes from `start` to `end`, as a reader.
