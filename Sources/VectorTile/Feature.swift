@@ -54,7 +54,7 @@ public struct Feature {
 
     /// Scans the feature message. (Inlined into the layer's feature walk; messages off the
     /// fast path go to `_scanned`.)
-    @inlinable @inline(__always)
+    @usableFromInline @_transparent
     init(_ reader: PBFReader, keyCount: Int, valueCount: Int) {
         var hasID = false, id: UInt64 = 0, hasType = false, type: UInt64 = 0
         var tagA: Int32 = -1, tagB: Int32 = 0, geometryA: Int32 = -1, geometryB: Int32 = 0
