@@ -318,19 +318,15 @@ struct _GeometryDecoder<S: _GeometrySource> {
                     // Two one-byte values, the commonest pair.
                     ux = w & 0x7F; uy = (w &>> 8) & 0x7F; q &+= 2
                 } else {
-                    let v: UInt32
-                    if w & 0x80 == 0 {
-                        ux = w & 0x7F; v = w &>> 8; q &+= 1
-                    } else {
-                        guard w & 0x8000 == 0 else { break }
-                        ux = (w & 0x7F) | (w &>> 1) & 0x3F80; v = w &>> 16; q &+= 2
-                    }
-                    if v & 0x80 == 0 {
-                        uy = v & 0x7F; q &+= 1
-                    } else {
-                        guard v & 0x8000 == 0 else { break }
-                        uy = (v & 0x7F) | (v &>> 1) & 0x3F80; q &+= 2
-                    }
+                    // One or two bytes each, decoded without branching on which: c0 and c1
+                    // are 1 when x or y takes two bytes (a third byte is left to the caller).
+                    let c0 = (w &>> 7) & 1
+                    let v = w &>> (8 &+ 8 &* c0)
+                    let c1 = (v &>> 7) & 1
+                    guard (w &>> 15) & c0 | (v &>> 15) & c1 == 0 else { break }
+                    ux = (w & 0x7F) | (w &>> 1) & 0x3F80 & (0 &- c0)
+                    uy = (v & 0x7F) | (v &>> 1) & 0x3F80 & (0 &- c1)
+                    q &+= 2 &+ Int(c0 &+ c1)
                 }
                 guard ux | uy != 0 else { break }
                 // Zigzag in 64 bits: (u >> 1) ^ −(u & 1).
