@@ -32,7 +32,7 @@ public enum MVTValidator {
     /// - Complexity: O(tile size); allocates per layer (keys, values) and per finding.
     public static func validate(_ tile: VectorTile, warnings: Bool = true) -> [MVTFinding] {
         var findings: [MVTFinding] = []
-        var names = Set<[UInt8]>()
+        var names = Set<_BytesKey>()   // borrowed from the tile, which outlives the call
         var r = PBFReader(bytes: tile.bytes)
         var layerIndex = 0
         while !r.isAtEnd {
@@ -65,7 +65,7 @@ public enum MVTValidator {
                 findings.append(MVTFinding(error: error, layer: layerIndex))
                 continue
             }
-            if !names.insert(Array(layer.nameBytes)).inserted {
+            if !names.insert(_BytesKey(bytes: layer.nameBytes)).inserted {
                 findings.append(MVTFinding(error: .duplicateLayerName(layer.name, offset: layer.offset),
                                            layer: layerIndex))
             }
@@ -95,24 +95,45 @@ public enum MVTValidator {
     static func validateFeatures(_ layer: Layer, layerIndex: Int, warnings: Bool, into findings: inout [MVTFinding]) {
         var index = 0
         var ids = Set<UInt64>(minimumCapacity: warnings ? layer.featureCount : 0)
+        // The closure only forwards to a static function, so the state it captures is
+        // checked for exclusive access when compiled, not on every feature.
+        layer.forEachFeature { (f: Feature) in
+            validateFeature(f, layerIndex: layerIndex, index: index, warnings: warnings, ids: &ids, into: &findings)
+            index += 1
+        }
+    }
+
+    /// The MUST rules of one feature (and, with `warnings`, B5 and D7).
+    static func validateFeature(_ f: Feature, layerIndex: Int, index: Int, warnings: Bool,
+                                ids: inout Set<UInt64>, into findings: inout [MVTFinding])
+    {
         struct Discard: GeometryHandler {
             var degenerate = 0
             mutating func ringEnd(_ kind: RingKind) { if kind == .degenerate { degenerate += 1 } }
         }
-        layer.forEachFeature { (f: Feature) in
-            defer { index += 1 }
-            func add(_ e: MVTError) { findings.append(MVTFinding(error: e, layer: layerIndex, feature: index)) }
-            if let e = f.scanError { add(e); return }
-            if warnings && f.hasID && !ids.insert(f.id).inserted { add(.duplicateFeatureID(f.id, offset: f.offset)) }
-            if f.rawType == nil { add(.missingType(offset: f.offset)) }
-            do throws(MVTError) { try f.forEachTag { _, _ in } } catch { add(error) }
-            guard f.geometryRecords > 0 else { add(.missingGeometry(offset: f.offset)); return }
-            // Several geometry records concatenate by protobuf rules; the feature is skipped as
-            // a whole (recoverable), so its concatenated commands are not judged.
-            if f.geometryRecords > 1 { add(.repeatedGeometry(offset: f.offset)); return }
+        let at = (layer: layerIndex, feature: index)
+        if let e = f.scanError { findings.append(MVTFinding(error: e, layer: at.layer, feature: at.feature)); return }
+        if warnings && f.hasID && !ids.insert(f.id).inserted {
+            findings.append(MVTFinding(error: .duplicateFeatureID(f.id, offset: f.offset), layer: at.layer, feature: at.feature))
+        }
+        if f.rawType == nil { findings.append(MVTFinding(error: .missingType(offset: f.offset), layer: at.layer, feature: at.feature)) }
+        do throws(MVTError) { try f.forEachTag { _, _ in } } catch {
+            findings.append(MVTFinding(error: error, layer: at.layer, feature: at.feature))
+        }
+        if f.geometryRecords == 0 {
+            findings.append(MVTFinding(error: .missingGeometry(offset: f.offset), layer: at.layer, feature: at.feature))
+        } else if f.geometryRecords > 1 {
+            // Several geometry records concatenate by protobuf rules; the feature is skipped
+            // as a whole (recoverable), so its concatenated commands are not judged.
+            findings.append(MVTFinding(error: .repeatedGeometry(offset: f.offset), layer: at.layer, feature: at.feature))
+        } else {
             var h = Discard()
-            do throws(MVTError) { try f._decodeCommands(into: &h, mode: .strict) } catch { add(error) }
-            if warnings && h.degenerate > 0 { add(.degenerateRing(offset: f.offset)) }
+            do throws(MVTError) { try f._decodeCommands(into: &h, mode: .strict) } catch {
+                findings.append(MVTFinding(error: error, layer: at.layer, feature: at.feature))
+            }
+            if warnings && h.degenerate > 0 {
+                findings.append(MVTFinding(error: .degenerateRing(offset: f.offset), layer: at.layer, feature: at.feature))
+            }
         }
     }
 }
