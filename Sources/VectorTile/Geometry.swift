@@ -171,6 +171,16 @@ struct _PackedCursor: _GeometrySource {
     /// a caller's copy of the cursor can stay in registers.
     @usableFromInline @inline(never)
     func _nextLong(at p: Int) throws(MVTError) -> (UInt32, Int) {
+        // Three bytes, as absolute coordinates of unclipped geometry take, inline.
+        if p &+ 2 < end {
+            // Safe: p + 2 < end.
+            let b0 = UInt32(base.load(fromByteOffset: p, as: UInt8.self))
+            let b1 = UInt32(base.load(fromByteOffset: p &+ 1, as: UInt8.self))
+            let b2 = UInt32(base.load(fromByteOffset: p &+ 2, as: UInt8.self))
+            if b0 & b1 & 0x80 != 0 && b2 < 0x80 {
+                return ((b0 & 0x7F) | (b1 & 0x7F) &<< 7 | b2 &<< 14, p &+ 3)
+            }
+        }
         if let (v, next) = _rawVarintLong(base, p, end, loadable) {
             return (UInt32(truncatingIfNeeded: v), next)
         }
@@ -266,18 +276,19 @@ struct _GeometryDecoder<S: _GeometrySource> {
     }
 
     /// The raw loop of `run`: pairs of one- or two-byte varints lie in the four bytes at
-    /// the cursor and are read with one load while four bytes remain in the record; in the
-    /// last three bytes only a pair of one-byte values is read, and anything else is left
-    /// to the caller.
+    /// the cursor and are read with one load while four bytes remain in the record, and
+    /// longer ones (unclipped geometry has them) out of line; in the last three bytes only
+    /// a pair of one-byte values is read, and anything else is left to the caller.
     ///
     /// Ring areas are summed in delta form, x·dy − dx·y (the same terms as the shoelace
     /// formula's x₁·y₂ − x₂·y₁), in blocks of at most 64 pairs that start with the cursor
-    /// within ±2^40 of the ring's first vertex. A two-byte zigzag delta is below 2^13 in
-    /// magnitude, so inside a block the cursor stays within 2^41 of it, each term taken
-    /// relative to it is below 2^55 and the block's sum below 2^61. The loop sums the terms
-    /// in tile coordinates with wrapping arithmetic and `addBlock` moves the sum to the
-    /// ring's first vertex; wrapping arithmetic is exact modulo 2^64, so the result, which
-    /// fits, is exact. It stops at anything else (a longer varint, a far cursor, a zero-length
+    /// within ±2^30 of the ring's first vertex. A ring's delta is only taken here when it
+    /// lies within ±2^20 (a zigzag value below 2^21), so inside a block the cursor stays
+    /// within 2^30 + 2^26 of that vertex, each term taken relative to it is below 2^52 and
+    /// the block's sum below 2^58. The loop sums the terms in tile coordinates with
+    /// wrapping arithmetic and `addBlock` moves the sum to the ring's first vertex; wrapping
+    /// arithmetic is exact modulo 2^64, so the result, which fits, is exact. It stops at
+    /// anything else (a larger ring delta, a malformed varint, a far cursor, a zero-length
     /// step other than two zero bytes in tolerant mode), leaving the state as it was after
     /// the last pair it took.
     @inlinable @inline(__always)
@@ -289,7 +300,7 @@ struct _GeometryDecoder<S: _GeometrySource> {
         let end4 = source.rawEnd &- 4
         var p = source.rawPosition
         var cx = x, cy = y
-        let far: Int64 = 1 << 40
+        let far: Int64 = 1 << 30
         let ox = area.originX, oy = area.originY
         let blockSize: UInt32 = ring ? 64 : UInt32.max
         while i < count {
@@ -319,14 +330,23 @@ struct _GeometryDecoder<S: _GeometrySource> {
                     ux = w & 0x7F; uy = (w &>> 8) & 0x7F; q &+= 2
                 } else {
                     // One or two bytes each, decoded without branching on which: c0 and c1
-                    // are 1 when x or y takes two bytes (a third byte is left to the caller).
+                    // are 1 when x or y takes two bytes.
                     let c0 = (w &>> 7) & 1
                     let v = w &>> (8 &+ 8 &* c0)
                     let c1 = (v &>> 7) & 1
-                    guard (w &>> 15) & c0 | (v &>> 15) & c1 == 0 else { break }
-                    ux = (w & 0x7F) | (w &>> 1) & 0x3F80 & (0 &- c0)
-                    uy = (v & 0x7F) | (v &>> 1) & 0x3F80 & (0 &- c1)
-                    q &+= 2 &+ Int(c0 &+ c1)
+                    if (w &>> 15) & c0 | (v &>> 15) & c1 == 0 {
+                        ux = (w & 0x7F) | (w &>> 1) & 0x3F80 & (0 &- c0)
+                        uy = (v & 0x7F) | (v &>> 1) & 0x3F80 & (0 &- c1)
+                        q &+= 2 &+ Int(c0 &+ c1)
+                    } else {
+                        // A value of three bytes or more, read out of line; in a ring only
+                        // values below 2^21 (deltas within ±2^20) are taken, the bound the
+                        // block sums rely on. Anything else, or a malformed or cut varint,
+                        // is left to the caller.
+                        guard let (lx, ly, next) = _rawVarintPair(base, p, end4 &+ 4),
+                              !ring || (lx | ly) < 1 << 21 else { break }
+                        ux = lx; uy = ly; q = next
+                    }
                 }
                 guard ux | uy != 0 else { break }
                 // Zigzag in 64 bits: (u >> 1) ^ −(u & 1).
@@ -503,4 +523,12 @@ struct _ShoelaceSum {
         let v = overflowed ? (approx > 0 ? 1 : approx < 0 ? -1 : 0) : exact.signum()
         return v > 0 ? .exterior : v < 0 ? .interior : .degenerate
     }
+}
+
+/// The pair of varints at `p` as uint32 readings (any length, the low 32 bits kept), and
+/// the offset after them; nil when either is malformed or does not end before `n`.
+@usableFromInline @inline(never)
+func _rawVarintPair(_ b: UnsafeRawPointer, _ p: Int, _ n: Int) -> (UInt32, UInt32, Int)? {
+    guard let (x, p1) = _rawVarintLong(b, p, n, n), let (y, p2) = _rawVarintLong(b, p1, n, n) else { return nil }
+    return (UInt32(truncatingIfNeeded: x), UInt32(truncatingIfNeeded: y), p2)
 }

@@ -267,6 +267,49 @@ final class DecoderDifferentialTests: XCTestCase {
         }
     }
 
+    /// Unclipped geometry holds deltas of three to five bytes. The raw loop takes them in
+    /// lines, and in rings only below ±2^20, where its block sums cannot overflow; larger
+    /// ones (up to ±2^31, which move the cursor far enough for a block's terms to pass
+    /// 2^63) go through the checked path. Rings of such deltas, with a ring area of either
+    /// sign, must be classified as the 128-bit reference classifies them.
+    func testLongDeltasInRingsAndLines() throws {
+        var rng = Rng(state: 0x6C6F_6E67_0000_0004)
+        func delta() -> Int64 {
+            switch rng.below(5) {
+            case 0: return Int64(rng.below(1 << 31)) - (1 << 31) + Int64(rng.below(2)) * ((1 << 31) - 1)  // ±2^31
+            case 1: return Int64(rng.below(1 << 25)) - (1 << 24)                                            // four bytes
+            case 2: return (rng.chance(50) ? 1 : -1) * ((1 << 20) - 2 + Int64(rng.below(5)))              // around ±2^20
+            case 3: return Int64(rng.below(1 << 21)) - (1 << 20)                                            // three bytes
+            default: return Int64(rng.below(120)) - 60                                                      // one byte
+            }
+        }
+        for iteration in 0..<3000 {
+            let type: UInt64 = rng.chance(70) ? 3 : 2
+            var v: [UInt64] = []
+            for _ in 0..<(1 + rng.below(3)) {
+                v.append(9); v.append(Self.zigzag(delta())); v.append(Self.zigzag(delta()))
+                let n = 2 + Int(rng.below(rng.chance(20) ? 150 : 30))
+                v.append(UInt64(n) << 3 | 2)
+                for _ in 0..<n { v.append(Self.zigzag(delta())); v.append(Self.zigzag(delta())) }
+                if type == 3 { v.append(15) }
+            }
+            let bytes = Self.encode(v, &rng)
+            var f = PBFWriter()
+            f.writeKey(field: 3, wireType: .varint); f.writeVarint(type)
+            f.writeKey(field: 4, wireType: .lengthDelimited); f.writeLengthDelimited(bytes)
+            let expected = Self.referenceGeometry(type: type, bytes: bytes, strict: false)
+            try f.bytes.withUnsafeBytes { raw in
+                let feature = Feature(PBFReader(bytes: raw), keyCount: 0, valueCount: 0)
+                var rec = Recorder()
+                var fails = false
+                do { try feature.decodeGeometry(into: &rec, mode: .tolerant) } catch { fails = true }
+                XCTAssertEqual(fails, expected.fails, "iteration \(iteration)")
+                XCTAssertEqual(rec.events, expected.events, "iteration \(iteration)")
+                if rec.events != expected.events { throw ReferenceError() }
+            }
+        }
+    }
+
     /// Ring areas are taken relative to each ring's first vertex, so a small ring far from
     /// the origin is classified by its exact area. Here thousands of small triangles, of
     /// either winding and some with several vertices, are moved out to about ±2^44 by
