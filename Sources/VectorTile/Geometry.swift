@@ -96,6 +96,9 @@ extension Feature {
 protocol _GeometrySource {
     /// The next value, or nil at the end of the geometry.
     mutating func next() throws(MVTError) -> UInt32?
+    /// `next()`, with three-byte values also read inline (for POINT coordinates, which
+    /// are absolute in unclipped tiles and often take three bytes).
+    mutating func nextWide() throws(MVTError) -> UInt32?
     /// Offset in the tile of the value `next()` last returned.
     var lastOffset: Int { get }
     /// Offset in the tile of the feature message, for errors about the whole geometry.
@@ -108,6 +111,7 @@ protocol _GeometrySource {
 }
 
 extension PackedUInt32Stream: _GeometrySource {
+    @inlinable mutating func nextWide() throws(MVTError) -> UInt32? { try next() }
     @inlinable var startOffset: Int { outer.absoluteStart }
     @inlinable var rawBase: UnsafeRawPointer? { inInner ? inner.bytes.baseAddress : nil }
     @inlinable var rawEnd: Int { inner.bytes.count }
@@ -165,6 +169,23 @@ struct _PackedCursor: _GeometrySource {
         let (v, next) = try _nextLong(at: p)
         p = next
         return v
+    }
+
+    @inlinable @inline(__always)
+    mutating func nextWide() throws(MVTError) -> UInt32? {
+        if p &+ 2 < end {
+            // Safe: p + 2 < end.
+            let w = UInt32(base.load(fromByteOffset: p, as: UInt8.self))
+                | UInt32(base.load(fromByteOffset: p &+ 1, as: UInt8.self)) &<< 8
+                | UInt32(base.load(fromByteOffset: p &+ 2, as: UInt8.self)) &<< 16
+            // Three bytes whose first two continue and whose third ends the varint.
+            if w & 0x80_8080 == 0x00_8080 {
+                last = p
+                p &+= 3
+                return (w & 0x7F) | (w &>> 1) & 0x3F80 | (w &>> 2) & 0x1F_C000
+            }
+        }
+        return try next()
     }
 
     /// The value at `p` and the offset after it. Takes and returns the cursor by value, so
@@ -382,7 +403,11 @@ struct _GeometryDecoder<S: _GeometrySource> {
             throw .invalidGeometry(reason: "POINT must be one MoveTo with count > 0", offset: c.offset)
         }
         for _ in 0..<c.count {
-            _ = try pair(c.offset)
+            guard let px = try source.nextWide(), let py = try source.nextWide() else {
+                throw .truncatedGeometry(offset: c.offset)
+            }
+            x &+= Int64(ZigZag.decode(px))
+            y &+= Int64(ZigZag.decode(py))
             h.point(x: x, y: y)
         }
         if let extra = try command() {
