@@ -173,35 +173,33 @@ struct _PackedCursor: _GeometrySource {
 
     @inlinable @inline(__always)
     mutating func nextWide() throws(MVTError) -> UInt32? {
-        if p &+ 2 < end {
-            // Safe: p + 2 < end.
-            let w = UInt32(base.load(fromByteOffset: p, as: UInt8.self))
-                | UInt32(base.load(fromByteOffset: p &+ 1, as: UInt8.self)) &<< 8
-                | UInt32(base.load(fromByteOffset: p &+ 2, as: UInt8.self)) &<< 16
-            // Three bytes whose first two continue and whose third ends the varint.
-            if w & 0x80_8080 == 0x00_8080 {
-                last = p
-                p &+= 3
-                return (w & 0x7F) | (w &>> 1) & 0x3F80 | (w &>> 2) & 0x1F_C000
-            }
+        if let v = _threeByteValue(at: p) {
+            last = p
+            p &+= 3
+            return v
         }
         return try next()
+    }
+
+    /// The value at `p` when it is a varint of exactly three bytes inside the record (the
+    /// size of absolute coordinates in unclipped tiles), else nil.
+    @inlinable @inline(__always)
+    func _threeByteValue(at p: Int) -> UInt32? {
+        guard p &+ 2 < end else { return nil }
+        // Safe: p + 2 < end.
+        let w = UInt32(base.load(fromByteOffset: p, as: UInt8.self))
+            | UInt32(base.load(fromByteOffset: p &+ 1, as: UInt8.self)) &<< 8
+            | UInt32(base.load(fromByteOffset: p &+ 2, as: UInt8.self)) &<< 16
+        // The first two bytes continue and the third ends the varint.
+        guard w & 0x80_8080 == 0x00_8080 else { return nil }
+        return (w & 0x7F) | (w &>> 1) & 0x3F80 | (w &>> 2) & 0x1F_C000
     }
 
     /// The value at `p` and the offset after it. Takes and returns the cursor by value, so
     /// a caller's copy of the cursor can stay in registers.
     @usableFromInline @inline(never)
     func _nextLong(at p: Int) throws(MVTError) -> (UInt32, Int) {
-        // Three bytes, as absolute coordinates of unclipped geometry take, inline.
-        if p &+ 2 < end {
-            // Safe: p + 2 < end.
-            let b0 = UInt32(base.load(fromByteOffset: p, as: UInt8.self))
-            let b1 = UInt32(base.load(fromByteOffset: p &+ 1, as: UInt8.self))
-            let b2 = UInt32(base.load(fromByteOffset: p &+ 2, as: UInt8.self))
-            if b0 & b1 & 0x80 != 0 && b2 < 0x80 {
-                return ((b0 & 0x7F) | (b1 & 0x7F) &<< 7 | b2 &<< 14, p &+ 3)
-            }
-        }
+        if let v = _threeByteValue(at: p) { return (v, p &+ 3) }
         if let (v, next) = _rawVarintLong(base, p, end, loadable) {
             return (UInt32(truncatingIfNeeded: v), next)
         }

@@ -111,29 +111,18 @@ public enum MVTValidator {
             var degenerate = 0
             mutating func ringEnd(_ kind: RingKind) { if kind == .degenerate { degenerate += 1 } }
         }
-        let at = (layer: layerIndex, feature: index)
-        if let e = f.scanError { findings.append(MVTFinding(error: e, layer: at.layer, feature: at.feature)); return }
-        if warnings && f.hasID && !ids.insert(f.id).inserted {
-            findings.append(MVTFinding(error: .duplicateFeatureID(f.id, offset: f.offset), layer: at.layer, feature: at.feature))
-        }
-        if f.rawType == nil { findings.append(MVTFinding(error: .missingType(offset: f.offset), layer: at.layer, feature: at.feature)) }
-        do throws(MVTError) { try f.forEachTag { _, _ in } } catch {
-            findings.append(MVTFinding(error: error, layer: at.layer, feature: at.feature))
-        }
-        if f.geometryRecords == 0 {
-            findings.append(MVTFinding(error: .missingGeometry(offset: f.offset), layer: at.layer, feature: at.feature))
-        } else if f.geometryRecords > 1 {
-            // Several geometry records concatenate by protobuf rules; the feature is skipped
-            // as a whole (recoverable), so its concatenated commands are not judged.
-            findings.append(MVTFinding(error: .repeatedGeometry(offset: f.offset), layer: at.layer, feature: at.feature))
-        } else {
-            var h = Discard()
-            do throws(MVTError) { try f._decodeCommands(into: &h, mode: .strict) } catch {
-                findings.append(MVTFinding(error: error, layer: at.layer, feature: at.feature))
-            }
-            if warnings && h.degenerate > 0 {
-                findings.append(MVTFinding(error: .degenerateRing(offset: f.offset), layer: at.layer, feature: at.feature))
-            }
-        }
+        // A nested function, not a closure: its captures are checked when compiled.
+        func add(_ e: MVTError) { findings.append(MVTFinding(error: e, layer: layerIndex, feature: index)) }
+        if let e = f.scanError { add(e); return }
+        if warnings && f.hasID && !ids.insert(f.id).inserted { add(.duplicateFeatureID(f.id, offset: f.offset)) }
+        if f.rawType == nil { add(.missingType(offset: f.offset)) }
+        do throws(MVTError) { try f.forEachTag { _, _ in } } catch { add(error) }
+        guard f.geometryRecords > 0 else { add(.missingGeometry(offset: f.offset)); return }
+        // Several geometry records concatenate by protobuf rules; the feature is skipped as a
+        // whole (recoverable), so its concatenated commands are not judged.
+        if f.geometryRecords > 1 { add(.repeatedGeometry(offset: f.offset)); return }
+        var h = Discard()
+        do throws(MVTError) { try f._decodeCommands(into: &h, mode: .strict) } catch { add(error) }
+        if warnings && h.degenerate > 0 { add(.degenerateRing(offset: f.offset)) }
     }
 }
