@@ -2,7 +2,7 @@
 // graticule's runner (external protocol: `ready`, `run N` -> `ns T`, `quit`). Decodes every
 // varint of the dataset and sums them, like the in-process implementations.
 //
-// Build: g++ -O2 -std=c++14 varint_decode.cpp -o varint_decode   (needs libprotozero-dev)
+// Build: g++ -O3 -DNDEBUG -std=c++14 varint_decode.cpp -o varint_decode   (needs libprotozero-dev)
 #include "protocol.hpp"
 
 #include <protozero/varint.hpp>
