@@ -99,6 +99,10 @@ protocol _GeometrySource {
     /// `next()`, with three-byte values also read inline (for POINT coordinates, which
     /// are absolute in unclipped tiles and often take three bytes).
     mutating func nextWide() throws(MVTError) -> UInt32?
+    /// `next()`, with three-byte values also read inline after the one- and two-byte
+    /// checks (for the MoveTo that starts a ring or a line part: in unclipped tiles it is a
+    /// long jump, and often takes three bytes).
+    mutating func nextHead() throws(MVTError) -> UInt32?
     /// Offset in the tile of the value `next()` last returned.
     var lastOffset: Int { get }
     /// Offset in the tile of the feature message, for errors about the whole geometry.
@@ -112,6 +116,7 @@ protocol _GeometrySource {
 
 extension PackedUInt32Stream: _GeometrySource {
     @inlinable mutating func nextWide() throws(MVTError) -> UInt32? { try next() }
+    @inlinable mutating func nextHead() throws(MVTError) -> UInt32? { try next() }
     @inlinable var startOffset: Int { outer.absoluteStart }
     @inlinable var rawBase: UnsafeRawPointer? { inInner ? inner.bytes.baseAddress : nil }
     @inlinable var rawEnd: Int { inner.bytes.count }
@@ -153,9 +158,17 @@ struct _PackedCursor: _GeometrySource {
     }
 
     /// The next value: one- and two-byte varints inline, longer ones through
-    /// `_rawVarintLong`, errors (with their offsets) through `PBFReader`.
+    /// `_nextLong` (`_rawVarintLong`), errors (with their offsets) through `PBFReader`.
     @inlinable @inline(__always)
-    mutating func next() throws(MVTError) -> UInt32? {
+    mutating func next() throws(MVTError) -> UInt32? { try _next(threeBytesInline: false) }
+
+    @inlinable @inline(__always)
+    mutating func nextHead() throws(MVTError) -> UInt32? { try _next(threeBytesInline: true) }
+
+    /// `next()`, and `nextHead()` with `threeBytesInline`: a value of one or two bytes, and
+    /// of three when asked, is read here; anything longer, or cut, by `_nextLong`.
+    @inlinable @inline(__always)
+    mutating func _next(threeBytesInline: Bool) throws(MVTError) -> UInt32? {
         guard p < end else { return nil }
         last = p
         // Safe: p < end.
@@ -165,6 +178,11 @@ struct _PackedCursor: _GeometrySource {
             // Safe: p + 1 < end.
             let b1 = UInt32(base.load(fromByteOffset: p &+ 1, as: UInt8.self))
             if b1 < 0x80 { p &+= 2; return (b0 & 0x7F) | b1 &<< 7 }
+            if threeBytesInline && p &+ 2 < end {
+                // Safe: p + 2 < end.
+                let b2 = UInt32(base.load(fromByteOffset: p &+ 2, as: UInt8.self))
+                if b2 < 0x80 { p &+= 3; return (b0 & 0x7F) | (b1 & 0x7F) &<< 7 | b2 &<< 14 }
+            }
         }
         let (v, next) = try _nextLong(at: p)
         p = next
@@ -244,6 +262,17 @@ struct _GeometryDecoder<S: _GeometrySource> {
         let id = raw & 7, count = raw >> 3
         guard id == 1 || id == 2 || id == 7 else { throw .invalidCommand(id, offset: source.lastOffset) }
         return (id, count, source.lastOffset)
+    }
+
+    /// The MoveTo parameter pair that starts a ring or a line part: `pair`, with values of
+    /// up to three bytes read inline.
+    @usableFromInline @_transparent
+    mutating func headPair(_ commandOffset: Int) throws(MVTError) {
+        guard let px = try source.nextHead(), let py = try source.nextHead() else {
+            throw .truncatedGeometry(offset: commandOffset)
+        }
+        x &+= Int64(ZigZag.decode(px))
+        y &+= Int64(ZigZag.decode(py))
     }
 
     /// Reads one parameter pair and moves the cursor (§4.3.2, §4.3.3).
@@ -423,7 +452,7 @@ struct _GeometryDecoder<S: _GeometrySource> {
             guard m.id == 1, m.count == 1 else {
                 throw .invalidGeometry(reason: m.id == 7 ? "ClosePath in a LINESTRING" : "LINESTRING part must start with MoveTo(1)", offset: m.offset)
             }
-            _ = try d.pair(m.offset)
+            try d.headPair(m.offset)
             guard let l = try d.command(), l.id == 2, l.count >= 1 else {
                 throw .invalidGeometry(reason: "MoveTo must be followed by LineTo with count ≥ 1", offset: m.offset)
             }
@@ -448,7 +477,7 @@ struct _GeometryDecoder<S: _GeometrySource> {
             guard m.id == 1, m.count == 1 else {
                 throw .invalidGeometry(reason: "ring must start with MoveTo(1)", offset: m.offset)
             }
-            _ = try d.pair(m.offset)
+            try d.headPair(m.offset)
             guard let l = try d.command(), l.id == 2, l.count >= 2 else {
                 throw .invalidGeometry(reason: "ring needs LineTo with count ≥ 2", offset: m.offset)
             }

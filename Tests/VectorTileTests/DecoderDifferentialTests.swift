@@ -310,6 +310,43 @@ final class DecoderDifferentialTests: XCTestCase {
         }
     }
 
+    /// The MoveTo that starts a ring or a line part reads values of up to three bytes
+    /// inline. A varint cut at the record's end must be reported as truncated at its own
+    /// offset (P1, P4), even when the bytes after the record (here a tags record) would
+    /// complete it: nothing past the record is part of the geometry.
+    func testMoveToCutAtTheRecordsEndIsTruncatedThere() throws {
+        // (geometry bytes, index of the cut varint within them)
+        let cases: [([UInt8], Int)] = [
+            ([9, 0x80, 0x80], 1),          // x cut after two continuation bytes
+            ([9, 0x80], 1),                // x cut after one
+            ([9, 4, 0x80, 0x80], 2),       // y cut after two
+            ([9, 0x81, 0x80, 0x01, 0x80, 0x80], 4),  // a three-byte x, then y cut
+        ]
+        for type: UInt64 in [2, 3] {
+            for (geometry, cut) in cases {
+                var f = PBFWriter()
+                f.writeKey(field: 3, wireType: .varint); f.writeVarint(type)
+                f.writeKey(field: 4, wireType: .lengthDelimited); f.writeLengthDelimited(geometry)
+                let geometryStart = f.bytes.count - geometry.count
+                // Bytes below 0x80 right after the record.
+                f.writeKey(field: 2, wireType: .lengthDelimited); f.writeLengthDelimited([1, 1])
+                f.bytes.withUnsafeBytes { raw in
+                    let feature = Feature(PBFReader(bytes: raw), keyCount: 2, valueCount: 2)
+                    var rec = Recorder()
+                    for mode in [GeometryMode.strict, .tolerant] {
+                        do throws(MVTError) {
+                            try feature.decodeGeometry(into: &rec, mode: mode)
+                            XCTFail("type \(type), \(geometry): decoded")
+                        } catch {
+                            XCTAssertEqual(error, .malformed(.truncated(offset: geometryStart + cut)), "type \(type), \(geometry)")
+                        }
+                    }
+                    XCTAssertEqual(rec.events, [], "type \(type), \(geometry)")
+                }
+            }
+        }
+    }
+
     /// Ring areas are taken relative to each ring's first vertex, so a small ring far from
     /// the origin is classified by its exact area. Here thousands of small triangles, of
     /// either winding and some with several vertices, are moved out to about ±2^44 by
