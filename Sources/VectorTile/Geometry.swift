@@ -96,13 +96,10 @@ extension Feature {
 protocol _GeometrySource {
     /// The next value, or nil at the end of the geometry.
     mutating func next() throws(MVTError) -> UInt32?
-    /// `next()`, with three-byte values also read inline (for POINT coordinates, which
-    /// are absolute in unclipped tiles and often take three bytes).
-    mutating func nextWide() throws(MVTError) -> UInt32?
     /// `next()`, with three-byte values also read inline after the one- and two-byte
-    /// checks (for the MoveTo that starts a ring or a line part: in unclipped tiles it is a
-    /// long jump, and often takes three bytes).
-    mutating func nextHead() throws(MVTError) -> UInt32?
+    /// checks: for POINT coordinates and the MoveTo that starts a ring or a line part,
+    /// which in unclipped tiles are absolute or long jumps and often take three bytes.
+    mutating func nextWide() throws(MVTError) -> UInt32?
     /// Offset in the tile of the value `next()` last returned.
     var lastOffset: Int { get }
     /// Offset in the tile of the feature message, for errors about the whole geometry.
@@ -116,7 +113,6 @@ protocol _GeometrySource {
 
 extension PackedUInt32Stream: _GeometrySource {
     @inlinable mutating func nextWide() throws(MVTError) -> UInt32? { try next() }
-    @inlinable mutating func nextHead() throws(MVTError) -> UInt32? { try next() }
     @inlinable var startOffset: Int { outer.absoluteStart }
     @inlinable var rawBase: UnsafeRawPointer? { inInner ? inner.bytes.baseAddress : nil }
     @inlinable var rawEnd: Int { inner.bytes.count }
@@ -163,9 +159,9 @@ struct _PackedCursor: _GeometrySource {
     mutating func next() throws(MVTError) -> UInt32? { try _next(threeBytesInline: false) }
 
     @inlinable @inline(__always)
-    mutating func nextHead() throws(MVTError) -> UInt32? { try _next(threeBytesInline: true) }
+    mutating func nextWide() throws(MVTError) -> UInt32? { try _next(threeBytesInline: true) }
 
-    /// `next()`, and `nextHead()` with `threeBytesInline`: a value of one or two bytes, and
+    /// `next()`, and `nextWide()` with `threeBytesInline`: a value of one or two bytes, and
     /// of three when asked, is read here; anything longer, or cut, by `_nextLong`.
     @inlinable @inline(__always)
     mutating func _next(threeBytesInline: Bool) throws(MVTError) -> UInt32? {
@@ -187,16 +183,6 @@ struct _PackedCursor: _GeometrySource {
         let (v, next) = try _nextLong(at: p)
         p = next
         return v
-    }
-
-    @inlinable @inline(__always)
-    mutating func nextWide() throws(MVTError) -> UInt32? {
-        if let v = _threeByteValue(at: p) {
-            last = p
-            p &+= 3
-            return v
-        }
-        return try next()
     }
 
     /// The value at `p` when it is a varint of exactly three bytes inside the record (the
@@ -264,21 +250,12 @@ struct _GeometryDecoder<S: _GeometrySource> {
         return (id, count, source.lastOffset)
     }
 
-    /// The MoveTo parameter pair that starts a ring or a line part: `pair`, with values of
-    /// up to three bytes read inline.
+    /// Reads one parameter pair and moves the cursor (§4.3.2, §4.3.3). `wide` reads values
+    /// of three bytes inline (`nextWide`), for POINT coordinates and a part's MoveTo.
     @usableFromInline @_transparent
-    mutating func headPair(_ commandOffset: Int) throws(MVTError) {
-        guard let px = try source.nextHead(), let py = try source.nextHead() else {
-            throw .truncatedGeometry(offset: commandOffset)
-        }
-        x &+= Int64(ZigZag.decode(px))
-        y &+= Int64(ZigZag.decode(py))
-    }
-
-    /// Reads one parameter pair and moves the cursor (§4.3.2, §4.3.3).
-    @usableFromInline @_transparent
-    mutating func pair(_ commandOffset: Int) throws(MVTError) -> (dx: Int64, dy: Int64) {
-        guard let px = try source.next(), let py = try source.next() else {
+    mutating func pair(_ commandOffset: Int, wide: Bool = false) throws(MVTError) -> (dx: Int64, dy: Int64) {
+        guard let px = try wide ? source.nextWide() : source.next(),
+              let py = try wide ? source.nextWide() : source.next() else {
             throw .truncatedGeometry(offset: commandOffset)
         }
         let dx = Int64(ZigZag.decode(px)), dy = Int64(ZigZag.decode(py))
@@ -430,11 +407,7 @@ struct _GeometryDecoder<S: _GeometrySource> {
             throw .invalidGeometry(reason: "POINT must be one MoveTo with count > 0", offset: c.offset)
         }
         for _ in 0..<c.count {
-            guard let px = try source.nextWide(), let py = try source.nextWide() else {
-                throw .truncatedGeometry(offset: c.offset)
-            }
-            x &+= Int64(ZigZag.decode(px))
-            y &+= Int64(ZigZag.decode(py))
+            _ = try pair(c.offset, wide: true)
             h.point(x: x, y: y)
         }
         if let extra = try command() {
@@ -452,7 +425,7 @@ struct _GeometryDecoder<S: _GeometrySource> {
             guard m.id == 1, m.count == 1 else {
                 throw .invalidGeometry(reason: m.id == 7 ? "ClosePath in a LINESTRING" : "LINESTRING part must start with MoveTo(1)", offset: m.offset)
             }
-            try d.headPair(m.offset)
+            _ = try d.pair(m.offset, wide: true)
             guard let l = try d.command(), l.id == 2, l.count >= 1 else {
                 throw .invalidGeometry(reason: "MoveTo must be followed by LineTo with count ≥ 1", offset: m.offset)
             }
@@ -477,7 +450,7 @@ struct _GeometryDecoder<S: _GeometrySource> {
             guard m.id == 1, m.count == 1 else {
                 throw .invalidGeometry(reason: "ring must start with MoveTo(1)", offset: m.offset)
             }
-            try d.headPair(m.offset)
+            _ = try d.pair(m.offset, wide: true)
             guard let l = try d.command(), l.id == 2, l.count >= 2 else {
                 throw .invalidGeometry(reason: "ring needs LineTo with count ≥ 2", offset: m.offset)
             }

@@ -310,11 +310,12 @@ final class DecoderDifferentialTests: XCTestCase {
         }
     }
 
-    /// The MoveTo that starts a ring or a line part reads values of up to three bytes
-    /// inline. A varint cut at the record's end must be reported as truncated at its own
-    /// offset (P1, P4), even when the bytes after the record (here a tags record) would
-    /// complete it: nothing past the record is part of the geometry.
-    func testMoveToCutAtTheRecordsEndIsTruncatedThere() throws {
+    /// POINT coordinates and the MoveTo that starts a ring or a line part are read with
+    /// values of up to three bytes inline. A varint cut at the record's end must be
+    /// reported as truncated at its own offset (P1, P4), even when the bytes after the
+    /// record (here a tags record) would complete it: nothing past the record is part of
+    /// the geometry.
+    func testMoveToCutAtTheRecordsEndIsTruncatedThere() {
         // (geometry bytes, index of the cut varint within them)
         let cases: [([UInt8], Int)] = [
             ([9, 0x80, 0x80], 1),          // x cut after two continuation bytes
@@ -322,7 +323,7 @@ final class DecoderDifferentialTests: XCTestCase {
             ([9, 4, 0x80, 0x80], 2),       // y cut after two
             ([9, 0x81, 0x80, 0x01, 0x80, 0x80], 4),  // a three-byte x, then y cut
         ]
-        for type: UInt64 in [2, 3] {
+        for type: UInt64 in [1, 2, 3] {
             for (geometry, cut) in cases {
                 var f = PBFWriter()
                 f.writeKey(field: 3, wireType: .varint); f.writeVarint(type)
