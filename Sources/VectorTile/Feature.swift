@@ -286,7 +286,8 @@ public struct Feature {
                 let loadable = message.bytes.count &- Int(tagPayloadStart)
                 var p = 0
                 let kc = UInt64(UInt32(bitPattern: keyCount)), vc = UInt64(UInt32(bitPattern: valueCount))
-                // One-byte pairs only, in the tightest loop (most tiles' tags are all such)...
+                // One-byte pairs only, in the tightest loop (most tiles' tags are all such);
+                // anything else out of line.
                 while p &+ 1 < n {
                     // Safe: p + 2 <= n.
                     let w = UInt64(UInt16(littleEndian: b.loadUnaligned(fromByteOffset: p, as: UInt16.self)))
@@ -295,53 +296,7 @@ public struct Feature {
                     body(Int(k), Int(v))
                     p &+= 2
                 }
-                // ...then pairs of any length up to three bytes each, from one load.
-                while p &+ 1 < n {
-                    let w: UInt64
-                    if p &+ 4 <= loadable {
-                        // Safe: p + 4 <= loadable.
-                        w = UInt64(UInt32(littleEndian: b.loadUnaligned(fromByteOffset: p, as: UInt32.self)))
-                        if w & 0x8080 == 0 {
-                            let k = w & 0x7F, v = (w &>> 8) & 0x7F
-                            guard k < kc, v < vc else { break }
-                            body(Int(k), Int(v))
-                            p &+= 2
-                            continue
-                        }
-                        if w & 0x80 == 0 {
-                            // The usual shape of large tables: a one-byte key index and a
-                            // value index of two or three bytes, decoded without branching
-                            // on which.
-                            let three = (w &>> 23) & 1
-                            if (w &>> 31) & three == 0 {
-                                let k = w & 0x7F
-                                let v = (w &>> 8) & 0x7F | (w &>> 9) & 0x3F80 | (w &>> 10) & 0x1F_C000 & (0 &- three)
-                                let q = p &+ 3 &+ Int(three)
-                                guard q <= n, k < kc, v < vc else { break }
-                                body(Int(k), Int(v))
-                                p = q
-                                continue
-                            }
-                        }
-                    }
-                    // Anything else up to three bytes each, from an 8-byte window.
-                    // Safe: p + 8 <= loadable, the bytes from the record's start to the
-                    // message's end.
-                    let w8 = p &+ 8 <= loadable
-                        ? UInt64(littleEndian: b.loadUnaligned(fromByteOffset: p, as: UInt64.self))
-                        : _window8(b, p, loadable)
-                    let lk = _varintLength3(w8)
-                    guard lk != 0 else { break }
-                    let rest = w8 &>> (lk &* 8)
-                    let lv = _varintLength3(rest)
-                    guard lv != 0 else { break }
-                    let k = _varintValue3(w8, lk)
-                    let v = _varintValue3(rest, lv)
-                    let q = p &+ Int(lk &+ lv)
-                    guard q <= n, k < kc, v < vc else { break }
-                    body(Int(k), Int(v))
-                    p = q
-                }
+                if p &+ 1 < n { p = _tagPairsWide(b, p, n, loadable, kc, vc, body) }
                 r = r.positioned(at: p)
             }
             while !r.isAtEnd {
@@ -401,6 +356,42 @@ func _rawVarint(_ b: UnsafeRawPointer, _ p: inout Int, _ n: Int, loadable: Int? 
     return v
 }
 
+/// The value of the varint that fills bytes `p` to `n` of `b` exactly; nil when those bytes
+/// are not one well-formed varint. `loadable` (at least `n`) is how many bytes from `b` may
+/// be loaded. Its length is known, so a varint of up to 8 bytes with 8 loadable bytes at `p`
+/// is checked and decoded from one load, without a call or a loop.
+@inlinable @inline(__always)
+func _rawVarintFilling(_ b: UnsafeRawPointer, _ p: Int, _ n: Int, loadable: Int) -> UInt64? {
+    let length = n &- p
+    if length == 1 {
+        // Safe: p < n.
+        let c = b.load(fromByteOffset: p, as: UInt8.self)
+        return c < 0x80 ? UInt64(c) : nil
+    }
+    if length > 1 && length <= 8 && p &+ 8 <= loadable {
+        // Safe: p + 8 <= loadable.
+        let w = UInt64(littleEndian: b.loadUnaligned(fromByteOffset: p, as: UInt64.self))
+        let bits = UInt64(truncatingIfNeeded: length &* 8)
+        // The first byte without a continuation bit must be the last one.
+        guard (~w & 0x8080_8080_8080_8080).trailingZeroBitCount == Int(bits &- 1) else { return nil }
+        return _compactVarint(bits == 64 ? w : w & ((1 &<< bits) &- 1))
+    }
+    var q = p
+    guard let v = _rawVarint(b, &q, n, loadable: loadable), q == n else { return nil }
+    return v
+}
+
+/// The value of the varint bytes in `w` (at most 8, the bytes above them zero): their low
+/// seven bits, packed.
+@inlinable @inline(__always)
+func _compactVarint(_ w: UInt64) -> UInt64 {
+    var x = w & 0x7F7F_7F7F_7F7F_7F7F
+    x = x & 0x007F_007F_007F_007F | (x & 0x7F00_7F00_7F00_7F00) &>> 1
+    x = x & 0x0000_3FFF_0000_3FFF | (x & 0x3FFF_0000_3FFF_0000) &>> 2
+    x = x & 0x0000_0000_0FFF_FFFF | (x & 0x0FFF_FFFF_0000_0000) &>> 4
+    return x
+}
+
 /// The varint at `p` (any length): its value and the offset after it; at most 10 bytes,
 /// the 10th at most 1 (P1). Varints of up to 8 bytes with 8 loadable bytes at `p` are
 /// decoded from one load without a loop.
@@ -414,11 +405,7 @@ func _rawVarintLong(_ b: UnsafeRawPointer, _ p: Int, _ n: Int, _ loadable: Int) 
             let bits = UInt64(stops.trailingZeroBitCount &+ 1)      // 8 × length
             let next = p &+ Int(bits &>> 3)
             guard next <= n else { return nil }
-            var x = (bits == 64 ? w : w & ((1 &<< bits) &- 1)) & 0x7F7F_7F7F_7F7F_7F7F
-            x = x & 0x007F_007F_007F_007F | (x & 0x7F00_7F00_7F00_7F00) &>> 1
-            x = x & 0x0000_3FFF_0000_3FFF | (x & 0x3FFF_0000_3FFF_0000) &>> 2
-            x = x & 0x0000_0000_0FFF_FFFF | (x & 0x0FFF_FFFF_0000_0000) &>> 4
-            return (x, next)
+            return (_compactVarint(bits == 64 ? w : w & ((1 &<< bits) &- 1)), next)
         }
     }
     var q = p
@@ -465,6 +452,89 @@ func _window8(_ b: UnsafeRawPointer, _ p: Int, _ n: Int) -> UInt64 {
         w = w &<< 8 | UInt64(b.load(fromByteOffset: p &+ i, as: UInt8.self))
     }
     return w
+}
+
+/// The tag pairs of a tags record `n` bytes long from byte `start` on, once a pair other than
+/// two one-byte indices is met: each is passed to `body` while it can be read with raw loads
+/// (indices of one to three bytes, in range); returns where that stopped. Bytes are loaded
+/// up to `loadable` (at least `n`) from the record's start, values read only below `n`.
+@inlinable @inline(never)
+func _tagPairsWide(_ b: UnsafeRawPointer, _ start: Int, _ n: Int, _ loadable: Int, _ kc: UInt64, _ vc: UInt64,
+                   _ body: (_ key: Int, _ value: Int) -> Void) -> Int
+{
+    var p = start
+    // While four bytes can be loaded at the pair (p < fast), the pair is read from one
+    // four-byte load when its key index takes one byte and its value index one to three;
+    // what is left, up to three bytes each, from an eight-byte window.
+    let fast = min(n &- 1, loadable &- 3)
+    while p < fast {
+        // Safe: p + 4 <= loadable.
+        let w = UInt64(UInt32(littleEndian: b.loadUnaligned(fromByteOffset: p, as: UInt32.self)))
+        if _fastPath(w & 0x8080 == 0) {
+            // Two one-byte indices, the commonest pair.
+            let k = w & 0x7F, v = (w &>> 8) & 0x7F
+            guard k < kc, v < vc else { break }
+            body(Int(k), Int(v))
+            p &+= 2
+            continue
+        }
+        if w & 0x8000_8080 == 0x8000 {
+            // The usual shape of large tables: a one-byte key index and a value index of
+            // two or three bytes (the fourth byte, the next key or the value's last
+            // byte, below 0x80), decoded without branching on which.
+            let three = (w &>> 23) & 1
+            let k = w & 0x7F
+            let v = (w &>> 8) & 0x7F | (w &>> 9) & 0x3F80 | (w &>> 10) & 0x1F_C000 & (0 &- three)
+            let q = p &+ 3 &+ Int(three)
+            guard q <= n, k < kc, v < vc else { break }
+            body(Int(k), Int(v))
+            p = q
+            continue
+        }
+        guard let q = _tagPairWide(b, p, n, loadable, kc, vc, body) else { break }
+        p = q
+    }
+    // The last pairs when the record ends the feature: two one-byte indices from a
+    // two-byte load, anything else of up to three bytes each from the window.
+    while p &+ 1 < n {
+        // Safe: p + 2 <= n.
+        let w = UInt64(UInt16(littleEndian: b.loadUnaligned(fromByteOffset: p, as: UInt16.self)))
+        if w & 0x8080 == 0 {
+            let k = w & 0xFF, v = w &>> 8
+            guard k < kc, v < vc else { break }
+            body(Int(k), Int(v))
+            p &+= 2
+            continue
+        }
+        guard let q = _tagPairWide(b, p, n, loadable, kc, vc, body) else { break }
+        p = q
+    }
+    return p
+}
+
+/// Reads the tag pair at byte `p` of a tags record `n` bytes long when both of its indices
+/// take one to three bytes and are below `kc` and `vc`, calls `body` with it and returns
+/// the offset after it; nil for anything else (left to the checked loop). Bytes are loaded
+/// up to `loadable` (at least `n`) from the record's start, values read only below `n`.
+@inlinable @inline(__always)
+func _tagPairWide(_ b: UnsafeRawPointer, _ p: Int, _ n: Int, _ loadable: Int, _ kc: UInt64, _ vc: UInt64,
+                  _ body: (_ key: Int, _ value: Int) -> Void) -> Int?
+{
+    // Safe: p + 8 <= loadable, or the window stops at loadable.
+    let w8 = p &+ 8 <= loadable
+        ? UInt64(littleEndian: b.loadUnaligned(fromByteOffset: p, as: UInt64.self))
+        : _window8(b, p, loadable)
+    let lk = _varintLength3(w8)
+    guard lk != 0 else { return nil }
+    let rest = w8 &>> (lk &* 8)
+    let lv = _varintLength3(rest)
+    guard lv != 0 else { return nil }
+    let k = _varintValue3(w8, lk)
+    let v = _varintValue3(rest, lv)
+    let q = p &+ Int(lk &+ lv)
+    guard q <= n, k < kc, v < vc else { return nil }
+    body(Int(k), Int(v))
+    return q
 }
 
 /// The uint32 values of one repeated field of a message, whether packed (wire type 2) or

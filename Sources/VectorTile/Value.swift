@@ -62,7 +62,7 @@ public enum MVTValue: Equatable {
             guard n == 9 else { return nil }
             return .double(Double(bitPattern: UInt64(littleEndian: b.loadUnaligned(fromByteOffset: 1, as: UInt64.self))))
         case 0x20, 0x28, 0x30, 0x38:
-            guard let v = _rawVarint(b, &p, n, loadable: loadable), p == n else { return nil }
+            guard let v = _rawVarintFilling(b, 1, n, loadable: loadable) else { return nil }
             switch key {
             case 0x20: return .int(Int64(bitPattern: v))
             case 0x28: return .uint(v)

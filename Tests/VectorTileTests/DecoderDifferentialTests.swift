@@ -570,6 +570,40 @@ final class DecoderDifferentialTests: XCTestCase {
         }
     }
 
+    /// Value messages of one varint field (int, uint, sint, bool: fields 4–7, A9) of every
+    /// length from 1 to 10 bytes, minimal or overlong (P2), and broken ones (the last byte
+    /// still continued, cut short, a stray byte after it), with any bytes after the message
+    /// that the raw loads may see: each reads as the reference reads it, or fails when the
+    /// reference finds it invalid.
+    func testVarintValuesMatchReference() throws {
+        var rng = Rng(state: 0x7661_6C75_6573_0005)
+        for iteration in 0..<20000 {
+            let length = 1 + Int(rng.below(10))
+            let x = length >= 10 ? rng.next() : rng.next() & ((1 << UInt64(7 * length)) - 1)
+            let minimal = Self.varint(x, length: 1)
+            var bytes = [UInt8(0x20 + 8 * rng.below(4))] + Self.varint(x, length: max(length, minimal.count))
+            switch rng.below(6) {
+            case 0: bytes[bytes.count - 1] |= 0x80              // still continued at the end
+            case 1: if bytes.count > 2 { bytes.removeLast() }   // cut inside the varint
+            case 2: bytes.append(UInt8(rng.below(256)))         // a stray byte after it
+            default: break
+            }
+            let after = (0..<rng.below(12)).map { _ in UInt8(rng.below(256)) }
+            let expected = Self.referenceValue(bytes)
+            let buffer = bytes + after
+            buffer.withUnsafeBytes { raw in
+                let view = UnsafeRawBufferPointer(rebasing: raw[0..<bytes.count])
+                let got: RefValue?
+                do throws(MVTError) {
+                    got = RefValue(try MVTValue._read(view, loadable: raw.count, origin: 0))
+                } catch {
+                    got = nil
+                }
+                XCTAssertEqual(got, expected, "iteration \(iteration), bytes \(bytes), after \(after)")
+            }
+        }
+    }
+
     func testTagsMatchReference() throws {
         var rng = Rng(state: 0x7461_6773_0000_0001)
         for iteration in 0..<6000 {
@@ -586,10 +620,14 @@ final class DecoderDifferentialTests: XCTestCase {
             if rng.chance(5), !bytes.isEmpty, bytes.last! < 0x80, bytes.count > 1, bytes[bytes.count - 2] >= 0x80 {
                 bytes.removeLast()   // ends inside a varint
             }
+            // The tags record first (the raw loads may reach into the fields after it) or
+            // last (nothing after it to load).
             var f = PBFWriter()
-            f.writeKey(field: 2, wireType: .lengthDelimited); f.writeLengthDelimited(bytes)
+            let tagsLast = rng.chance(50)
+            if !tagsLast { f.writeKey(field: 2, wireType: .lengthDelimited); f.writeLengthDelimited(bytes) }
             f.writeKey(field: 3, wireType: .varint); f.writeVarint(1)
             f.writeKey(field: 4, wireType: .lengthDelimited); f.writeLengthDelimited([9, 2, 2])
+            if tagsLast { f.writeKey(field: 2, wireType: .lengthDelimited); f.writeLengthDelimited(bytes) }
 
             let (values, malformed) = Self.referenceValues(bytes)
             var expected: [[Int]] = []
