@@ -242,53 +242,69 @@ public struct Layer {
         guard let b = reader.bytes.baseAddress else { return }
         var failure: MVTError?
         let first = values
+        let loadableEnd = reader.bytes.count
         // The values go straight into an array of the counted size. The first scan counted
-        // every value field from here on, so exactly `valueCount` are written (the guard
-        // below never fires; it keeps the writes within the buffer whatever happens).
+        // every value field from here on, so exactly `valueCount` are written (the bound
+        // below never stops it; it keeps the writes within the buffer whatever happens).
         values = [MVTValue](unsafeUninitializedCapacity: valueCount) { buffer, written in
             written = 0
-            func put(_ v: MVTValue) {
-                guard written < buffer.count else { return }
-                (buffer.baseAddress.unsafelyUnwrapped + written).initialize(to: v)
-                written &+= 1
+            guard let out = buffer.baseAddress else { return }
+            let capacity = buffer.count
+            var count = 0
+            defer { written = count }
+            for v in first where count < capacity {
+                (out + count).initialize(to: v)
+                count &+= 1
             }
-            for v in first { put(v) }
             let n = end
             var p = start
             while p < n {
-                var record: (key: UInt8, start: Int, end: Int)
+                let record: (key: UInt8, start: Int, end: Int)
                 if let raw = _rawTableRecord(b, p, n) {
                     record = raw
                 } else {
                     // Anything else (other fields, longer keys) through the reader.
-                    var r = reader.positioned(at: p)
-                    guard let (field, wire) = try? r.readKey() else { return }
-                    if field == 3 || field == 4, let sub = try? r.readLengthDelimited() {
-                        record = (field == 3 ? 0x1A : 0x22, sub.absoluteStart &- reader.absoluteStart, r.offset)
-                    } else if (try? r.skip(wire)) == nil {
-                        return
-                    } else {
-                        p = r.offset
-                        continue
-                    }
+                    guard let checked = Layer._checkedTableRecord(reader, p) else { return }
+                    record = checked
                 }
                 let bytes = UnsafeRawBufferPointer(start: b + record.start, count: record.end &- record.start)
-                if record.key == 0x1A {
-                    keys.append(bytes)
-                } else if record.key == 0x22 {
-                    do throws(MVTError) {
-                        put(try MVTValue._read(bytes, loadable: reader.bytes.count &- record.start,
-                                               origin: reader.absoluteStart &+ record.start))
-                    } catch {
-                        failure = error
-                        return
+                if record.key == 0x22 {
+                    guard count < capacity else { return }
+                    let value: MVTValue
+                    if let v = MVTValue._parseRaw(bytes, loadable: loadableEnd &- record.start) {
+                        value = v
+                    } else {
+                        do throws(MVTError) {
+                            value = try MVTValue.parse(PBFReader(bytes: bytes, origin: reader.absoluteStart &+ record.start))
+                        } catch {
+                            failure = error
+                            return
+                        }
                     }
+                    (out + count).initialize(to: value)
+                    count &+= 1
+                } else if record.key == 0x1A {
+                    keys.append(bytes)
                 }
-                // 0x12: a feature between the tables.
+                // 0x12: a feature between the tables; 0: another field.
                 p = record.end
             }
         }
         if let failure { throw failure }
+    }
+
+    /// The field at byte `p` of `reader` read with the checked reader: a key or value record
+    /// as `_rawTableRecord` gives it, any other field as key 0 with `end` after it; nil when
+    /// it is malformed.
+    @inline(never)
+    static func _checkedTableRecord(_ reader: PBFReader, _ p: Int) -> (key: UInt8, start: Int, end: Int)? {
+        var r = reader.positioned(at: p)
+        guard let (field, wire) = try? r.readKey() else { return nil }
+        if field == 3 || field == 4, let sub = try? r.readLengthDelimited() {
+            return (field == 3 ? 0x1A : 0x22, sub.absoluteStart &- reader.absoluteStart, r.offset)
+        }
+        guard (try? r.skip(wire)) != nil else { return nil }
+        return (0, r.offset, r.offset)
     }
 
     /// Calls `body` with each feature, in order. Stops at the first error `body` throws.
