@@ -132,6 +132,63 @@ public struct Layer {
     /// arrays of exactly the counted size, so large tables are not copied as they grow.
     init(_ reader: PBFReader) throws(MVTError) {
         var r = reader
+        var s = _LayerScan()
+        while true {
+            // Runs of feature, key and value records (most of a layer) are walked with raw
+            // loads; any other field, and anything malformed, goes through the reader.
+            if let b = r.bytes.baseAddress {
+                let n = r.bytes.count
+                var p = r.offset
+                while p < n, let (key, q, end) = _rawTableRecord(b, p, n) {
+                    if key == 0x12 {
+                        if s.features == 0 { s.featuresStart = p }
+                        s.featuresEnd = end
+                        s.features &+= 1
+                    } else {
+                        if key == 0x1A { s.keyCount &+= 1 } else { s.valueCount &+= 1 }
+                        if s.deferredFrom < 0 && s.keyCount &+ s.valueCount <= Layer._tablesReadInline {
+                            let bytes = UnsafeRawBufferPointer(start: b + q, count: end &- q)
+                            if key == 0x1A {
+                                s.keys.append(bytes)
+                            } else if let v = MVTValue._parseRaw(bytes, loadable: n &- q) {
+                                s.values.append(v)
+                            } else {
+                                s.values.append(try MVTValue.parse(PBFReader(bytes: bytes, origin: r.absoluteStart &+ q)))
+                            }
+                        } else if s.deferredFrom < 0 {
+                            s.deferredFrom = p
+                        }
+                        s.tablesEnd = end
+                    }
+                    p = end
+                }
+                r = r.positioned(at: p)
+            }
+            if r.isAtEnd { break }
+            try s.checkedField(&r)
+        }
+        guard let version = s.version else { throw .missingVersion(offset: reader.absoluteStart) }
+        guard version == 1 || version == 2 else {
+            throw .unsupportedVersion(version, offset: reader.absoluteStart)
+        }
+        guard let name = s.name else { throw .missingName(offset: reader.absoluteStart) }
+        if s.deferredFrom >= 0 {
+            s.keys.reserveCapacity(s.keyCount)
+            try Layer._readTables(reader, from: s.deferredFrom, to: s.tablesEnd, valueCount: s.valueCount, &s.keys, &s.values)
+        }
+        self.message = reader
+        self.nameBytes = name
+        self.version = version
+        self.extent = s.extent
+        self.keys = s.keys
+        self.values = s.values
+        self.featureCount = s.features
+        self.featuresStart = s.featuresStart
+        self.featuresEnd = s.featuresEnd
+    }
+
+    /// What the scan of `init` has found so far.
+    struct _LayerScan {
         var name: UnsafeRawBufferPointer?
         var version: UInt32?
         var extent: UInt32 = 4096
@@ -141,36 +198,13 @@ public struct Layer {
         var deferredFrom = -1, tablesEnd = 0
         var features = 0
         var featuresStart = 0, featuresEnd = 0
-        while true {
-            // Runs of feature, key and value records (most of a layer) are walked with raw
-            // loads; any other field, and anything malformed, goes through the reader below.
-            if let b = r.bytes.baseAddress {
-                let n = r.bytes.count
-                var p = r.offset
-                while p < n, let (key, q, end) = _rawTableRecord(b, p, n) {
-                    if key == 0x12 {
-                        if features == 0 { featuresStart = p }
-                        featuresEnd = end
-                        features &+= 1
-                    } else {
-                        if key == 0x1A { keyCount &+= 1 } else { valueCount &+= 1 }
-                        if deferredFrom < 0 && keyCount &+ valueCount <= Layer._tablesReadInline {
-                            let bytes = UnsafeRawBufferPointer(start: b + q, count: end &- q)
-                            if key == 0x1A {
-                                keys.append(bytes)
-                            } else {
-                                values.append(try MVTValue._read(bytes, loadable: n &- q, origin: r.absoluteStart &+ q))
-                            }
-                        } else if deferredFrom < 0 {
-                            deferredFrom = p
-                        }
-                        tablesEnd = end
-                    }
-                    p = end
-                }
-                r = r.positioned(at: p)
-            }
-            if r.isAtEnd { break }
+
+        /// Reads the field at `r` with the checked reader: the header fields, and the
+        /// feature, key and value records the raw walk left (a longer key, a malformed
+        /// length). Kept out of line so the raw walk stays small enough to inline the
+        /// value parse.
+        @inline(never)
+        mutating func checkedField(_ r: inout PBFReader) throws(MVTError) {
             let keyOffset = r.absoluteOffset
             let local = r.offset
             let (field, wire) = try pbf { () throws(PBFError) in try r.readKey() }
@@ -209,24 +243,6 @@ public struct Layer {
                 try pbf { () throws(PBFError) in try r.skip(wire) }
             }
         }
-        guard let version else { throw .missingVersion(offset: reader.absoluteStart) }
-        guard version == 1 || version == 2 else {
-            throw .unsupportedVersion(version, offset: reader.absoluteStart)
-        }
-        guard let name else { throw .missingName(offset: reader.absoluteStart) }
-        if deferredFrom >= 0 {
-            keys.reserveCapacity(keyCount)
-            try Layer._readTables(reader, from: deferredFrom, to: tablesEnd, valueCount: valueCount, &keys, &values)
-        }
-        self.message = reader
-        self.nameBytes = name
-        self.version = version
-        self.extent = extent
-        self.keys = keys
-        self.values = values
-        self.featureCount = features
-        self.featuresStart = featuresStart
-        self.featuresEnd = featuresEnd
     }
 
     /// How many keys and values the first scan of `init` reads before it leaves the rest to
