@@ -271,8 +271,7 @@ public struct Feature {
     /// - Complexity: O(tags); allocates nothing.
     @inlinable
     public func forEachTag(_ body: (_ key: Int, _ value: Int) -> Void) throws(MVTError) {
-        if _tagRecords == 1, tagPayloadStart >= 0 {
-            var r = _sub(tagPayloadStart, tagPayloadEnd)
+        if _tagRecords == 1, tagPayloadStart >= 0, let base = message.bytes.baseAddress {
             // The common case: one packed record, read in place without the stream's
             // record bookkeeping. Each pair is read with one raw load: two bytes for a pair
             // of one-byte indices, four for a one-byte key index and a value index of up to
@@ -281,36 +280,25 @@ public struct Feature {
             // of the feature message (near the message's end, the eight-byte window takes
             // the bytes that are there, padded with zeros). Anything else goes on the
             // checked loop from the same pair.
-            if let b = r.bytes.baseAddress {
-                let n = r.bytes.count
-                let loadable = message.bytes.count &- Int(tagPayloadStart)
-                var p = 0
-                let kc = UInt64(UInt32(bitPattern: keyCount)), vc = UInt64(UInt32(bitPattern: valueCount))
-                // One-byte pairs only, in the tightest loop (most tiles' tags are all such);
-                // anything else out of line.
-                while p &+ 1 < n {
-                    // Safe: p + 2 <= n.
-                    let w = UInt64(UInt16(littleEndian: b.loadUnaligned(fromByteOffset: p, as: UInt16.self)))
-                    let k = w & 0xFF, v = w &>> 8
-                    guard w & 0x8080 == 0, k < kc, v < vc else { break }
-                    body(Int(k), Int(v))
-                    p &+= 2
-                }
-                if p &+ 1 < n { p = _tagPairsWide(b, p, n, loadable, kc, vc, body) }
-                r = r.positioned(at: p)
-            }
-            while !r.isAtEnd {
-                let at = r.absoluteOffset
-                let k: UInt32
-                do throws(PBFError) { k = try r.readUInt32() } catch { throw .malformed(error) }
-                guard !r.isAtEnd else { throw .oddTagCount(offset: at) }
-                let vAt = r.absoluteOffset
-                let v: UInt32
-                do throws(PBFError) { v = try r.readUInt32() } catch { throw .malformed(error) }
-                guard Int(k) < Int(keyCount) else { throw .tagIndexOutOfRange(index: k, offset: at) }
-                guard Int(v) < Int(valueCount) else { throw .tagIndexOutOfRange(index: v, offset: vAt) }
+            let start = Int(tagPayloadStart)
+            // The scan that made this view found the record within the message.
+            let b = base + start, n = Int(tagPayloadEnd) &- start
+            let loadable = message.bytes.count &- start
+            var p = 0
+            let kc = UInt64(UInt32(bitPattern: keyCount)), vc = UInt64(UInt32(bitPattern: valueCount))
+            // One-byte pairs only, in the tightest loop (most tiles' tags are all such);
+            // anything else out of line.
+            while p &+ 1 < n {
+                // Safe: p + 2 <= n.
+                let w = UInt64(UInt16(littleEndian: b.loadUnaligned(fromByteOffset: p, as: UInt16.self)))
+                let k = w & 0xFF, v = w &>> 8
+                guard w & 0x8080 == 0, k < kc, v < vc else { break }
                 body(Int(k), Int(v))
+                p &+= 2
             }
+            if p &+ 1 < n { p = _tagPairsWide(b, p, n, loadable, kc, vc, body) }
+            if p == n { return }
+            try _tagsChecked(_sub(tagPayloadStart, tagPayloadEnd).positioned(at: p), body)
             return
         }
         var s = tagStream
@@ -319,6 +307,28 @@ public struct Feature {
             guard let v = try s.next() else { throw .oddTagCount(offset: at) }
             guard Int(k) < Int(keyCount) else { throw .tagIndexOutOfRange(index: k, offset: at) }
             guard Int(v) < Int(valueCount) else { throw .tagIndexOutOfRange(index: v, offset: s.lastOffset) }
+            body(Int(k), Int(v))
+        }
+    }
+}
+
+extension Feature {
+    /// The tag pairs of one packed record from `r`'s position on, with every check: what
+    /// the raw loads of `forEachTag` leave (longer varints, an odd count, an index out of
+    /// range, a malformed varint), reported with its offset.
+    @inlinable @inline(never)
+    func _tagsChecked(_ reader: PBFReader, _ body: (_ key: Int, _ value: Int) -> Void) throws(MVTError) {
+        var r = reader
+        while !r.isAtEnd {
+            let at = r.absoluteOffset
+            let k: UInt32
+            do throws(PBFError) { k = try r.readUInt32() } catch { throw .malformed(error) }
+            guard !r.isAtEnd else { throw .oddTagCount(offset: at) }
+            let vAt = r.absoluteOffset
+            let v: UInt32
+            do throws(PBFError) { v = try r.readUInt32() } catch { throw .malformed(error) }
+            guard Int(k) < Int(keyCount) else { throw .tagIndexOutOfRange(index: k, offset: at) }
+            guard Int(v) < Int(valueCount) else { throw .tagIndexOutOfRange(index: v, offset: vAt) }
             body(Int(k), Int(v))
         }
     }
