@@ -133,6 +133,7 @@ public struct Layer {
     init(_ reader: PBFReader) throws(MVTError) {
         var r = reader
         var s = _LayerScan()
+        s.reserveTables(remaining: reader.bytes.count)
         while true {
             // Runs of feature, key and value records (most of a layer) are walked with raw
             // loads; any other field, and anything malformed, goes through the reader.
@@ -198,6 +199,16 @@ public struct Layer {
         var deferredFrom = -1, tablesEnd = 0
         var features = 0
         var featuresStart = 0, featuresEnd = 0
+
+        /// Reserves room for the first keys and values (at most 32 of each, fewer when the
+        /// layer's `remaining` bytes cannot hold them: a key record takes two bytes at least,
+        /// a value record four), so that small tables do not grow one reallocation at a
+        /// time.
+        @inline(never)
+        mutating func reserveTables(remaining: Int) {
+            keys.reserveCapacity(min(remaining / 2, 32))
+            values.reserveCapacity(min(remaining / 4, 32))
+        }
 
         /// Reads the field at `r` with the checked reader: the header fields, and the
         /// feature, key and value records the raw walk left (a longer key, a malformed
