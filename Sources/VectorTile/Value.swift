@@ -44,7 +44,7 @@ public enum MVTValue: Equatable {
     /// A `Value` message made of one typed field with a one-byte key, as encoders write it,
     /// read with raw loads (up to `loadable` bytes from its start, at least its length);
     /// nil for anything else, which `parse` then reads (and reports).
-    @inlinable @inline(__always)
+    @usableFromInline @_transparent
     static func _parseRaw(_ bytes: UnsafeRawBufferPointer, loadable: Int) -> MVTValue? {
         guard let b = bytes.baseAddress, bytes.count >= 2 else { return nil }
         let n = bytes.count
