@@ -37,6 +37,8 @@ public struct VectorTile {
     ///   values, nothing per feature.
     public func layers() throws(MVTError) -> [Layer] {
         var out: [Layer] = []
+        // Room for the layers of most tiles, so the array does not grow one layer at a time.
+        out.reserveCapacity(16)
         var r = PBFReader(bytes: bytes)
         while !r.isAtEnd {
             let keyOffset = r.absoluteOffset
@@ -62,6 +64,7 @@ extension VectorTile {
     /// - Complexity: O(tile size).
     public func readableLayers() -> (layers: [Layer], skipped: [MVTFinding]) {
         var layers: [Layer] = []
+        layers.reserveCapacity(16)
         var skipped: [MVTFinding] = []
         var r = PBFReader(bytes: bytes)
         var index = 0
