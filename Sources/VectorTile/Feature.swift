@@ -451,6 +451,18 @@ func _varintValue3(_ w: UInt64, _ length: UInt64) -> UInt64 {
     return x & 0x7F | (x &>> 1) & 0x3F80 | (x &>> 2) & 0x1F_C000
 }
 
+/// The two varints at the low end of `w` when each is one to three bytes long: their values
+/// and how many bytes they take together; nil otherwise.
+@inlinable @inline(__always)
+func _varintPair3(_ w: UInt64) -> (x: UInt64, y: UInt64, length: Int)? {
+    let lx = _varintLength3(w)
+    guard lx != 0 else { return nil }
+    let rest = w &>> (lx &* 8)
+    let ly = _varintLength3(rest)
+    guard ly != 0 else { return nil }
+    return (_varintValue3(w, lx), _varintValue3(rest, ly), Int(lx &+ ly))
+}
+
 /// The one to seven bytes from `p` to `n` as a little-endian word, zero above them.
 @usableFromInline @inline(never)
 func _window8(_ b: UnsafeRawPointer, _ p: Int, _ n: Int) -> UInt64 {
@@ -534,14 +546,8 @@ func _tagPairWide(_ b: UnsafeRawPointer, _ p: Int, _ n: Int, _ loadable: Int, _ 
     let w8 = p &+ 8 <= loadable
         ? UInt64(littleEndian: b.loadUnaligned(fromByteOffset: p, as: UInt64.self))
         : _window8(b, p, loadable)
-    let lk = _varintLength3(w8)
-    guard lk != 0 else { return nil }
-    let rest = w8 &>> (lk &* 8)
-    let lv = _varintLength3(rest)
-    guard lv != 0 else { return nil }
-    let k = _varintValue3(w8, lk)
-    let v = _varintValue3(rest, lv)
-    let q = p &+ Int(lk &+ lv)
+    guard let (k, v, length) = _varintPair3(w8) else { return nil }
+    let q = p &+ length
     guard q <= n, k < kc, v < vc else { return nil }
     body(Int(k), Int(v))
     return q

@@ -558,13 +558,8 @@ func _rawVarintPair(_ b: UnsafeRawPointer, _ p: Int, _ n: Int) -> (UInt32, UInt3
     if p &+ 8 <= n {
         // Both of one to three bytes (what unclipped geometry mostly has), from one load.
         // Safe: p + 8 <= n.
-        let w = UInt64(littleEndian: b.loadUnaligned(fromByteOffset: p, as: UInt64.self))
-        let lx = _varintLength3(w)
-        let rest = w &>> (lx &* 8)
-        let ly = _varintLength3(rest)
-        if lx != 0 && ly != 0 {
-            return (UInt32(truncatingIfNeeded: _varintValue3(w, lx)), UInt32(truncatingIfNeeded: _varintValue3(rest, ly)),
-                    p &+ Int(lx &+ ly))
+        if let (x, y, length) = _varintPair3(UInt64(littleEndian: b.loadUnaligned(fromByteOffset: p, as: UInt64.self))) {
+            return (UInt32(truncatingIfNeeded: x), UInt32(truncatingIfNeeded: y), p &+ length)
         }
     }
     guard let (x, p1) = _rawVarintLong(b, p, n, n), let (y, p2) = _rawVarintLong(b, p1, n, n) else { return nil }
