@@ -303,19 +303,22 @@ struct _GeometryDecoder<S: _GeometrySource> {
     /// The raw loop of `run`: pairs of one- or two-byte varints lie in the four bytes at
     /// the cursor and are read with one load while four bytes remain in the record, and
     /// longer ones (unclipped geometry has them) out of line; in the last three bytes only
-    /// a pair of one-byte values is read, and anything else is left to the caller.
+    /// a pair of one-byte values is read, and anything else is left to the caller. The
+    /// four-byte word is sorted by its continuation bits into the shapes real tiles have
+    /// (two one-byte values; one of each; two two-byte values), each decoded without a
+    /// loop.
     ///
-    /// Ring areas are summed in delta form, x·dy − dx·y (the same terms as the shoelace
-    /// formula's x₁·y₂ − x₂·y₁), in blocks of at most 64 pairs that start with the cursor
-    /// within ±2^30 of the ring's first vertex. A ring's delta is only taken here when it
-    /// lies within ±2^20 (a zigzag value below 2^21), so inside a block the cursor stays
-    /// within 2^30 + 2^26 of that vertex, each term taken relative to it is below 2^52 and
-    /// the block's sum below 2^58. The loop sums the terms in tile coordinates with
-    /// wrapping arithmetic and `addBlock` moves the sum to the ring's first vertex; wrapping
-    /// arithmetic is exact modulo 2^64, so the result, which fits, is exact. It stops at
-    /// anything else (a larger ring delta, a malformed varint, a far cursor, a zero-length
-    /// step other than two zero bytes in tolerant mode), leaving the state as it was after
-    /// the last pair it took.
+    /// Ring areas are summed in trapezoid form, (x₁ + x₂)·(y₂ − y₁) (see `_ShoelaceSum`),
+    /// in blocks of at most 64 pairs that start with the cursor within ±2^30 of the ring's
+    /// first vertex. A ring's delta is only taken here when it lies within ±2^20 (a zigzag
+    /// value below 2^21), so inside a block the cursor stays within 2^30 + 2^26 of that
+    /// vertex, each term taken relative to it is below 2^52 and the block's sum below
+    /// 2^58. The loop sums the terms in tile coordinates with wrapping arithmetic and
+    /// `addBlock` moves the sum to the ring's first vertex; wrapping arithmetic is exact
+    /// modulo 2^64, so the result, which fits, is exact. It stops at anything else (a
+    /// larger ring delta, a malformed varint, a far cursor, a zero-length step other than
+    /// two zero bytes in tolerant mode), leaving the state as it was after the last pair
+    /// it took.
     @inlinable @inline(__always)
     mutating func _fastRun<H: GeometryHandler, K: _RunKind>(_ base: UnsafeRawPointer, _ count: UInt32, _ i: inout UInt32,
                                                             _ h: inout H, _ kind: K.Type, _ area: inout _ShoelaceSum)
@@ -331,7 +334,7 @@ struct _GeometryDecoder<S: _GeometrySource> {
         while i < count {
             if ring && UInt64(bitPattern: cx &- ox &+ far) | UInt64(bitPattern: cy &- oy &+ far) >= UInt64(2 * far) { break }
             let block = min(count &- i, blockSize)
-            let sx = cx, sy = cy
+            let sy = cy
             var left = block
             var partial: Int64 = 0
             repeat {
@@ -348,21 +351,42 @@ struct _GeometryDecoder<S: _GeometrySource> {
                         | UInt32(base.load(fromByteOffset: p &+ 1, as: UInt8.self)) &<< 8
                     guard w & 0x8080 == 0 else { break }
                 }
-                let ux: UInt32, uy: UInt32
+                let dx: Int64, dy: Int64
                 var q = p
                 if w & 0x8080 == 0 {
-                    // Two one-byte values, the commonest pair.
-                    ux = w & 0x7F; uy = (w &>> 8) & 0x7F; q &+= 2
+                    // Two one-byte values, the commonest pair, both zigzag-decoded at once:
+                    // each byte of s is a value shifted right by one, each byte of m is all
+                    // ones when its value is odd, and s ^ m holds the two decoded deltas as
+                    // signed bytes. (Two zero bytes, a zero-length step, are left to the
+                    // code after the loop.)
+                    guard w & 0xFFFF != 0 else { break }
+                    let s = (w &>> 1) & 0x3F3F, m = (w & 0x0101) &* 0xFF
+                    let z = s ^ m
+                    dx = Int64(Int8(truncatingIfNeeded: z)); dy = Int64(Int8(truncatingIfNeeded: z &>> 8))
+                    q &+= 2
                 } else {
-                    // One or two bytes each, decoded without branching on which: c0 and c1
-                    // are 1 when x or y takes two bytes.
-                    let c0 = (w &>> 7) & 1
-                    let v = w &>> (8 &+ 8 &* c0)
-                    let c1 = (v &>> 7) & 1
-                    if (w &>> 15) & c0 | (v &>> 15) & c1 == 0 {
-                        ux = (w & 0x7F) | (w &>> 1) & 0x3F80 & (0 &- c0)
-                        uy = (v & 0x7F) | (v &>> 1) & 0x3F80 & (0 &- c1)
-                        q &+= 2 &+ Int(c0 &+ c1)
+                    let ux: UInt32, uy: UInt32
+                    // The continuation bits of the first three bytes. Here one of the
+                    // first two is set; a single bit set means one value of each length,
+                    // in either order.
+                    let k = w & 0x80_8080
+                    if k & (k &- 1) == 0 {
+                        // A one-byte and a two-byte value: three bytes, compacted into 21
+                        // bits, where x takes the low 7 bits, or 14 when it is the two-byte
+                        // one. Which order comes next is as good as random, so it is told
+                        // apart with arithmetic rather than a branch (or a select, which
+                        // the compiler may turn into one).
+                        let t = (w & 0x7F) | (w &>> 1) & 0x3F80 | (w &>> 2) & 0x1F_C000
+                        let b7 = w & 0x80
+                        let shift = 7 &+ (b7 &>> 4) &- (b7 &>> 7)
+                        uy = t &>> shift
+                        ux = t & ((1 &<< shift) &- 1)
+                        q &+= 3
+                    } else if w & 0x8080_8080 == 0x0080_0080 {
+                        // Two two-byte values (long steps), both compacted at once.
+                        let t = (w & 0x007F_007F) | (w &>> 1) & 0x3F80_3F80
+                        ux = t & 0xFFFF; uy = t &>> 16
+                        q &+= 4
                     } else {
                         // A value of three bytes or more, read out of line; in a ring only
                         // values below 2^21 (deltas within ±2^20) are taken, the bound the
@@ -372,19 +396,20 @@ struct _GeometryDecoder<S: _GeometrySource> {
                               !ring || (lx | ly) < 1 << 21 else { break }
                         ux = lx; uy = ly; q = next
                     }
+                    guard ux | uy != 0 else { break }
+                    // Zigzag in 64 bits: (u >> 1) ^ −(u & 1).
+                    dx = Int64(ux &>> 1) ^ (0 &- Int64(ux & 1)); dy = Int64(uy &>> 1) ^ (0 &- Int64(uy & 1))
                 }
-                guard ux | uy != 0 else { break }
-                // Zigzag in 64 bits: (u >> 1) ^ −(u & 1).
-                let dx = Int64(ux &>> 1) ^ (0 &- Int64(ux & 1)), dy = Int64(uy &>> 1) ^ (0 &- Int64(uy & 1))
-                if ring { partial &+= cx &* dy &- dx &* cy }
-                cx &+= dx
+                let nx = cx &+ dx
+                if ring { partial &+= (cx &+ nx) &* dy }
+                cx = nx
                 cy &+= dy
                 if ring { h.ringPoint(x: cx, y: cy) } else { h.linePoint(x: cx, y: cy) }
                 p = q
                 left &-= 1
             } while left > 0
             i &+= block &- left
-            if ring { area.addBlock(partial, from: sx, sy, to: cx, cy) }
+            if ring { area.addBlock(partial, fromY: sy, toY: cy) }
             if left == 0 { continue }
             // Stopped early. A zero-length step written as two zero bytes is dropped here
             // in tolerant mode (C8: the cursor stays where it is).
@@ -464,6 +489,7 @@ struct _GeometryDecoder<S: _GeometrySource> {
                 throw .invalidGeometry(reason: "ring must end with ClosePath", offset: l.offset)
             }
             guard c.count == 1 else { throw .invalidClosePath(count: c.count, offset: c.offset) }
+            area.close(d.x, d.y)
             let kind = area.kind
             if rings == 0 && kind == .interior { throw .interiorRingFirst(offset: m.offset) }
             rings &+= 1
@@ -482,10 +508,15 @@ struct _GeometryDecoder<S: _GeometrySource> {
 @usableFromInline enum _RingRun: _RunKind { @inlinable static var ring: Bool { true } }
 @usableFromInline enum _LineRun: _RunKind { @inlinable static var ring: Bool { false } }
 
-/// Twice the signed area of a ring (shoelace), with coordinates taken relative to an
-/// origin (a ring's first vertex, so the sum does not depend on where the ring lies);
-/// exact in 64-bit integers while it fits and in floating point after that, so crafted
-/// coordinates cannot trap (D4).
+/// Twice the signed area of a ring, with coordinates taken relative to an origin (a
+/// ring's first vertex, so the sum does not depend on where the ring lies); exact in 64-bit
+/// integers while it fits and in floating point after that, so crafted coordinates cannot
+/// trap (D4).
+///
+/// Edges are summed in trapezoid form, (x₁ + x₂)·(y₂ − y₁): one multiplication per edge.
+/// Over a closed ring the sum equals the shoelace formula's Σ x₁·y₂ − x₂·y₁, since each
+/// edge's two terms differ by x₂·y₂ − x₁·y₁ and those differences cancel around the ring;
+/// so every edge, the closing one included (`close`), must be added.
 @usableFromInline
 struct _ShoelaceSum {
     @usableFromInline let originX: Int64
@@ -500,17 +531,16 @@ struct _ShoelaceSum {
     }
 
     /// Adds the term of the edge from (x1, y1) to (x2, y2), tile coordinates. (Decoded
-    /// coordinates are sums of fewer than 2^31 32-bit deltas, so the differences from the
-    /// origin do not wrap.)
+    /// coordinates are sums of fewer than 2^31 32-bit deltas, so the differences do not
+    /// wrap.)
     @inlinable
     mutating func add(_ tx1: Int64, _ ty1: Int64, _ tx2: Int64, _ ty2: Int64) {
-        let x1 = tx1 &- originX, y1 = ty1 &- originY, x2 = tx2 &- originX, y2 = ty2 &- originY
+        let x1 = tx1 &- originX, x2 = tx2 &- originX, dy = ty2 &- ty1
         if !overflowed {
-            let (a, o1) = x1.multipliedReportingOverflow(by: y2)
-            let (b, o2) = x2.multipliedReportingOverflow(by: y1)
-            let (d, o3) = a.subtractingReportingOverflow(b)
-            let (s, o4) = exact.addingReportingOverflow(d)
-            if o1 || o2 || o3 || o4 {
+            let (sx, o1) = x1.addingReportingOverflow(x2)
+            let (t, o2) = sx.multipliedReportingOverflow(by: dy)
+            let (s, o3) = exact.addingReportingOverflow(t)
+            if o1 || o2 || o3 {
                 overflowed = true
                 approx = Double(exact)
             } else {
@@ -518,16 +548,23 @@ struct _ShoelaceSum {
                 return
             }
         }
-        approx += Double(x1) * Double(y2) - Double(x2) * Double(y1)
+        approx += (Double(x1) + Double(x2)) * Double(dy)
     }
 
-    /// Adds the delta-form terms x·dy − dx·y of a chain of edges from (sx, sy) to (ex, ey),
-    /// summed in tile coordinates with wrapping arithmetic, when their sum relative to the
-    /// origin is known to fit: Σ (x − ox)·dy − dx·(y − oy) = Σ x·dy − dx·y − ox·(ey − sy)
-    /// + oy·(ex − sx), and wrapping arithmetic keeps that identity modulo 2^64.
+    /// Adds the closing edge, from (x, y) back to the origin.
     @inlinable
-    mutating func addBlock(_ partial: Int64, from sx: Int64, _ sy: Int64, to ex: Int64, _ ey: Int64) {
-        addExact(partial &- originX &* (ey &- sy) &+ originY &* (ex &- sx))
+    mutating func close(_ x: Int64, _ y: Int64) {
+        add(x, y, originX, originY)
+    }
+
+    /// Adds the terms of a chain of edges from y = sy to y = ey, given the sum of their
+    /// terms (x₁ + x₂)·(y₂ − y₁) in tile coordinates with wrapping arithmetic, when their
+    /// sum relative to the origin is known to fit: Σ (x₁ + x₂ − 2·ox)·(y₂ − y₁) is the
+    /// tile sum less 2·ox·(ey − sy), and wrapping arithmetic keeps that identity modulo
+    /// 2^64, so the result, which fits, is exact.
+    @inlinable
+    mutating func addBlock(_ trapezoids: Int64, fromY sy: Int64, toY ey: Int64) {
+        addExact(trapezoids &- 2 &* originX &* (ey &- sy))
     }
 
     /// Adds a partial sum known to be exact.
