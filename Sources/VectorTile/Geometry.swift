@@ -376,7 +376,7 @@ struct _GeometryDecoder<S: _GeometrySource> {
                         // one. Which order comes next is as good as random, so it is told
                         // apart with arithmetic rather than a branch (or a select, which
                         // the compiler may turn into one).
-                        let t = (w & 0x7F) | (w &>> 1) & 0x3F80 | (w &>> 2) & 0x1F_C000
+                        let t = UInt32(truncatingIfNeeded: _varintValue3(UInt64(w), 3))
                         let b7 = w & 0x80
                         let shift = 7 &+ (b7 &>> 4) &- (b7 &>> 7)
                         uy = t &>> shift
@@ -481,8 +481,8 @@ struct _GeometryDecoder<S: _GeometrySource> {
             }
             h.ringBegin()
             h.ringPoint(x: d.x, y: d.y)
-            // Taken relative to the first vertex, the terms of the first and the closing
-            // edge are zero, and rings far from the tile sum as exactly as rings near it.
+            // Taken relative to the first vertex, rings far from the tile sum as exactly as
+            // rings near it.
             var area = _ShoelaceSum(originX: d.x, originY: d.y)
             try d.run(l.count, l.offset, &h, _RingRun.self, area: &area)
             guard let c = try d.command(), c.id == 7 else {
