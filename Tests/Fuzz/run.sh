@@ -13,9 +13,12 @@ swiftc "${flags[@]}" -emit-library -static -emit-module -module-name PBF \
   -emit-module-path "$out/PBF.swiftmodule" Sources/PBF/*.swift -o "$out/libPBF.a"
 swiftc "${flags[@]}" -emit-library -static -emit-module -module-name GeoModel \
   -emit-module-path "$out/GeoModel.swiftmodule" Sources/GeoModel/*.swift -o "$out/libGeoModel.a"
-swiftc "${flags[@]}" -I "$out" -emit-library -static -emit-module -module-name VectorTile \
+# CVarintBlock is inline C in its header (module map beside it), compiled into the modules
+# that import it.
+cmods=(-I Sources/CVarintBlock/include)
+swiftc "${flags[@]}" -I "$out" "${cmods[@]}" -emit-library -static -emit-module -module-name VectorTile \
   -emit-module-path "$out/VectorTile.swiftmodule" Sources/VectorTile/*.swift -o "$out/libVectorTile.a"
-swiftc "${flags[@]}" -I "$out" Tests/Fuzz/FuzzMVT.swift "$out/libVectorTile.a" "$out/libGeoModel.a" "$out/libPBF.a" \
+swiftc "${flags[@]}" -I "$out" "${cmods[@]}" Tests/Fuzz/FuzzMVT.swift "$out/libVectorTile.a" "$out/libGeoModel.a" "$out/libPBF.a" \
   -o "$out/fuzz-mvt"
 seeds=(corpora/regressions/mvt)
 if [ -d ../shared/corpora/mvt-fixtures ] && [ -z "$(ls -A "$out/corpus")" ]; then
