@@ -12,7 +12,10 @@
 // without SSSE3, the geometry decoder keeps its scalar loop.
 //
 // Everything is `static inline` in this header, so it is compiled into the modules that
-// use it; the target's C file is empty.
+// use it; the target's C file is empty. (A C file built on its own would carry DWARF 5 debug
+// info, and valgrind 3.19 (Debian 12) gave up on the binary then; `--instructions` runs
+// under valgrind.) SwiftPM does not always rebuild the Swift modules that inline this header
+// when it changes: after editing it, build from a clean `.build`.
 
 #include <stddef.h>
 #include <stdint.h>
