@@ -360,6 +360,8 @@ struct _GeometryDecoder<S: _GeometrySource> {
                                 p = _skipShortVarints(base, p, 2 &* k)
                                 break blocks
                             }
+                            // The same step as the loop below. (Shared as a nested function,
+                            // it stopped `_fastRun` being inlined: up to 13% more instructions.)
                             let nx = cx &+ dx
                             if ring { partial &+= (cx &+ nx) &* dy }
                             cx = nx

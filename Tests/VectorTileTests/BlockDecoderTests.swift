@@ -90,6 +90,38 @@ final class BlockDecoderTests: XCTestCase {
         #endif
     }
 
+    /// The committed window table is what its rule gives: for each pattern of continuation
+    /// bits, the varints read from byte 0 on (one byte when its bit is clear, two when only
+    /// the first of two bits is set), stopping at a longer one or one cut by the window's
+    /// end; each varint's bytes in its own 16-bit lane (0x80, a zero byte, for the rest).
+    func testWindowTableFollowsItsRule() throws {
+        #if arch(x86_64) || arch(i386)
+        let table: [gr_window] = withUnsafeBytes(of: gr_windows) { Array($0.bindMemory(to: gr_window.self)) }
+        XCTAssertEqual(table.count, 256)
+        for (mask, entry) in table.enumerated() {
+            var shuffle = [UInt8](repeating: 0x80, count: 16), ends = [UInt8](repeating: 0, count: 8)
+            var at = 0, n = 0
+            while at < 8 {
+                let continues = { (i: Int) in mask >> i & 1 == 1 }
+                if !continues(at) {
+                    shuffle[2 * n] = UInt8(at); at += 1
+                } else if at + 1 < 8 && !continues(at + 1) {
+                    shuffle[2 * n] = UInt8(at); shuffle[2 * n + 1] = UInt8(at + 1); at += 2
+                } else {
+                    break
+                }
+                ends[n] = UInt8(at); n += 1
+            }
+            XCTAssertEqual(withUnsafeBytes(of: entry.shuffle) { Array($0) }, shuffle, "mask \(mask)")
+            XCTAssertEqual(withUnsafeBytes(of: entry.ends) { Array($0) }, ends, "mask \(mask)")
+            XCTAssertEqual(Int(entry.count), n, "mask \(mask)")
+            XCTAssertEqual(Int(entry.length), at, "mask \(mask)")
+        }
+        #else
+        throw XCTSkip("the block decoder is x86 only")
+        #endif
+    }
+
     /// Rings and lines long enough for the block decoder (16 pairs or more), of one- and
     /// two-byte deltas with zero-length steps (C8) and longer deltas mixed in, decode to the
     /// reference decoder's events in both modes, with the record followed by bytes that
