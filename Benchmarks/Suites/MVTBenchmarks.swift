@@ -112,18 +112,21 @@ enum MVTBenchmarks {
     }
 
     static func decodeTolerant(_ tile: VectorTile, into sink: inout Checksum) {
-        guard let layers = try? tile.layers() else { sink.total &+= 1; return }
-        for layer in layers {
-            sink.total &+= Int64(layer.keys.count &+ layer.values.count)
-            layer.forEachFeature { (f: Feature) in
-                sink.total &+= Int64(truncatingIfNeeded: f.id)
-                do throws(MVTError) {
-                    try f.forEachTag { k, v in sink.total &+= Int64(k &* 31 &+ v) }
-                    try f.decodeGeometry(into: &sink, mode: .tolerant)
-                } catch {
-                    sink.total &+= 1
+        do throws(MVTError) {
+            try tile.forEachLayer { layer in
+                sink.total &+= Int64(layer.keys.count &+ layer.values.count)
+                layer.forEachFeature { (f: Feature) in
+                    sink.total &+= Int64(truncatingIfNeeded: f.id)
+                    do throws(MVTError) {
+                        try f.forEachTag { k, v in sink.total &+= Int64(k &* 31 &+ v) }
+                        try f.decodeGeometry(into: &sink, mode: .tolerant)
+                    } catch {
+                        sink.total &+= 1
+                    }
                 }
             }
+        } catch {
+            sink.total &+= 1
         }
     }
 }

@@ -29,12 +29,15 @@ public enum MVTValidator {
     /// - Parameter warnings: also check the SHOULD rules (A1, A3, A7, A8, A9, B5, D7). The
     ///   duplicate checks hash every key, value and id, which costs about as much as the
     ///   decode itself on tiles with large property tables.
-    /// - Complexity: O(tile size); allocates per layer (keys, values) and per finding.
+    /// - Complexity: O(tile size); allocates per finding, and for the layers' keys and values
+    ///   (storage reused from one layer to the next).
     public static func validate(_ tile: VectorTile, warnings: Bool = true) -> [MVTFinding] {
         var findings: [MVTFinding] = []
         var names = Set<_BytesKey>()   // borrowed from the tile, which outlives the call
         var r = PBFReader(bytes: tile.bytes)
         var layerIndex = 0
+        // Storage for the layers' keys and values, reused from one layer to the next.
+        var keys: [UnsafeRawBufferPointer] = [], values: [MVTValue] = []
         while !r.isAtEnd {
             let keyOffset = r.absoluteOffset
             let field: UInt32, wire: WireType
@@ -61,7 +64,7 @@ public enum MVTValidator {
             }
             defer { layerIndex += 1 }
             let layer: Layer
-            do throws(MVTError) { layer = try Layer(sub) } catch {
+            do throws(MVTError) { layer = try Layer(sub, reusing: &keys, &values) } catch {
                 findings.append(MVTFinding(error: error, layer: layerIndex))
                 continue
             }

@@ -39,22 +39,51 @@ public struct VectorTile {
         var out: [Layer] = []
         // Room for the layers of most tiles, so the array does not grow one layer at a time.
         out.reserveCapacity(16)
+        try _forEachLayerMessage { message throws(MVTError) in out.append(try Layer(message)) }
+        return out
+    }
+
+    /// Calls `body` with each layer message in order; unknown top-level fields are skipped
+    /// (P6), a layer field with another wire type is an error (P5).
+    func _forEachLayerMessage(_ body: (PBFReader) throws(MVTError) -> Void) throws(MVTError) {
         var r = PBFReader(bytes: bytes)
         while !r.isAtEnd {
             let keyOffset = r.absoluteOffset
             let (field, wire) = try pbf { () throws(PBFError) in try r.readKey() }
             if field == 3 {
                 try expectOr(wire, .lengthDelimited, "Tile", field, keyOffset)
-                out.append(try Layer(try pbf { () throws(PBFError) in try r.readLengthDelimited() }))
+                try body(try pbf { () throws(PBFError) in try r.readLengthDelimited() })
             } else {
                 try pbf { () throws(PBFError) in try r.skip(wire) }
             }
         }
-        return out
     }
 }
 
 extension VectorTile {
+    /// Calls `body` with each layer in order, as `layers()` finds them, without building the
+    /// array. The layers' keys and values are read into storage reused from one layer to
+    /// the next, so a tile costs two allocations instead of two per layer; a layer that
+    /// `body` keeps keeps its own keys and values (the next layer then allocates anew).
+    ///
+    /// ```swift
+    /// try tile.forEachLayer { layer in
+    ///     try layer.forEachFeature { (f: Feature) throws(MVTError) in
+    ///         try f.decodeGeometry(into: &handler)
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// - Throws: `MVTError`: the first fatal problem of the tile or of a layer header (the
+    ///   layers before it have been passed to `body`), or what `body` throws.
+    /// - Complexity: O(tile size) besides `body`; nothing allocated per feature.
+    public func forEachLayer(_ body: (Layer) throws(MVTError) -> Void) throws(MVTError) {
+        var keys: [UnsafeRawBufferPointer] = [], values: [MVTValue] = []
+        try _forEachLayerMessage { message throws(MVTError) in
+            try body(try Layer(message, reusing: &keys, &values))
+        }
+    }
+
     /// The layers that can be read, skipping those whose header is broken (an unknown
     /// version may be skipped per §4.1, A4; layers are self-contained, A13, so the rest
     /// stay usable), with a finding for each skipped layer. A malformed tile-level field
@@ -134,8 +163,32 @@ public struct Layer {
     /// past `_tablesReadInline` of them it only counts, and a second scan from there fills
     /// arrays of exactly the counted size, so large tables are not copied as they grow.
     init(_ reader: PBFReader) throws(MVTError) {
+        var keys: [UnsafeRawBufferPointer] = [], values: [MVTValue] = []
+        try self.init(reader, reusing: &keys, &values)
+    }
+
+    /// `init(_:)` with the keys and values read into the storage of `keys` and `values`,
+    /// which are emptied first. On return they share their storage with the layer's, so
+    /// once the layer is gone the next layer reuses it without allocating; while the layer
+    /// lives, emptying them copies nothing and allocates new storage, so a layer kept by
+    /// its caller keeps its own keys and values. (Left empty when this throws.)
+    init(_ reader: PBFReader, reusing keys: inout [UnsafeRawBufferPointer], _ values: inout [MVTValue])
+        throws(MVTError)
+    {
         var r = reader
         var s = _LayerScan()
+        keys.removeAll(keepingCapacity: true)
+        // Values of a layer past `_tablesReadInline` go into new storage of their exact
+        // size (`_readTables`), so storage that large is let go here rather than kept: it
+        // would not be reused, and freeing it first lets the allocator hand the same
+        // memory to the next large layer (kept, it cost osm-qa-montevideo 2.5%).
+        if values.capacity > 2 &* Layer._tablesReadInline {
+            values = []
+        } else {
+            values.removeAll(keepingCapacity: true)
+        }
+        swap(&s.keys, &keys)
+        swap(&s.values, &values)
         s.reserveTables(remaining: reader.bytes.count)
         while true {
             // Runs of feature, key and value records (most of a layer) are walked with raw
@@ -189,6 +242,8 @@ public struct Layer {
         self.extent = s.extent
         self.keys = s.keys
         self.values = s.values
+        keys = s.keys
+        values = s.values
         self.featureCount = s.features
         self.featuresStart = s.featuresStart
         self.featuresEnd = s.featuresEnd

@@ -1,0 +1,131 @@
+import Foundation
+import PBF
+@testable import VectorTile
+import XCTest
+
+/// `VectorTile.forEachLayer`, which reuses one keys and one values storage for all the
+/// layers of a tile, against `layers()`, which gives every layer its own (A1, A8–A10).
+final class LayerWalkTests: XCTestCase {
+    /// Everything a layer holds, copied out of the tile, to compare layers read either way.
+    struct Summary: Equatable {
+        var name: [UInt8], version: UInt32, extent: UInt32, offset: Int
+        var keys: [[UInt8]], values: [String], featureCount: Int, featureOffsets: [Int]
+
+        init(_ l: Layer) {
+            name = Array(l.nameBytes)
+            version = l.version
+            extent = l.extent
+            offset = l.offset
+            keys = l.keys.map { Array($0) }
+            values = l.values.map { v in
+                switch v {
+                case .string(let b): return "s:" + String(decoding: b, as: UTF8.self)
+                case .float(let f): return "f:\(f.bitPattern)"
+                case .double(let d): return "d:\(d.bitPattern)"
+                case .int(let i): return "i:\(i)"
+                case .uint(let u): return "u:\(u)"
+                case .sint(let s): return "z:\(s)"
+                case .bool(let b): return "b:\(b)"
+                }
+            }
+            featureCount = l.featureCount
+            var offsets: [Int] = []
+            l.forEachFeature { (f: Feature) in offsets.append(f.offset) }
+            featureOffsets = offsets
+        }
+    }
+
+    /// The layers of `bytes` read three ways: `layers()`; `forEachLayer`, each layer
+    /// summarised while it is current; and `forEachLayer` with every layer kept and
+    /// summarised after the walk, when the storage has been emptied and refilled since.
+    func compare(_ bytes: [UInt8], _ label: String, file: StaticString = #filePath, line: UInt = #line) {
+        bytes.withUnsafeBytes { raw in
+            let tile = VectorTile(bytes: raw)
+            var expected: [Summary] = [], expectedError: MVTError?
+            do throws(MVTError) { expected = try tile.layers().map(Summary.init) } catch { expectedError = error }
+            var current: [Summary] = [], kept: [Layer] = []
+            var walkError: MVTError?, keptError: MVTError?
+            do throws(MVTError) { try tile.forEachLayer { l in current.append(Summary(l)) } } catch { walkError = error }
+            do throws(MVTError) { try tile.forEachLayer { l in kept.append(l) } } catch { keptError = error }
+            XCTAssertEqual(walkError, expectedError, label, file: file, line: line)
+            XCTAssertEqual(keptError, expectedError, label, file: file, line: line)
+            if expectedError == nil {
+                XCTAssertEqual(current, expected, label, file: file, line: line)
+                XCTAssertEqual(kept.map(Summary.init), expected, "\(label), layers kept", file: file, line: line)
+            } else {
+                // `layers()` returns nothing then; the walk has passed on the layers before the
+                // broken one, and they match the readable layers.
+                let readable = tile.readableLayers().layers.map(Summary.init)
+                XCTAssertEqual(current, Array(readable.prefix(current.count)), label, file: file, line: line)
+            }
+        }
+    }
+
+    /// Layers of very different sizes in one tile, so the storage is reused after small and
+    /// after large tables, including tables past the first scan's limit (1024 keys and
+    /// values, then read by the second scan into storage of their exact size).
+    func testReusedStorageMatchesFreshStorage() {
+        var rng = SystemRandomNumberGenerator()
+        for round in 0..<40 {
+            var specs: [TileBuilder.LayerSpec] = []
+            for i in 0..<Int.random(in: 1...7, using: &rng) {
+                var s = TileBuilder.LayerSpec()
+                s.name = "layer\(round).\(i)"
+                let size = [0, 1, 5, 40, 300, 700, 1500, 3000].randomElement(using: &rng)!
+                s.keys = (0..<max(1, size / 3)).map { "k\($0)-\(i)" }
+                s.values = (0..<size).map { j -> [UInt8] in
+                    var w = PBFWriter()
+                    if j % 3 == 0 {
+                        w.writeKey(field: 1, wireType: .lengthDelimited); w.writeLengthDelimited(Array("v\(j)-\(i)".utf8))
+                    } else if j % 3 == 1 {
+                        w.writeKey(field: 4, wireType: .varint); w.writeVarint(UInt64(j * 7 + i))
+                    } else {
+                        w.writeKey(field: 3, wireType: .fixed64); w.writeFixed64(Double(j).bitPattern)
+                    }
+                    return w.bytes
+                }
+                s.extent = Bool.random(using: &rng) ? 512 : nil
+                let tags: [UInt32] = size > 0 ? [0, UInt32(size - 1)] : []
+                s.features = (0..<Int.random(in: 0...4, using: &rng)).map { _ in .init(tags: tags) }
+                specs.append(s)
+            }
+            compare(TileBuilder.tile(specs), "round \(round)")
+        }
+    }
+
+    /// A broken layer header ends the walk with the error `layers()` throws (A2, A4, A5,
+    /// A10), after the layers before it.
+    func testErrorsMatchLayers() {
+        var good = TileBuilder.LayerSpec(); good.keys = ["a"]; good.values = [TileBuilder.stringValue("x")]
+        var noVersion = TileBuilder.LayerSpec(); noVersion.version = nil
+        var future = TileBuilder.LayerSpec(); future.version = 3
+        var noName = TileBuilder.LayerSpec(); noName.name = nil
+        var badValue = TileBuilder.LayerSpec(); badValue.values = [[0x40, 0x01]]
+        for (i, bad) in [noVersion, future, noName, badValue].enumerated() {
+            compare(TileBuilder.tile([good, good, bad, good]), "broken layer \(i)")
+        }
+        var cut = TileBuilder.tile([good, good])
+        cut += [0x1A, 0x05, 0x01]   // a layer record cut short (P3)
+        compare(cut, "cut record")
+    }
+
+    /// Every real-world tile of the shared corpus.
+    func testRealWorldTiles() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("shared/corpora/mvt-fixtures/real-world")
+        guard let areas = try? FileManager.default.contentsOfDirectory(atPath: root.path) else {
+            throw XCTSkip("real-world tiles not found at \(root.path)")
+        }
+        var tiles = 0
+        for area in areas.sorted() where area != "compressed" {
+            let dir = root.appendingPathComponent(area)
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: dir.path))?.sorted() ?? [] where name.hasSuffix(".mvt") {
+                let bytes = try [UInt8](Data(contentsOf: dir.appendingPathComponent(name)))
+                compare(bytes, "\(area)/\(name)")
+                tiles += 1
+            }
+        }
+        XCTAssertGreaterThan(tiles, 100)
+    }
+}
