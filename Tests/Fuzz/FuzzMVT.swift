@@ -18,8 +18,35 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     for f in MVTValidator.validate(tile) {
         precondition(f.error.offset <= size, "finding offset outside the input")
     }
-    if let layers = try? tile.layers() {
-        for layer in layers {
+    // The streaming walk, with every other layer kept past its call, must see what
+    // `layers()` sees and stop with the same error.
+    var walked: [(name: Int, keys: Int, values: Int, features: Int)] = [], kept: [Layer] = []
+    var walkError: MVTError?
+    do throws(MVTError) {
+        try tile.forEachLayer { l in
+            walked.append((l.nameBytes.count, l.keys.count, l.values.count, l.featureCount))
+            if walked.count % 2 == 0 { kept.append(l) }
+        }
+    } catch {
+        walkError = error
+    }
+    var listed: [Layer] = [], listError: MVTError?
+    do throws(MVTError) { listed = try tile.layers() } catch { listError = error }
+    precondition(walkError == listError, "forEachLayer and layers() stop differently")
+    if listError == nil {
+        precondition(walked.count == listed.count, "forEachLayer and layers() see different layers")
+        for (w, l) in zip(walked, listed) {
+            precondition(w == (l.nameBytes.count, l.keys.count, l.values.count, l.featureCount),
+                         "a layer read with reused storage differs")
+        }
+        for (i, k) in kept.enumerated() {
+            let l = listed[2 * i + 1]
+            precondition(k.keys.elementsEqual(l.keys, by: { $0.elementsEqual($1) }) && k.values == l.values,
+                         "a kept layer's tables changed")
+        }
+    }
+    if listError == nil {
+        for layer in listed {
             _ = layer.values.map { $0.stringValue }
             layer.forEachFeature { (f: Feature) in
                 var sink = Sink()
