@@ -109,6 +109,69 @@ final class LayerWalkTests: XCTestCase {
         compare(cut, "cut record")
     }
 
+    /// `forEachFeature` against a plain read of the layer's records (A12: features in
+    /// order), on layers whose features are interleaved with keys, values and unknown fields
+    /// in random order, with feature records whose length takes one, two or three bytes,
+    /// and more features than one batch of the walk holds.
+    func testFeatureWalkOverInterleavedRecords() throws {
+        var rng = SystemRandomNumberGenerator()
+        for round in 0..<60 {
+            var w = PBFWriter()
+            w.writeKey(field: 15, wireType: .varint); w.writeVarint(2)
+            var headerWritten = false
+            let records = Int.random(in: 0...300, using: &rng)
+            var keys = 0, values = 0
+            for _ in 0..<records {
+                switch Int.random(in: 0..<10, using: &rng) {
+                case 0..<5:
+                    // A feature: a type, a geometry, and padding in an unknown field so the
+                    // record's length takes one, two or (rarely) three bytes.
+                    var f = PBFWriter()
+                    f.writeKey(field: 3, wireType: .varint); f.writeVarint(1)
+                    f.writeKey(field: 4, wireType: .lengthDelimited); f.writeLengthDelimited(TileBuilder.packed([9, 2, 4]))
+                    let pad = [0, 3, 140, 300, 17_000].randomElement(using: &rng)!
+                    if pad > 0 { f.writeKey(field: 9, wireType: .lengthDelimited); f.writeLengthDelimited([UInt8](repeating: 7, count: pad)) }
+                    w.writeKey(field: 2, wireType: .lengthDelimited); w.writeLengthDelimited(f.bytes)
+                case 5, 6:
+                    w.writeKey(field: 3, wireType: .lengthDelimited); w.writeLengthDelimited(Array("k\(keys)".utf8)); keys += 1
+                case 7, 8:
+                    w.writeKey(field: 4, wireType: .lengthDelimited); w.writeLengthDelimited(TileBuilder.stringValue("v\(values)")); values += 1
+                default:
+                    if !headerWritten {
+                        w.writeKey(field: 1, wireType: .lengthDelimited); w.writeLengthDelimited(Array("mixed".utf8))
+                        headerWritten = true
+                    } else {
+                        w.writeKey(field: 99, wireType: .fixed64); w.writeFixed64(1)
+                    }
+                }
+            }
+            if !headerWritten { w.writeKey(field: 1, wireType: .lengthDelimited); w.writeLengthDelimited(Array("mixed".utf8)) }
+            var t = PBFWriter()
+            t.writeKey(field: 3, wireType: .lengthDelimited); t.writeLengthDelimited(w.bytes)
+            try t.bytes.withUnsafeBytes { raw in
+                let layers = try VectorTile(bytes: raw).layers()
+                XCTAssertEqual(layers.count, 1)
+                let layer = layers[0]
+                // The feature records as a plain reader finds them.
+                var expected: [[Int]] = []
+                var r = layer.message
+                while !r.isAtEnd {
+                    let (field, wire) = try r.readKey()
+                    if field == 2 {
+                        let sub = try r.readLengthDelimited()
+                        expected.append([sub.absoluteStart, sub.bytes.count])
+                    } else {
+                        try r.skip(wire)
+                    }
+                }
+                var seen: [[Int]] = []
+                layer.forEachFeature { (f: Feature) in seen.append([f.offset, f.message.bytes.count]) }
+                XCTAssertEqual(seen, expected, "round \(round)")
+                XCTAssertEqual(layer.featureCount, expected.count)
+            }
+        }
+    }
+
     /// Every real-world tile of the shared corpus.
     func testRealWorldTiles() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
