@@ -271,12 +271,49 @@ public struct Layer {
             values.reserveCapacity(min(remaining / 4, 32))
         }
 
+        /// The name (key byte 0x0A), version (0x78) or extent (0x28) at byte `p` (`p < n`)
+        /// when its length or value takes one or two bytes and the field ends by `n`: stores
+        /// it (a repeated field's last value wins, P8) and returns the offset after it. Nil
+        /// for anything else, which the checked reader then reads.
+        @inline(__always)
+        mutating func rawHeaderField(_ b: UnsafeRawPointer, _ p: Int, _ n: Int) -> Int? {
+            // Safe: p < n; p + 1 < n and p + 2 < n are checked before those loads.
+            let key = b.load(fromByteOffset: p, as: UInt8.self)
+            guard key == 0x0A || key == 0x78 || key == 0x28, p &+ 1 < n else { return nil }
+            let b1 = UInt32(b.load(fromByteOffset: p &+ 1, as: UInt8.self))
+            var v = b1, q = p &+ 2
+            if b1 >= 0x80 {
+                guard q < n else { return nil }
+                let b2 = UInt32(b.load(fromByteOffset: q, as: UInt8.self))
+                guard b2 < 0x80 else { return nil }
+                v = (b1 & 0x7F) | b2 &<< 7
+                q &+= 1
+            }
+            switch key {
+            case 0x0A:
+                guard Int(v) <= n &- q else { return nil }
+                name = UnsafeRawBufferPointer(start: b + q, count: Int(v))
+                return q &+ Int(v)
+            case 0x78:
+                version = v
+            default:
+                extent = v
+            }
+            return q
+        }
+
         /// Reads the field at `r` with the checked reader: the header fields, and the
         /// feature, key and value records the raw walk left (a longer key, a malformed
         /// length). Kept out of line so the raw walk stays small enough to inline the
         /// value parse.
         @inline(never)
         mutating func checkedField(_ r: inout PBFReader) throws(MVTError) {
+            if let b = r.bytes.baseAddress, r.offset < r.bytes.count,
+               let next = rawHeaderField(b, r.offset, r.bytes.count)
+            {
+                r = r.positioned(at: next)
+                return
+            }
             let keyOffset = r.absoluteOffset
             let local = r.offset
             let (field, wire) = try pbf { () throws(PBFError) in try r.readKey() }

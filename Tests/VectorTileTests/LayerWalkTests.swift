@@ -172,6 +172,42 @@ final class LayerWalkTests: XCTestCase {
         }
     }
 
+    /// The layer header's name, version and extent in the encodings the raw read takes (a
+    /// value or length of one or two bytes) and the ones it leaves to the checked reader
+    /// (three bytes), repeated (P8, the last wins), overlong (P2), out of range (A4), cut
+    /// short (P3) and with the wrong wire type (P5).
+    func testLayerHeaderFieldEncodings() {
+        func varint(_ v: UInt64) -> [UInt8] { var w = PBFWriter(); w.writeVarint(v); return w.bytes }
+        func name(_ n: Int) -> [UInt8] { [0x0A] + varint(UInt64(n)) + [UInt8](repeating: 0x61, count: n) }
+        func extent(_ e: UInt64) -> [UInt8] { [0x28] + varint(e) }
+        let version2: [UInt8] = [0x78, 0x02]
+        func read(_ fields: [UInt8]) -> (name: Int, version: UInt32, extent: UInt32)? {
+            var t = PBFWriter()
+            t.writeKey(field: 3, wireType: .lengthDelimited); t.writeLengthDelimited(fields)
+            return t.bytes.withUnsafeBytes { raw in
+                guard let l = try? VectorTile(bytes: raw).layers().first else { return nil }
+                return (l.nameBytes.count, l.version, l.extent)
+            }
+        }
+        func rule(_ fields: [UInt8]) -> String? {
+            var t = PBFWriter()
+            t.writeKey(field: 3, wireType: .lengthDelimited); t.writeLengthDelimited(fields)
+            return t.bytes.withUnsafeBytes { raw in
+                do throws(MVTError) { _ = try VectorTile(bytes: raw).layers(); return nil } catch { return error.rule }
+            }
+        }
+        XCTAssert(read(version2 + name(1))! == (1, 2, 4096), "A11: no extent is 4096")
+        XCTAssert(read(name(0) + version2 + extent(64))! == (0, 2, 64))
+        XCTAssert(read(extent(4096) + name(200) + version2)! == (200, 2, 4096), "two-byte value and length")
+        XCTAssert(read(extent(300_000) + name(20_000) + version2)! == (20_000, 2, 300_000), "three-byte value and length")
+        XCTAssert(read(extent(512) + version2 + name(3) + extent(1024) + name(5))! == (5, 2, 1024), "P8: the last wins")
+        XCTAssert(read([0x78, 0x81, 0x00] + name(2))! == (2, 1, 4096), "P2: an overlong version")
+        XCTAssertEqual(rule([0x78, 0xC8, 0x01] + name(2)), "A4", "version 200")
+        XCTAssertEqual(rule(version2 + [0x0A, 0x05, 0x61]), "P3", "a name cut short")
+        XCTAssertEqual(rule(version2 + [0x7A, 0x01, 0x02] + name(1)), "P5", "version as length-delimited")
+        XCTAssertEqual(rule(version2 + [0x0A, 0x85]), "P3", "a name length cut short")
+    }
+
     /// Every real-world tile of the shared corpus.
     func testRealWorldTiles() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
