@@ -45,6 +45,7 @@ public struct VectorTile {
 
     /// Calls `body` with each layer message in order; unknown top-level fields are skipped
     /// (P6), a layer field with another wire type is an error (P5).
+    @inlinable
     func _forEachLayerMessage(_ body: (PBFReader) throws(MVTError) -> Void) throws(MVTError) {
         var r = PBFReader(bytes: bytes)
         while !r.isAtEnd {
@@ -77,6 +78,7 @@ extension VectorTile {
     /// - Throws: `MVTError`: the first fatal problem of the tile or of a layer header (the
     ///   layers before it have been passed to `body`), or what `body` throws.
     /// - Complexity: O(tile size) besides `body`; nothing allocated per feature.
+    @inlinable
     public func forEachLayer(_ body: (Layer) throws(MVTError) -> Void) throws(MVTError) {
         var keys: [UnsafeRawBufferPointer] = [], values: [MVTValue] = []
         try _forEachLayerMessage { message throws(MVTError) in
@@ -172,6 +174,7 @@ public struct Layer {
     /// once the layer is gone the next layer reuses it without allocating; while the layer
     /// lives, emptying them copies nothing and allocates new storage, so a layer kept by
     /// its caller keeps its own keys and values. (Left empty when this throws.)
+    @usableFromInline
     init(_ reader: PBFReader, reusing keys: inout [UnsafeRawBufferPointer], _ values: inout [MVTValue])
         throws(MVTError)
     {
