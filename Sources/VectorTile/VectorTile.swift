@@ -274,33 +274,28 @@ public struct Layer {
             values.reserveCapacity(min(remaining / 4, 32))
         }
 
-        /// The name (key byte 0x0A), version (0x78) or extent (0x28) at byte `p` (`p < n`)
-        /// when its length or value takes one or two bytes and the field ends by `n`: stores
-        /// it (a repeated field's last value wins, P8) and returns the offset after it. Nil
-        /// for anything else, which the checked reader then reads.
+        /// The name (key byte 0x0A), version (0x78) or extent (0x28) at byte `p` (`p < n`),
+        /// read with raw loads (`_rawPayload`, `_rawVarint`, which take what the checked
+        /// reader takes): stores it (a repeated field's last value wins, P8; a varint keeps
+        /// its low 32 bits, P10) and returns the offset after it. Nil for anything else, and
+        /// for a malformed field, which the checked reader then reads and reports.
         @inline(__always)
         mutating func rawHeaderField(_ b: UnsafeRawPointer, _ p: Int, _ n: Int) -> Int? {
-            // Safe: p < n; p + 1 < n and p + 2 < n are checked before those loads.
+            // Safe: p < n.
             let key = b.load(fromByteOffset: p, as: UInt8.self)
-            guard key == 0x0A || key == 0x78 || key == 0x28, p &+ 1 < n else { return nil }
-            let b1 = UInt32(b.load(fromByteOffset: p &+ 1, as: UInt8.self))
-            var v = b1, q = p &+ 2
-            if b1 >= 0x80 {
-                guard q < n else { return nil }
-                let b2 = UInt32(b.load(fromByteOffset: q, as: UInt8.self))
-                guard b2 < 0x80 else { return nil }
-                v = (b1 & 0x7F) | b2 &<< 7
-                q &+= 1
-            }
+            var q = p &+ 1
             switch key {
             case 0x0A:
-                guard Int(v) <= n &- q else { return nil }
-                name = UnsafeRawBufferPointer(start: b + q, count: Int(v))
-                return q &+ Int(v)
+                guard let (start, end) = _rawPayload(b, &q, n) else { return nil }
+                name = UnsafeRawBufferPointer(start: b + Int(start), count: Int(end &- start))
             case 0x78:
-                version = v
+                guard let v = _rawVarint(b, &q, n) else { return nil }
+                version = UInt32(truncatingIfNeeded: v)
+            case 0x28:
+                guard let v = _rawVarint(b, &q, n) else { return nil }
+                extent = UInt32(truncatingIfNeeded: v)
             default:
-                extent = v
+                return nil
             }
             return q
         }

@@ -44,8 +44,6 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             precondition(k.keys.elementsEqual(l.keys, by: { $0.elementsEqual($1) }) && k.values == l.values,
                          "a kept layer's tables changed")
         }
-    }
-    if listError == nil {
         for layer in listed {
             _ = layer.values.map { $0.stringValue }
             layer.forEachFeature { (f: Feature) in

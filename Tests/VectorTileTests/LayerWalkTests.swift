@@ -172,10 +172,9 @@ final class LayerWalkTests: XCTestCase {
         }
     }
 
-    /// The layer header's name, version and extent in the encodings the raw read takes (a
-    /// value or length of one or two bytes) and the ones it leaves to the checked reader
-    /// (three bytes), repeated (P8, the last wins), overlong (P2), out of range (A4), cut
-    /// short (P3) and with the wrong wire type (P5).
+    /// The layer header's name, version and extent with values and lengths of one, two and
+    /// three bytes, repeated (P8, the last wins), overlong (P2), out of range (A4), cut short
+    /// (P3, left to the checked reader) and with the wrong wire type (P5).
     func testLayerHeaderFieldEncodings() {
         func varint(_ v: UInt64) -> [UInt8] { var w = PBFWriter(); w.writeVarint(v); return w.bytes }
         func name(_ n: Int) -> [UInt8] { [0x0A] + varint(UInt64(n)) + [UInt8](repeating: 0x61, count: n) }
