@@ -34,46 +34,28 @@ public enum MVTValidator {
     public static func validate(_ tile: VectorTile, warnings: Bool = true) -> [MVTFinding] {
         var findings: [MVTFinding] = []
         var names = Set<_BytesKey>()   // borrowed from the tile, which outlives the call
-        var r = PBFReader(bytes: tile.bytes)
         var layerIndex = 0
         // Storage for the layers' keys and values, reused from one layer to the next.
         var keys: [UnsafeRawBufferPointer] = [], values: [MVTValue] = []
-        while !r.isAtEnd {
-            let keyOffset = r.absoluteOffset
-            let field: UInt32, wire: WireType
-            do throws(PBFError) { (field, wire) = try r.readKey() } catch {
-                findings.append(MVTFinding(error: .malformed(error)))
-                return findings
-            }
-            guard field == 3 else {
-                do throws(PBFError) { try r.skip(wire) } catch {
-                    findings.append(MVTFinding(error: .malformed(error)))
-                    return findings
+        do throws(MVTError) {
+            try tile._forEachLayerMessage { sub throws(MVTError) in
+                defer { layerIndex += 1 }
+                let layer: Layer
+                do throws(MVTError) { layer = try Layer(sub, reusing: &keys, &values) } catch {
+                    findings.append(MVTFinding(error: error, layer: layerIndex))
+                    return
                 }
-                continue
+                if !names.insert(_BytesKey(bytes: layer.nameBytes)).inserted {
+                    findings.append(MVTFinding(error: .duplicateLayerName(layer.name, offset: layer.offset),
+                                               layer: layerIndex))
+                }
+                if warnings { layerWarnings(layer, layerIndex: layerIndex, into: &findings) }
+                validateFeatures(layer, layerIndex: layerIndex, warnings: warnings, into: &findings)
             }
-            guard wire == .lengthDelimited else {
-                findings.append(MVTFinding(error: .wrongWireType(message: "Tile", field: 3, wireType: wire.rawValue,
-                                                                 offset: keyOffset)))
-                return findings
-            }
-            let sub: PBFReader
-            do throws(PBFError) { sub = try r.readLengthDelimited() } catch {
-                findings.append(MVTFinding(error: .malformed(error)))
-                return findings
-            }
-            defer { layerIndex += 1 }
-            let layer: Layer
-            do throws(MVTError) { layer = try Layer(sub, reusing: &keys, &values) } catch {
-                findings.append(MVTFinding(error: error, layer: layerIndex))
-                continue
-            }
-            if !names.insert(_BytesKey(bytes: layer.nameBytes)).inserted {
-                findings.append(MVTFinding(error: .duplicateLayerName(layer.name, offset: layer.offset),
-                                           layer: layerIndex))
-            }
-            if warnings { layerWarnings(layer, layerIndex: layerIndex, into: &findings) }
-            validateFeatures(layer, layerIndex: layerIndex, warnings: warnings, into: &findings)
+        } catch {
+            // A malformed tile-level field: nothing after it can be located.
+            findings.append(MVTFinding(error: error))
+            return findings
         }
         if warnings && layerIndex == 0 { findings.append(MVTFinding(error: .noLayers)) }
         return findings

@@ -97,26 +97,16 @@ extension VectorTile {
         var layers: [Layer] = []
         layers.reserveCapacity(16)
         var skipped: [MVTFinding] = []
-        var r = PBFReader(bytes: bytes)
         var index = 0
-        while !r.isAtEnd {
-            let keyOffset = r.absoluteOffset
-            do throws(MVTError) {
-                let (field, wire) = try pbf { () throws(PBFError) in try r.readKey() }
-                guard field == 3 else {
-                    try pbf { () throws(PBFError) in try r.skip(wire) }
-                    continue
-                }
-                try expectOr(wire, .lengthDelimited, "Tile", field, keyOffset)
-                let sub = try pbf { () throws(PBFError) in try r.readLengthDelimited() }
+        do throws(MVTError) {
+            try _forEachLayerMessage { message throws(MVTError) in
                 defer { index += 1 }
-                do throws(MVTError) { layers.append(try Layer(sub)) } catch {
+                do throws(MVTError) { layers.append(try Layer(message)) } catch {
                     skipped.append(MVTFinding(error: error, layer: index))
                 }
-            } catch {
-                skipped.append(MVTFinding(error: error, layer: index))
-                break
             }
+        } catch {
+            skipped.append(MVTFinding(error: error, layer: index))
         }
         return (layers, skipped)
     }

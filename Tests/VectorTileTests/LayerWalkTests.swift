@@ -6,10 +6,12 @@ import XCTest
 /// `VectorTile.forEachLayer`, which reuses one keys and one values storage for all the
 /// layers of a tile, against `layers()`, which gives every layer its own (A1, A8–A10).
 final class LayerWalkTests: XCTestCase {
-    /// Everything a layer holds, copied out of the tile, to compare layers read either way.
+    /// Everything a layer holds, to compare layers read either way. Values compare by
+    /// content (`MVTValue`'s `==`: string bytes, float bit patterns), so a summary is only
+    /// compared while the tile's bytes live.
     struct Summary: Equatable {
         var name: [UInt8], version: UInt32, extent: UInt32, offset: Int
-        var keys: [[UInt8]], values: [String], featureCount: Int, featureOffsets: [Int]
+        var keys: [[UInt8]], values: [MVTValue], featureCount: Int, featureOffsets: [Int]
 
         init(_ l: Layer) {
             name = Array(l.nameBytes)
@@ -17,17 +19,7 @@ final class LayerWalkTests: XCTestCase {
             extent = l.extent
             offset = l.offset
             keys = l.keys.map { Array($0) }
-            values = l.values.map { v in
-                switch v {
-                case .string(let b): return "s:" + String(decoding: b, as: UTF8.self)
-                case .float(let f): return "f:\(f.bitPattern)"
-                case .double(let d): return "d:\(d.bitPattern)"
-                case .int(let i): return "i:\(i)"
-                case .uint(let u): return "u:\(u)"
-                case .sint(let s): return "z:\(s)"
-                case .bool(let b): return "b:\(b)"
-                }
-            }
+            values = l.values
             featureCount = l.featureCount
             var offsets: [Int] = []
             l.forEachFeature { (f: Feature) in offsets.append(f.offset) }

@@ -291,6 +291,24 @@ final class VectorTileTests: XCTestCase {
         }
     }
 
+    /// P5, P3: a malformed tile-level field after a good layer ends the validator's scan
+    /// with the error `layers()` throws, reported for the tile (no layer index).
+    func testValidatorReportsTileLevelErrors() {
+        var good = TileBuilder.LayerSpec(); good.name = "ok"
+        let base = TileBuilder.tile([good])
+        // A layer field written as a varint (P5); a layer longer than the bytes left (P3).
+        for (tail, rule) in [([UInt8]([0x18, 0x01]), "P5"), ([0x1A, 0x05, 0x01], "P3")] {
+            (base + tail).withUnsafeBytes { raw in
+                let tile = VectorTile(bytes: raw)
+                var thrown: MVTError?
+                do throws(MVTError) { _ = try tile.layers() } catch { thrown = error }
+                guard let thrown else { return XCTFail("layers() read a malformed tile (\(rule))") }
+                XCTAssertEqual(thrown.rule, rule)
+                XCTAssertEqual(MVTValidator.validate(tile, warnings: false), [MVTFinding(error: thrown)], rule)
+            }
+        }
+    }
+
     func testEmptyTileHasNoLayers() throws {
         XCTAssertEqual(try [UInt8]().withUnsafeBytes { try VectorTile(bytes: $0).layers() }.count, 0)
         // A1: valid, but a tile SHOULD have a layer.
