@@ -90,4 +90,24 @@ final class ExternalTests: XCTestCase {
         try FileIO.writeText(path, "{\"benchmark\": 3}")
         XCTAssertThrowsError(try ExternalManifest.load(path: path))
     }
+
+    /// Every benchmark manifest shipped in Benchmarks/Adapters loads, and its command names a
+    /// file of the repository (the conformance manifests, `conform-*.json`, are checked by
+    /// the conformance tests).
+    func testManifestsInTheRepositoryLoad() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().path
+        let dir = root + "/Benchmarks/Adapters"
+        let names = try FileManager.default.contentsOfDirectory(atPath: dir)
+            .filter { $0.hasSuffix(".json") && !$0.hasPrefix("conform-") }.sorted()
+        XCTAssertTrue(names.contains("protozero-mvt.json") && names.contains("vtzero-mvt.json"), "\(names)")
+        for n in names {
+            let m = try ExternalManifest.load(path: dir + "/" + n)
+            XCTAssertFalse(m.benchmark.isEmpty || m.implementation.isEmpty || m.datasetKinds.isEmpty, n)
+            let script = try XCTUnwrap(m.command.dropFirst().first, n)
+            XCTAssertTrue(FileManager.default.fileExists(atPath: root + "/" + script), "\(n): \(script)")
+        }
+        let vtzero = try ExternalManifest.load(path: dir + "/vtzero-mvt.json")
+        XCTAssertEqual(vtzero.parameters, ["mode": "validating"], "compared with the validating decode")
+    }
 }

@@ -13,7 +13,6 @@
 #include <protozero/pbf_reader.hpp>
 
 #include <cstdint>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -101,32 +100,11 @@ int64_t decode_tile(const char* data, std::size_t size) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    std::string bytes;
-    if (!graticule_adapter::read_dataset(argc, argv, bytes)) return 2;
-    std::vector<std::pair<const char*, std::size_t>> tiles;
-    try {
-        // The container is a sequence of length-delimited records without keys; read each
-        // length with protozero's varint decoder.
-        const char* p = bytes.data();
-        const char* end = p + bytes.size();
-        while (p < end) {
-            const uint64_t len = protozero::decode_varint(&p, end);
-            if (len > static_cast<uint64_t>(end - p)) throw std::runtime_error("bad container");
-            tiles.emplace_back(p, static_cast<std::size_t>(len));
-            p += len;
-        }
-    } catch (const std::exception& e) {
-        std::cout << "error " << e.what() << std::endl;
-        return 2;
-    }
-    volatile int64_t sink = 0;
-    return graticule_adapter::serve([&] {
-        for (const auto& t : tiles) {
-            try {
-                sink = sink + decode_tile(t.first, t.second);
-            } catch (const protozero::exception&) {
-                sink = sink + 1;
-            }
+    return graticule_adapter::serve_tiles(argc, argv, [](const char* data, std::size_t size) -> int64_t {
+        try {
+            return decode_tile(data, size);
+        } catch (const protozero::exception&) {
+            return 1;
         }
     });
 }

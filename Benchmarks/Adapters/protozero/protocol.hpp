@@ -1,14 +1,17 @@
-// The runner's external protocol (version 1), shared by the protozero adapters: read the
-// dataset named by --dataset, let the caller prepare, print `ready`, then answer each
-// `run N` with `ns T` (the nanoseconds N calls of `operation` took), until `quit`.
+// The runner's external protocol (version 1), shared by the protozero and vtzero adapters:
+// read the dataset named by --dataset, let the caller prepare, print `ready`, then answer
+// each `run N` with `ns T` (the nanoseconds N calls of `operation` took), until `quit`.
 #pragma once
 
 #include <chrono>
+#include <cstdint>
 #include <fstream>
 #include <functional>
 #include <iostream>
 #include <sstream>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace graticule_adapter {
 
@@ -23,6 +26,34 @@ inline bool read_dataset(int argc, char** argv, std::string& bytes) {
         return false;
     }
     bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    return true;
+}
+
+// Splits graticule's tile container (each tile preceded by its length as a varint) into
+// the tiles' bytes; false, with `error ...` printed, when it is malformed.
+inline bool split_tiles(const std::string& bytes, std::vector<std::pair<const char*, std::size_t>>& tiles) {
+    const char* p = bytes.data();
+    const char* const end = p + bytes.size();
+    while (p < end) {
+        uint64_t len = 0;
+        int shift = 0;
+        for (;;) {
+            if (p == end || shift > 63) {
+                std::cout << "error bad container" << std::endl;
+                return false;
+            }
+            const auto c = static_cast<unsigned char>(*p++);
+            len |= static_cast<uint64_t>(c & 0x7Fu) << shift;
+            shift += 7;
+            if (c < 0x80u) break;
+        }
+        if (len > static_cast<uint64_t>(end - p)) {
+            std::cout << "error bad container" << std::endl;
+            return false;
+        }
+        tiles.emplace_back(p, static_cast<std::size_t>(len));
+        p += len;
+    }
     return true;
 }
 
@@ -46,6 +77,21 @@ inline int serve(const std::function<void()>& operation) {
         std::cout << "ns " << std::chrono::duration_cast<std::chrono::nanoseconds>(t1 - t0).count() << std::endl;
     }
     return 0;
+}
+
+// The whole adapter for a tile dataset: reads and splits it, then on each `run N` calls
+// `decode(data, size)` on every tile N times, adding what it returns (a checksum; 1 for a
+// tile it rejects) into a volatile sink so that no decode can be left out.
+template <typename Decode>
+int serve_tiles(int argc, char** argv, Decode decode) {
+    std::string bytes;
+    if (!read_dataset(argc, argv, bytes)) return 2;
+    std::vector<std::pair<const char*, std::size_t>> tiles;
+    if (!split_tiles(bytes, tiles)) return 2;
+    volatile int64_t sink = 0;
+    return serve([&] {
+        for (const auto& t : tiles) sink = sink + decode(t.first, t.second);
+    });
 }
 
 }  // namespace graticule_adapter
