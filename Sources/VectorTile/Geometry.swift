@@ -74,6 +74,16 @@ extension Feature {
     /// The command grammar alone, without the record-level checks.
     @inlinable @inline(__always)
     func _decodeCommands<H: GeometryHandler>(into handler: inout H, mode: GeometryMode) throws(MVTError) {
+        try _decodeCommands(into: &handler, mode: mode, linePoints: _DecodedLinePoints.self)
+    }
+
+    /// `_decodeCommands(into:mode:)`, with `_SkippedLinePoints` for a handler whose
+    /// `linePoint` does nothing (the validator's): a LINESTRING's LineTo pairs are then
+    /// checked without being decoded where `_checkLinePairs` can.
+    @inlinable @inline(__always)
+    func _decodeCommands<H: GeometryHandler, L: _LinePoints>(into handler: inout H, mode: GeometryMode,
+                                                             linePoints: L.Type) throws(MVTError)
+    {
         guard let type else { throw .invalidType(rawType ?? 0, offset: offset) }
         // The common case, one packed record, is read with a raw cursor over its bytes;
         // several records or unpacked values (P7, B9) go through the stream.
@@ -83,10 +93,10 @@ extension Feature {
                                        loadable: message.bytes.count &- start,
                                        origin: message.absoluteStart &+ start, startOffset: message.absoluteStart)
             var d = _GeometryDecoder(source: cursor, mode: mode)
-            try d.decode(type, &handler)
+            try d.decode(type, &handler, L.self)
         } else {
             var d = _GeometryDecoder(source: geometryStream, mode: mode)
-            try d.decode(type, &handler)
+            try d.decode(type, &handler, L.self)
         }
     }
 }
@@ -110,6 +120,9 @@ protocol _GeometrySource {
     var rawBase: UnsafeRawPointer? { get }
     var rawEnd: Int { get }
     var rawPosition: Int { get set }
+    /// Bytes that may be loaded from `rawBase` (at least `rawEnd`); values are read only
+    /// below `rawEnd`.
+    var rawLoadable: Int { get }
 }
 
 extension PackedUInt32Stream: _GeometrySource {
@@ -117,6 +130,7 @@ extension PackedUInt32Stream: _GeometrySource {
     @inlinable var startOffset: Int { outer.absoluteStart }
     @inlinable var rawBase: UnsafeRawPointer? { inInner ? inner.bytes.baseAddress : nil }
     @inlinable var rawEnd: Int { inner.bytes.count }
+    @inlinable var rawLoadable: Int { inner.bytes.count }
     @inlinable var rawPosition: Int {
         get { inner.offset }
         set { inner = inner.positioned(at: newValue) }
@@ -149,6 +163,7 @@ struct _PackedCursor: _GeometrySource {
     @inlinable var lastOffset: Int { origin &+ last }
     @inlinable var rawBase: UnsafeRawPointer? { base }
     @inlinable var rawEnd: Int { end }
+    @inlinable var rawLoadable: Int { loadable }
     @inlinable var rawPosition: Int {
         get { p }
         set { p = newValue }
@@ -233,11 +248,13 @@ struct _GeometryDecoder<S: _GeometrySource> {
     }
 
     @inlinable @inline(__always)
-    mutating func decode<H: GeometryHandler>(_ type: Feature.GeometryType, _ h: inout H) throws(MVTError) {
+    mutating func decode<H: GeometryHandler, L: _LinePoints>(_ type: Feature.GeometryType, _ h: inout H,
+                                                             _ linePoints: L.Type) throws(MVTError)
+    {
         switch type {
         case .unknown: return
         case .point: try points(&h)
-        case .lineString: try lines(&h)
+        case .lineString: try lines(&h, L.self)
         case .polygon: try polygons(&h)
         }
     }
@@ -481,7 +498,7 @@ struct _GeometryDecoder<S: _GeometrySource> {
 
     /// LINESTRING: repetitions of MoveTo(1), LineTo(n ≥ 1) (§4.3.4.3, D2).
     @inlinable
-    mutating func lines<H: GeometryHandler>(_ h: inout H) throws(MVTError) {
+    mutating func lines<H: GeometryHandler, L: _LinePoints>(_ h: inout H, _ linePoints: L.Type) throws(MVTError) {
         var d = self   // a local copy, as in `polygons`
         var any = false
         while let m = try d.command() {
@@ -495,8 +512,20 @@ struct _GeometryDecoder<S: _GeometrySource> {
             }
             h.lineBegin()
             h.linePoint(x: d.x, y: d.y)
-            var unused = _ShoelaceSum()
-            try d.run(l.count, l.offset, &h, _LineRun.self, area: &unused)
+            var count = l.count
+            if L.skipped, let base = d.source.rawBase {
+                // Nothing reads the points: the pairs are only checked (`_checkLinePairs`),
+                // as far as that check takes them, and the cursor is left behind (the
+                // points after it are not handed to anyone either).
+                let (p, left) = _checkLinePairs(base, d.source.rawPosition, d.source.rawEnd,
+                                                d.source.rawLoadable, Int(count))
+                d.source.rawPosition = p
+                count = UInt32(truncatingIfNeeded: left)
+            }
+            if count > 0 {
+                var unused = _ShoelaceSum()
+                try d.run(count, l.offset, &h, _LineRun.self, area: &unused)
+            }
             h.lineEnd()
         }
         if !any { throw .invalidGeometry(reason: "empty LINESTRING geometry", offset: d.offset0) }
@@ -539,6 +568,97 @@ struct _GeometryDecoder<S: _GeometrySource> {
 
     @inlinable
     var offset0: Int { source.startOffset }
+}
+
+/// Whether a LINESTRING's points are decoded (`_DecodedLinePoints`, what `decodeGeometry`
+/// does) or, for a handler whose `linePoint` does nothing, only checked where that can be
+/// done without decoding them (`_SkippedLinePoints`, the validator's choice): chosen by
+/// type, so each choice compiles to its own loop.
+@usableFromInline protocol _LinePoints { static var skipped: Bool { get } }
+@usableFromInline enum _DecodedLinePoints: _LinePoints { @inlinable static var skipped: Bool { false } }
+@usableFromInline enum _SkippedLinePoints: _LinePoints { @inlinable static var skipped: Bool { true } }
+
+/// How far the `pairs` LineTo pairs from byte `start` of a packed record `end` bytes long
+/// can be passed over without decoding them, for a handler that ignores line points: the
+/// offset after the pairs taken, and how many pairs are left for the decoding loop, which
+/// also reports any error among them.
+///
+/// The bytes are read eight at a time while they can be loaded (`loadable`, at least
+/// `end`), each word at a fixed stride from `start`, so no load waits for the one before:
+/// the varints ending in a word (a byte below 0x80, inside the record) are counted until
+/// the pairs' values are all seen. A word ends the walk, and the whole pairs before it are
+/// taken, when no varint ends in it (a long value) or when it holds a byte 0x80 (which a
+/// zero value written with more than one byte needs) or two zero bytes in a row, also
+/// across words (which a zero-length pair in its usual form needs, C8): a pair taken here
+/// is therefore not a zero-length step, and every value taken is a well-formed varint of
+/// at most 8 bytes, which the decoding loop would take as well (P10: its low 32 bits).
+@inlinable @inline(__always)
+func _checkLinePairs(_ b: UnsafeRawPointer, _ start: Int, _ end: Int, _ loadable: Int, _ pairs: Int) -> (Int, Int) {
+    let need = pairs &* 2
+    var q = start, before = 0
+    var zeroBefore: UInt64 = 0
+    while q &+ 8 <= loadable {
+        // Safe: q + 8 <= loadable.
+        let w = UInt64(littleEndian: b.loadUnaligned(fromByteOffset: q, as: UInt64.self))
+        let inRecord = _recordBytes(end &- q)
+        let zero = _zeroBytes(w) & inRecord
+        let ends = ~w & 0x8080_8080_8080_8080 & inRecord
+        let bad = _zeroBytes(w ^ 0x8080_8080_8080_8080) & inRecord | zero & (zero &>> 8 | zeroBefore)
+        guard bad == 0, ends != 0 else { break }
+        // Byte i of `seen` counts the varints ending in bytes 0...i; its top byte counts
+        // them all (a multiplication: baseline x86-64 has no population count).
+        let seen = (ends &>> 7) &* 0x0101_0101_0101_0101
+        let here = Int(truncatingIfNeeded: seen &>> 56)
+        if before &+ here >= need {
+            // The first byte where the count reaches what is still needed ends the last value.
+            let last = _zeroBytes(seen ^ UInt64(truncatingIfNeeded: need &- before) &* 0x0101_0101_0101_0101)
+                .trailingZeroBitCount &>> 3
+            return (q &+ last &+ 1, 0)
+        }
+        before &+= here
+        zeroBefore = zero &>> 56
+        q &+= 8
+    }
+    return _linePairsBefore(b, start, q, end, before, pairs)
+}
+
+/// Where `_checkLinePairs` stopped, at the word at `q`: the offset after the whole pairs
+/// among the `before` values that end before it, and the pairs left. Every word from
+/// `start` to `q` has a value ending in it, so the last of those values ends in the word
+/// before `q` and the one before it there or in the word before that.
+@usableFromInline @inline(never)
+func _linePairsBefore(_ b: UnsafeRawPointer, _ start: Int, _ q: Int, _ end: Int, _ before: Int, _ pairs: Int) -> (Int, Int) {
+    let take = before & ~1
+    guard take > 0 else { return (start, pairs) }
+    // Offset after the last varint ending in the word at `at` among those in `ends`.
+    func after(_ ends: UInt64, _ at: Int) -> Int { at &+ (63 &- ends.leadingZeroBitCount) &>> 3 &+ 1 }
+    func endsOfWord(_ at: Int) -> UInt64 {
+        // Safe: the walk loaded this word.
+        ~UInt64(littleEndian: b.loadUnaligned(fromByteOffset: at, as: UInt64.self)) & 0x8080_8080_8080_8080
+            & _recordBytes(end &- at)
+    }
+    let last = endsOfWord(q &- 8)
+    var position: Int
+    if take == before {
+        position = after(last, q &- 8)
+    } else {
+        let rest = last & ~(1 &<< UInt64(63 &- last.leadingZeroBitCount))
+        position = rest != 0 ? after(rest, q &- 8) : after(endsOfWord(q &- 16), q &- 16)
+    }
+    return (position, pairs &- take &>> 1)
+}
+
+/// Bit 7 of each byte of `v` that is zero (exact: no carry crosses a byte).
+@inlinable @inline(__always)
+func _zeroBytes(_ v: UInt64) -> UInt64 {
+    ~(((v & 0x7F7F_7F7F_7F7F_7F7F) &+ 0x7F7F_7F7F_7F7F_7F7F) | v) & 0x8080_8080_8080_8080
+}
+
+/// A mask of the low `n` bytes of a word (all of them when `n` is 8 or more; none when 0
+/// or less). (A branch-free form with two shifts was slower: the branch is predicted.)
+@inlinable @inline(__always)
+func _recordBytes(_ n: Int) -> UInt64 {
+    n >= 8 ? ~0 : (1 &<< UInt64(truncatingIfNeeded: max(n, 0) &* 8)) &- 1
 }
 
 /// Whether a LineTo run belongs to a ring (its area is summed) or to a line, as a type so

@@ -107,7 +107,12 @@ public enum MVTValidator {
         // whole (recoverable), so its concatenated commands are not judged.
         if f.geometryRecords > 1 { add(.repeatedGeometry(offset: f.offset)); return }
         var h = Discard()
-        do throws(MVTError) { try f._decodeCommands(into: &h, mode: .strict) } catch { add(error) }
+        // `Discard` ignores line points, so a line's LineTo pairs need only be checked.
+        do throws(MVTError) {
+            try f._decodeCommands(into: &h, mode: .strict, linePoints: _SkippedLinePoints.self)
+        } catch {
+            add(error)
+        }
         if warnings && h.degenerate > 0 { add(.degenerateRing(offset: f.offset)) }
     }
 }

@@ -267,6 +267,115 @@ final class DecoderDifferentialTests: XCTestCase {
         }
     }
 
+    /// A handler that ignores line points, as the validator's does: a LINESTRING's LineTo
+    /// pairs are then only checked (`_checkLinePairs`), eight bytes at a time, and what
+    /// that check does not take is decoded. It must end in exactly the error (kind and
+    /// offset) that decoding every pair ends in, or in none, and give the same parts.
+    struct IgnoringLines: GeometryHandler {
+        var parts = 0
+        var ends = 0
+        mutating func lineBegin() { parts += 1 }
+        mutating func lineEnd() { ends += 1 }
+    }
+
+    struct CountingLines: GeometryHandler {
+        var parts = 0
+        var ends = 0
+        var points = 0
+        mutating func lineBegin() { parts += 1 }
+        mutating func linePoint(x: Int64, y: Int64) { points += 1 }
+        mutating func lineEnd() { ends += 1 }
+    }
+
+    func testLinePairsCheckedWithoutDecodingEndAsDecodingThem() throws {
+        var rng = Rng(state: 0x6C69_6E65_7300_0001)
+        var taken = 0, errors = 0
+        for iteration in 0..<8000 {
+            var v = Self.randomGeometry(type: 2, &rng)
+            // More of what the check must leave to the decoder: zero-length pairs, and
+            // zero values written with two bytes or more (a byte 0x80).
+            if rng.chance(20), v.count > 4 {
+                let i = 3 + 2 * Int(rng.below(UInt64((v.count - 3) / 2)))
+                if i + 1 < v.count { v[i] = 0; v[i + 1] = 0 }
+            }
+            var bytes: [UInt8] = []
+            for value in v {
+                let minimal = Self.varint(value, length: 1).count
+                let length = rng.chance(value == 0 ? 15 : 4) ? min(10, minimal + 1 + Int(rng.below(3))) : minimal
+                bytes += Self.varint(value, length: length)
+            }
+            if rng.chance(6), !bytes.isEmpty { bytes.removeLast(1 + Int(rng.below(UInt64(min(3, bytes.count))))) }
+            var f = PBFWriter()
+            f.writeKey(field: 3, wireType: .varint); f.writeVarint(2)
+            f.writeKey(field: 4, wireType: .lengthDelimited); f.writeLengthDelimited(bytes)
+            // Bytes after the record that look like geometry, which the eight-byte loads
+            // reach and must not take.
+            if rng.chance(50) {
+                let tags = (0..<rng.below(24)).map { _ in UInt8(rng.chance(30) ? [0, 0x80, 2, 9, 10][Int(rng.below(5))] : rng.below(128)) }
+                f.writeKey(field: 2, wireType: .lengthDelimited); f.writeLengthDelimited(tags)
+            }
+            for mode in [GeometryMode.strict, .tolerant] {
+                try f.bytes.withUnsafeBytes { raw in
+                    let feature = Feature(PBFReader(bytes: raw), keyCount: 0, valueCount: 0)
+                    var checked = IgnoringLines(), decoded = CountingLines()
+                    var checkedError: MVTError?, decodedError: MVTError?
+                    do throws(MVTError) { try feature._decodeCommands(into: &checked, mode: mode, linePoints: _SkippedLinePoints.self) } catch { checkedError = error }
+                    do throws(MVTError) { try feature._decodeCommands(into: &decoded, mode: mode) } catch { decodedError = error }
+                    let context = "iteration \(iteration), \(mode), bytes \(bytes)"
+                    XCTAssertEqual(checkedError, decodedError, context)
+                    XCTAssertEqual(checked.parts, decoded.parts, context)
+                    XCTAssertEqual(checked.ends, decoded.ends, context)
+                    if checkedError != decodedError { throw ReferenceError() }
+                    if decodedError == nil { taken += decoded.points } else { errors += 1 }
+                }
+            }
+        }
+        // Both outcomes occur often enough for the comparison to mean something.
+        XCTAssertGreaterThan(taken, 100_000)
+        XCTAssertGreaterThan(errors, 1_000)
+    }
+
+    /// `_checkLinePairs` itself: whatever it takes ends exactly where a whole number of
+    /// pairs ends, and it takes every pair of a run with no zero value, no byte 0x80 and no
+    /// value longer than a byte or two when eight bytes can be loaded past the run's end.
+    func testLinePairCheckTakesWholePairs() {
+        var rng = Rng(state: 0x636B_7061_6972_7300)
+        var clean = 0
+        for iteration in 0..<20000 {
+            let pairs = 1 + Int(rng.below(rng.chance(20) ? 60 : 6))
+            let plain = rng.chance(50)
+            var bytes: [UInt8] = []
+            var ends: [Int] = []   // offset after each pair
+            for _ in 0..<pairs {
+                for _ in 0..<2 {
+                    // Plain values are never zero and never hold a byte 0x80 (a two-byte value
+                    // with its low seven bits zero would).
+                    let v: UInt64 = plain ? (rng.chance(70) ? 1 + rng.below(127) : 128 * (1 + rng.below(126)) + 1 + rng.below(127))
+                        : [0, 1, 127, 128, 16384, 1 << 28, UInt64(rng.below(1 << 14))][Int(rng.below(7))]
+                    let minimal = Self.varint(v, length: 1).count
+                    bytes += Self.varint(v, length: !plain && rng.chance(10) ? minimal + 1 : minimal)
+                }
+                ends.append(bytes.count)
+            }
+            let end = bytes.count
+            let cut = rng.chance(10) ? Int(rng.below(UInt64(end))) : end   // a record shorter than the run
+            bytes += (0..<Int(rng.below(12))).map { _ in UInt8(rng.below(256)) }
+            let loadable = bytes.count
+            bytes.withUnsafeBytes { raw in
+                let (p, left) = _checkLinePairs(raw.baseAddress!, 0, cut, loadable, pairs)
+                let context = "iteration \(iteration), bytes \(Array(bytes[..<end])), cut \(cut)"
+                XCTAssertTrue(left >= 0 && left <= pairs, context)
+                XCTAssertEqual(p, left == pairs ? 0 : ends[pairs - left - 1], context)
+                XCTAssertLessThanOrEqual(p, cut, context)
+                if plain && cut == end && loadable >= end + 8 {
+                    clean += 1
+                    XCTAssertEqual(left, 0, context)
+                }
+            }
+        }
+        XCTAssertGreaterThan(clean, 1000)
+    }
+
     /// Unclipped geometry holds deltas of three to five bytes. The raw loop takes them in
     /// lines, and in rings only below ±2^20, where its block sums cannot overflow; larger
     /// ones (up to ±2^31, which move the cursor far enough for a block's terms to pass
