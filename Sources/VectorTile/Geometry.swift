@@ -587,11 +587,12 @@ struct _GeometryDecoder<S: _GeometrySource> {
 /// `end`), each word at a fixed stride from `start`, so no load waits for the one before:
 /// the varints ending in a word (a byte below 0x80, inside the record) are counted until
 /// the pairs' values are all seen. A word ends the walk, and the whole pairs before it are
-/// taken, when no varint ends in it (a long value) or when it holds a byte 0x80 (which a
-/// zero value written with more than one byte needs) or two zero bytes in a row, also
-/// across words (which a zero-length pair in its usual form needs, C8): a pair taken here
-/// is therefore not a zero-length step, and every value taken is a well-formed varint of
-/// at most 8 bytes, which the decoding loop would take as well (P10: its low 32 bits).
+/// taken, when no varint ends in it, when five of its bytes in a row continue a varint
+/// (which a varint too long to read needs, P1), or when it holds a byte 0x80 (which a zero
+/// value written with more than one byte needs) or two zero bytes in a row, also across
+/// words (which a zero-length pair in its usual form needs, C8): a pair taken here is
+/// therefore not a zero-length step, and every value taken is a well-formed varint of at
+/// most nine bytes, which the decoding loop takes as well (P10: its low 32 bits).
 @inlinable @inline(__always)
 func _checkLinePairs(_ b: UnsafeRawPointer, _ start: Int, _ end: Int, _ loadable: Int, _ pairs: Int) -> (Int, Int) {
     let need = pairs &* 2
@@ -603,7 +604,12 @@ func _checkLinePairs(_ b: UnsafeRawPointer, _ start: Int, _ end: Int, _ loadable
         let inRecord = _recordBytes(end &- q)
         let zero = _zeroBytes(w) & inRecord
         let ends = ~w & 0x8080_8080_8080_8080 & inRecord
+        // Five bytes in a row that continue a varint, within the word, are left to the
+        // decoding loop: a varint of ten bytes or more has nine such bytes, five of them in
+        // one word, so every value taken has at most nine bytes and is well formed.
+        let more = w & 0x8080_8080_8080_8080 & inRecord
         let bad = _zeroBytes(w ^ 0x8080_8080_8080_8080) & inRecord | zero & (zero &>> 8 | zeroBefore)
+            | _fiveInARow(more)
         guard bad == 0, ends != 0 else { break }
         // Byte i of `seen` counts the varints ending in bytes 0...i; its top byte counts
         // them all (a multiplication: baseline x86-64 has no population count).
@@ -646,6 +652,12 @@ func _linePairsBefore(_ b: UnsafeRawPointer, _ start: Int, _ q: Int, _ end: Int,
         position = rest != 0 ? after(rest, q &- 8) : after(endsOfWord(q &- 16), q &- 16)
     }
     return (position, pairs &- take &>> 1)
+}
+
+/// Nonzero when five consecutive bytes of `flags` (bit 7 of each byte) are set.
+@inlinable @inline(__always)
+func _fiveInARow(_ flags: UInt64) -> UInt64 {
+    flags & flags &>> 8 & flags &>> 16 & flags &>> 24 & flags &>> 32
 }
 
 /// Bit 7 of each byte of `v` that is zero (exact: no carry crosses a byte).

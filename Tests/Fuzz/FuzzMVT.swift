@@ -1,8 +1,9 @@
 // libFuzzer entry point for the vector tile decoder and validator (built by run.sh, not
 // by SwiftPM). Each input is decoded as a tile: the validator, then a tolerant full decode
-// of every layer, feature, tag and geometry. Any crash, hang or sanitizer report is a bug.
+// of every layer, feature, tag and geometry. Any crash, hang or sanitizer report is a bug,
+// and so is any difference between the validator's line-pair check and decoding the pairs.
 import PBF
-import VectorTile
+@testable import VectorTile
 
 struct Sink: GeometryHandler {
     var n: Int64 = 0
@@ -10,6 +11,9 @@ struct Sink: GeometryHandler {
     mutating func linePoint(x: Int64, y: Int64) { n &+= x ^ y }
     mutating func ringPoint(x: Int64, y: Int64) { n &+= x ^ y }
 }
+
+/// A handler that reads no points (what `_SkippedLinePoints` asks of a handler).
+struct NoPoints: GeometryHandler {}
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOne(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
@@ -51,6 +55,19 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
                 try? f.forEachTag { _, _ in }
                 try? f.decodeGeometry(into: &sink, mode: .tolerant)
                 try? f.decodeGeometry(into: &sink, mode: .strict)
+                // The validator's check of line pairs without decoding them must end as
+                // decoding them does: the same error at the same offset, or none.
+                for mode in [GeometryMode.strict, .tolerant] {
+                    var checked = NoPoints(), decoded = NoPoints()
+                    var checkedError: MVTError?, decodedError: MVTError?
+                    do throws(MVTError) {
+                        try f._decodeCommands(into: &checked, mode: mode, linePoints: _SkippedLinePoints.self)
+                    } catch {
+                        checkedError = error
+                    }
+                    do throws(MVTError) { try f._decodeCommands(into: &decoded, mode: mode) } catch { decodedError = error }
+                    precondition(checkedError == decodedError, "the line-pair check and the decoder end differently")
+                }
             }
         }
     }

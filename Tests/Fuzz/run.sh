@@ -16,7 +16,8 @@ swiftc "${flags[@]}" -emit-library -static -emit-module -module-name GeoModel \
 # CVarintBlock is inline C in its header (module map beside it), compiled into the modules
 # that import it.
 cmods=(-I Sources/CVarintBlock/include)
-swiftc "${flags[@]}" -I "$out" "${cmods[@]}" -emit-library -static -emit-module -module-name VectorTile \
+# -enable-testing: the target also compares internal paths of the decoder (`@testable`).
+swiftc "${flags[@]}" -I "$out" "${cmods[@]}" -enable-testing -emit-library -static -emit-module -module-name VectorTile \
   -emit-module-path "$out/VectorTile.swiftmodule" Sources/VectorTile/*.swift -o "$out/libVectorTile.a"
 swiftc "${flags[@]}" -I "$out" "${cmods[@]}" Tests/Fuzz/FuzzMVT.swift "$out/libVectorTile.a" "$out/libGeoModel.a" "$out/libPBF.a" \
   -o "$out/fuzz-mvt"

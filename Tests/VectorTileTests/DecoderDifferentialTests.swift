@@ -305,6 +305,12 @@ final class DecoderDifferentialTests: XCTestCase {
                 bytes += Self.varint(value, length: length)
             }
             if rng.chance(6), !bytes.isEmpty { bytes.removeLast(1 + Int(rng.below(UInt64(min(3, bytes.count))))) }
+            // Now and then a varint of six to twelve bytes (too long from eleven, P1) inside
+            // the run, across the check's eight-byte words.
+            if rng.chance(8), bytes.count > 8 {
+                let at = 6 + Int(rng.below(UInt64(bytes.count - 6)))
+                bytes.insert(contentsOf: [UInt8](repeating: 0x80 | UInt8(rng.below(128)), count: 5 + Int(rng.below(7))), at: at)
+            }
             var f = PBFWriter()
             f.writeKey(field: 3, wireType: .varint); f.writeVarint(2)
             f.writeKey(field: 4, wireType: .lengthDelimited); f.writeLengthDelimited(bytes)
@@ -333,6 +339,44 @@ final class DecoderDifferentialTests: XCTestCase {
         // Both outcomes occur often enough for the comparison to mean something.
         XCTAssertGreaterThan(taken, 100_000)
         XCTAssertGreaterThan(errors, 1_000)
+    }
+
+    /// Every input the fuzzer ever failed on (corpora/regressions/mvt) decodes without a
+    /// crash, and the validator's line-pair check ends each line as decoding its pairs
+    /// does. (The first such input held an eleven-byte varint, too long, spread over two of
+    /// the check's words, each with another varint's end: the check took it, then met
+    /// the end of the record, where decoding reports the long varint.)
+    func testFuzzRegressionsDecodeAlike() throws {
+        let dir = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("corpora/regressions/mvt")
+        let names = try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted()
+        XCTAssertFalse(names.isEmpty)
+        var lines = 0
+        for name in names {
+            let bytes = try [UInt8](Data(contentsOf: dir.appendingPathComponent(name)))
+            bytes.withUnsafeBytes { raw in
+                _ = MVTValidator.validate(VectorTile(bytes: raw))
+                guard let layers = try? VectorTile(bytes: raw).layers() else { return }
+                for layer in layers {
+                    layer.forEachFeature { (f: Feature) in
+                        guard f.type == .lineString else { return }
+                        lines += 1
+                        for mode in [GeometryMode.strict, .tolerant] {
+                            var checked = IgnoringLines(), decoded = IgnoringLines()
+                            var checkedError: MVTError?, decodedError: MVTError?
+                            do throws(MVTError) {
+                                try f._decodeCommands(into: &checked, mode: mode, linePoints: _SkippedLinePoints.self)
+                            } catch {
+                                checkedError = error
+                            }
+                            do throws(MVTError) { try f._decodeCommands(into: &decoded, mode: mode) } catch { decodedError = error }
+                            XCTAssertEqual(checkedError, decodedError, "\(name), feature at \(f.offset), \(mode)")
+                        }
+                    }
+                }
+            }
+        }
+        XCTAssertGreaterThan(lines, 0)
     }
 
     /// `_checkLinePairs` itself: whatever it takes ends exactly where a whole number of
