@@ -287,6 +287,22 @@ final class DecoderDifferentialTests: XCTestCase {
         mutating func lineEnd() { ends += 1 }
     }
 
+    /// The feature's geometry read with the line-pair check (into an `IgnoringLines`) and
+    /// with every pair decoded (into a `CountingLines`): how each ends.
+    static func lineOutcomes(_ f: Feature, _ mode: GeometryMode)
+        -> (checked: IgnoringLines, checkedError: MVTError?, decoded: CountingLines, decodedError: MVTError?)
+    {
+        var checked = IgnoringLines(), decoded = CountingLines()
+        var checkedError: MVTError?, decodedError: MVTError?
+        do throws(MVTError) {
+            try f._decodeCommands(into: &checked, mode: mode, linePoints: _SkippedLinePoints.self)
+        } catch {
+            checkedError = error
+        }
+        do throws(MVTError) { try f._decodeCommands(into: &decoded, mode: mode) } catch { decodedError = error }
+        return (checked, checkedError, decoded, decodedError)
+    }
+
     func testLinePairsCheckedWithoutDecodingEndAsDecodingThem() throws {
         var rng = Rng(state: 0x6C69_6E65_7300_0001)
         var taken = 0, errors = 0
@@ -323,10 +339,7 @@ final class DecoderDifferentialTests: XCTestCase {
             for mode in [GeometryMode.strict, .tolerant] {
                 try f.bytes.withUnsafeBytes { raw in
                     let feature = Feature(PBFReader(bytes: raw), keyCount: 0, valueCount: 0)
-                    var checked = IgnoringLines(), decoded = CountingLines()
-                    var checkedError: MVTError?, decodedError: MVTError?
-                    do throws(MVTError) { try feature._decodeCommands(into: &checked, mode: mode, linePoints: _SkippedLinePoints.self) } catch { checkedError = error }
-                    do throws(MVTError) { try feature._decodeCommands(into: &decoded, mode: mode) } catch { decodedError = error }
+                    let (checked, checkedError, decoded, decodedError) = Self.lineOutcomes(feature, mode)
                     let context = "iteration \(iteration), \(mode), bytes \(bytes)"
                     XCTAssertEqual(checkedError, decodedError, context)
                     XCTAssertEqual(checked.parts, decoded.parts, context)
@@ -362,15 +375,8 @@ final class DecoderDifferentialTests: XCTestCase {
                         guard f.type == .lineString else { return }
                         lines += 1
                         for mode in [GeometryMode.strict, .tolerant] {
-                            var checked = IgnoringLines(), decoded = IgnoringLines()
-                            var checkedError: MVTError?, decodedError: MVTError?
-                            do throws(MVTError) {
-                                try f._decodeCommands(into: &checked, mode: mode, linePoints: _SkippedLinePoints.self)
-                            } catch {
-                                checkedError = error
-                            }
-                            do throws(MVTError) { try f._decodeCommands(into: &decoded, mode: mode) } catch { decodedError = error }
-                            XCTAssertEqual(checkedError, decodedError, "\(name), feature at \(f.offset), \(mode)")
+                            let outcomes = Self.lineOutcomes(f, mode)
+                            XCTAssertEqual(outcomes.checkedError, outcomes.decodedError, "\(name), feature at \(f.offset), \(mode)")
                         }
                     }
                 }
