@@ -751,7 +751,7 @@ struct _ShoelaceSum {
     }
 
     /// Positive area (y down, clockwise on screen) is exterior (§4.3.4.4).
-    @inlinable
+    @inlinable @inline(__always)
     var kind: RingKind {
         let v = overflowed ? (approx > 0 ? 1 : approx < 0 ? -1 : 0) : exact.signum()
         return v > 0 ? .exterior : v < 0 ? .interior : .degenerate
