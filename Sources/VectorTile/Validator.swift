@@ -89,6 +89,7 @@ public enum MVTValidator {
     }
 
     /// The MUST rules of one feature (and, with `warnings`, B5 and D7).
+    @inline(__always)
     static func validateFeature(_ f: Feature, layerIndex: Int, index: Int, warnings: Bool,
                                 ids: inout Set<UInt64>, into findings: inout [MVTFinding])
     {
