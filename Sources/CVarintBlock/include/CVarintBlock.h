@@ -315,30 +315,26 @@ static inline size_t gr_zigzag_pairs16_ssse3(const void *bytes, size_t avail, si
         __m128i in = _mm_loadl_epi64((const __m128i *)(p + at));
         const unsigned mask = (unsigned)_mm_movemask_epi8(in) & 0xFF;
         const gr_window *w = &gr_windows[mask];
-        if (__builtin_expect((mask & (mask >> 1)) == 0, 1) && n + 8 < max_values) {
-            // Every varint of the window has one or two bytes: they take all eight bytes,
-            // or seven when the last one starts a varint, so the next window's position is
-            // found from the mask rather than from the table entry, and the next load does
-            // not wait for the entry's (`testWindowTableFollowsItsRule` holds the table to
-            // this).
-            __m128i lanes = _mm_shuffle_epi8(in, _mm_loadu_si128((const __m128i *)w->shuffle));
-            __m128i v = _mm_or_si128(_mm_and_si128(lanes, low7), _mm_srli_epi16(_mm_and_si128(lanes, high7), 1));
-            __m128i z = _mm_xor_si128(_mm_srli_epi16(v, 1), _mm_sub_epi16(zero, _mm_and_si128(v, one)));
-            _mm_storeu_si128((__m128i *)(out + n), z);
-            last = w;
-            last_at = at;
-            last_taken = w->count;
-            n += w->count;
-            at += 8 - (mask >> 7);
-            continue;
-        }
-        if (w->count == 0) break;
+        // Every varint of the window has one or two bytes (no two continuation bits in a
+        // row), and all its values fit: the common case.
+        const int simple = (mask & (mask >> 1)) == 0 && n + 8 < max_values;
+        if (!simple && w->count == 0) break;
         __m128i lanes = _mm_shuffle_epi8(in, _mm_loadu_si128((const __m128i *)w->shuffle));
         __m128i v = _mm_or_si128(_mm_and_si128(lanes, low7), _mm_srli_epi16(_mm_and_si128(lanes, high7), 1));
         __m128i z = _mm_xor_si128(_mm_srli_epi16(v, 1), _mm_sub_epi16(zero, _mm_and_si128(v, one)));
         _mm_storeu_si128((__m128i *)(out + n), z);
         last = w;
         last_at = at;
+        if (__builtin_expect(simple, 1)) {
+            // Its varints take all eight bytes, or seven when the last one starts a varint:
+            // the next window's position is found from the mask rather than from the table
+            // entry, so the next load does not wait for the entry's
+            // (`testWindowTableFollowsItsRule` holds the table to this).
+            last_taken = w->count;
+            n += w->count;
+            at += 8 - (mask >> 7);
+            continue;
+        }
         if (n + w->count >= max_values) {
             size_t taken = max_values - n;
             *consumed = at + w->ends[taken - 1];
