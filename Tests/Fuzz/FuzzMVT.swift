@@ -12,9 +12,6 @@ struct Sink: GeometryHandler {
     mutating func ringPoint(x: Int64, y: Int64) { n &+= x ^ y }
 }
 
-/// A handler that reads no points (what `_SkippedLinePoints` asks of a handler).
-struct NoPoints: GeometryHandler {}
-
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOne(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = UnsafeRawBufferPointer(start: data, count: size)
@@ -57,16 +54,11 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
                 try? f.decodeGeometry(into: &sink, mode: .strict)
                 // The validator's check of line pairs without decoding them must end as
                 // decoding them does: the same error at the same offset, or none.
+                // (`LineOutcomes`, Tests/VectorTileTests/LineOutcomes.swift, as in the tests.)
                 for mode in [GeometryMode.strict, .tolerant] {
-                    var checked = NoPoints(), decoded = NoPoints()
-                    var checkedError: MVTError?, decodedError: MVTError?
-                    do throws(MVTError) {
-                        try f._decodeCommands(into: &checked, mode: mode, linePoints: _SkippedLinePoints.self)
-                    } catch {
-                        checkedError = error
-                    }
-                    do throws(MVTError) { try f._decodeCommands(into: &decoded, mode: mode) } catch { decodedError = error }
-                    precondition(checkedError == decodedError, "the line-pair check and the decoder end differently")
+                    let outcomes = LineOutcomes.of(f, mode)
+                    precondition(outcomes.checkedError == outcomes.decodedError,
+                                 "the line-pair check and the decoder end differently")
                 }
             }
         }

@@ -19,8 +19,9 @@ cmods=(-I Sources/CVarintBlock/include)
 # -enable-testing: the target also compares internal paths of the decoder (`@testable`).
 swiftc "${flags[@]}" -I "$out" "${cmods[@]}" -enable-testing -emit-library -static -emit-module -module-name VectorTile \
   -emit-module-path "$out/VectorTile.swiftmodule" Sources/VectorTile/*.swift -o "$out/libVectorTile.a"
-swiftc "${flags[@]}" -I "$out" "${cmods[@]}" Tests/Fuzz/FuzzMVT.swift "$out/libVectorTile.a" "$out/libGeoModel.a" "$out/libPBF.a" \
-  -o "$out/fuzz-mvt"
+# LineOutcomes.swift: the tests' comparison of the line-pair check with decoding, shared.
+swiftc "${flags[@]}" -I "$out" "${cmods[@]}" Tests/Fuzz/FuzzMVT.swift Tests/VectorTileTests/LineOutcomes.swift \
+  "$out/libVectorTile.a" "$out/libGeoModel.a" "$out/libPBF.a" -o "$out/fuzz-mvt"
 seeds=(corpora/regressions/mvt)
 if [ -d ../shared/corpora/mvt-fixtures ] && [ -z "$(ls -A "$out/corpus")" ]; then
   find ../shared/corpora/mvt-fixtures -name '*.mvt' -size -64k -exec cp {} "$out/corpus/" \; 2>/dev/null || true

@@ -267,42 +267,6 @@ final class DecoderDifferentialTests: XCTestCase {
         }
     }
 
-    /// A handler that ignores line points, as the validator's does: a LINESTRING's LineTo
-    /// pairs are then only checked (`_checkLinePairs`), eight bytes at a time, and what
-    /// that check does not take is decoded. It must end in exactly the error (kind and
-    /// offset) that decoding every pair ends in, or in none, and give the same parts.
-    struct IgnoringLines: GeometryHandler {
-        var parts = 0
-        var ends = 0
-        mutating func lineBegin() { parts += 1 }
-        mutating func lineEnd() { ends += 1 }
-    }
-
-    struct CountingLines: GeometryHandler {
-        var parts = 0
-        var ends = 0
-        var points = 0
-        mutating func lineBegin() { parts += 1 }
-        mutating func linePoint(x: Int64, y: Int64) { points += 1 }
-        mutating func lineEnd() { ends += 1 }
-    }
-
-    /// The feature's geometry read with the line-pair check (into an `IgnoringLines`) and
-    /// with every pair decoded (into a `CountingLines`): how each ends.
-    static func lineOutcomes(_ f: Feature, _ mode: GeometryMode)
-        -> (checked: IgnoringLines, checkedError: MVTError?, decoded: CountingLines, decodedError: MVTError?)
-    {
-        var checked = IgnoringLines(), decoded = CountingLines()
-        var checkedError: MVTError?, decodedError: MVTError?
-        do throws(MVTError) {
-            try f._decodeCommands(into: &checked, mode: mode, linePoints: _SkippedLinePoints.self)
-        } catch {
-            checkedError = error
-        }
-        do throws(MVTError) { try f._decodeCommands(into: &decoded, mode: mode) } catch { decodedError = error }
-        return (checked, checkedError, decoded, decodedError)
-    }
-
     func testLinePairsCheckedWithoutDecodingEndAsDecodingThem() throws {
         var rng = Rng(state: 0x6C69_6E65_7300_0001)
         var taken = 0, errors = 0
@@ -339,7 +303,7 @@ final class DecoderDifferentialTests: XCTestCase {
             for mode in [GeometryMode.strict, .tolerant] {
                 try f.bytes.withUnsafeBytes { raw in
                     let feature = Feature(PBFReader(bytes: raw), keyCount: 0, valueCount: 0)
-                    let (checked, checkedError, decoded, decodedError) = Self.lineOutcomes(feature, mode)
+                    let (checked, checkedError, decoded, decodedError) = LineOutcomes.of(feature, mode)
                     let context = "iteration \(iteration), \(mode), bytes \(bytes)"
                     XCTAssertEqual(checkedError, decodedError, context)
                     XCTAssertEqual(checked.parts, decoded.parts, context)
@@ -375,7 +339,7 @@ final class DecoderDifferentialTests: XCTestCase {
                         guard f.type == .lineString else { return }
                         lines += 1
                         for mode in [GeometryMode.strict, .tolerant] {
-                            let outcomes = Self.lineOutcomes(f, mode)
+                            let outcomes = LineOutcomes.of(f, mode)
                             XCTAssertEqual(outcomes.checkedError, outcomes.decodedError, "\(name), feature at \(f.offset), \(mode)")
                         }
                     }

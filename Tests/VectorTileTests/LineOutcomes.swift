@@ -1,0 +1,46 @@
+// The comparison of the validator's line-pair check with decoding the pairs, shared by the
+// tests (DecoderDifferentialTests) and the tile fuzzer: Tests/Fuzz/run.sh compiles this file
+// into the fuzz target too, so it imports nothing from XCTest.
+@testable import VectorTile
+
+/// How a feature's geometry ends when read with the line-pair check and when every pair is
+/// decoded.
+///
+/// A handler that ignores line points, as the validator's does, has a LINESTRING's LineTo
+/// pairs only checked (`_checkLinePairs`), eight bytes at a time, and what that check does
+/// not take decoded. It must end in exactly the error (kind and offset) that decoding every
+/// pair ends in, or in none, and give the same parts.
+enum LineOutcomes {
+    /// Ignores line points (what `_SkippedLinePoints` asks of a handler); counts parts.
+    struct IgnoringLines: GeometryHandler {
+        var parts = 0
+        var ends = 0
+        mutating func lineBegin() { parts += 1 }
+        mutating func lineEnd() { ends += 1 }
+    }
+
+    struct CountingLines: GeometryHandler {
+        var parts = 0
+        var ends = 0
+        var points = 0
+        mutating func lineBegin() { parts += 1 }
+        mutating func linePoint(x: Int64, y: Int64) { points += 1 }
+        mutating func lineEnd() { ends += 1 }
+    }
+
+    /// The feature's geometry read with the line-pair check (into an `IgnoringLines`) and
+    /// with every pair decoded (into a `CountingLines`): how each ends.
+    static func of(_ f: Feature, _ mode: GeometryMode)
+        -> (checked: IgnoringLines, checkedError: MVTError?, decoded: CountingLines, decodedError: MVTError?)
+    {
+        var checked = IgnoringLines(), decoded = CountingLines()
+        var checkedError: MVTError?, decodedError: MVTError?
+        do throws(MVTError) {
+            try f._decodeCommands(into: &checked, mode: mode, linePoints: _SkippedLinePoints.self)
+        } catch {
+            checkedError = error
+        }
+        do throws(MVTError) { try f._decodeCommands(into: &decoded, mode: mode) } catch { decodedError = error }
+        return (checked, checkedError, decoded, decodedError)
+    }
+}
