@@ -37,11 +37,12 @@ public enum MVTValidator {
         var layerIndex = 0
         // Storage for the layers' keys and values, reused from one layer to the next.
         var keys: [UnsafeRawBufferPointer] = [], values: [MVTValue] = []
+        var index: _FeatureIndex? = nil
         do throws(MVTError) {
             try tile._forEachLayerMessage { sub throws(MVTError) in
                 defer { layerIndex += 1 }
                 let layer: Layer
-                do throws(MVTError) { layer = try Layer(sub, reusing: &keys, &values) } catch {
+                do throws(MVTError) { layer = try Layer(sub, reusing: &keys, &values, &index) } catch {
                     findings.append(MVTFinding(error: error, layer: layerIndex))
                     return
                 }

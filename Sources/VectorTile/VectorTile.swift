@@ -80,9 +80,24 @@ extension VectorTile {
     /// - Complexity: O(tile size) besides `body`; nothing allocated per feature.
     @inlinable
     public func forEachLayer(_ body: (Layer) throws(MVTError) -> Void) throws(MVTError) {
-        var keys: [UnsafeRawBufferPointer] = [], values: [MVTValue] = []
+        try forEachLayer(storage: LayerStorage(), body)
+    }
+
+    /// `forEachLayer(_:)` with the layers' keys, values and feature index read into
+    /// `storage`, which can be passed again for the next tile: a stream of tiles decoded
+    /// with one storage allocates only when a layer needs more room than any before it.
+    /// A layer that `body` keeps keeps its own tables (the next layer then allocates anew).
+    ///
+    /// ```swift
+    /// let storage = LayerStorage()
+    /// for bytes in tiles {
+    ///     try VectorTile(bytes: bytes).forEachLayer(storage: storage) { layer in … }
+    /// }
+    /// ```
+    @inlinable
+    public func forEachLayer(storage: LayerStorage, _ body: (Layer) throws(MVTError) -> Void) throws(MVTError) {
         try _forEachLayerMessage { message throws(MVTError) in
-            try body(try Layer(message, reusing: &keys, &values))
+            try body(try Layer(message, reusing: &storage.keys, &storage.values, &storage.index))
         }
     }
 
@@ -125,6 +140,72 @@ func _rawTableRecord(_ b: UnsafeRawPointer, _ p: Int, _ n: Int) -> (key: UInt8, 
     return (key, q, q &+ Int(length))
 }
 
+/// Storage for the keys, values and feature index of the layers of a tile, reusable from
+/// one tile to the next (`VectorTile.forEachLayer(storage:_:)`). Not for use by two
+/// threads at once.
+public final class LayerStorage {
+    @usableFromInline @exclusivity(unchecked) var keys: [UnsafeRawBufferPointer] = []
+    @usableFromInline @exclusivity(unchecked) var values: [MVTValue] = []
+    @usableFromInline @exclusivity(unchecked) var index: _FeatureIndex? = nil
+
+    public init() {}
+}
+
+/// Where a layer's feature records are, found by the layer's scan, so that its feature walk
+/// reads them without going over the keys and values between them again: one entry per
+/// feature, its payload's start and end within the layer message in 32 bits each.
+///
+/// Storage only grows; a layer holds its index, and the next layer read with the same
+/// storage (`Layer.init(_:reusing:_:_:)`) reuses it only when no layer holds it any more.
+@usableFromInline
+final class _FeatureIndex {
+    @usableFromInline private(set) var base: UnsafeMutablePointer<UInt64>
+    @usableFromInline private(set) var capacity: Int
+
+    init() {
+        capacity = 64
+        base = .allocate(capacity: capacity)
+    }
+
+    deinit { base.deallocate() }
+
+    /// The most entries an index takes (8 MiB): layers that could hold more records (over
+    /// 2 MiB) are walked record by record instead.
+    static let limit = 1 << 20
+
+    /// Makes room for `count` entries (growing by doubling; the entries there are not kept,
+    /// as it is called before a layer's scan); false, with nothing changed, when `count` is
+    /// over `limit`.
+    @inline(__always)
+    func reserve(_ count: Int) -> Bool {
+        if count <= capacity { return true }
+        return grow(to: count)
+    }
+
+    @inline(never)
+    func grow(to count: Int) -> Bool {
+        guard count <= _FeatureIndex.limit else { return false }
+        var size = capacity
+        while size < count { size &*= 2 }
+        // Called before a layer's scan: no entries to keep.
+        let bigger = UnsafeMutablePointer<UInt64>.allocate(capacity: size)
+        base.deallocate()
+        base = bigger
+        capacity = size
+        return true
+    }
+
+    @inlinable @inline(__always)
+    static func entry(_ start: Int, _ end: Int) -> UInt64 {
+        UInt64(UInt32(truncatingIfNeeded: start)) | UInt64(UInt32(truncatingIfNeeded: end)) &<< 32
+    }
+
+    @inlinable @inline(__always)
+    static func bounds(_ entry: UInt64) -> (start: Int, end: Int) {
+        (Int(entry & 0xFFFF_FFFF), Int(entry &>> 32))
+    }
+}
+
 /// One layer (MVT 2.1 §4.1): its name, version, extent, keys and values, and its features.
 public struct Layer {
     /// The layer message's bytes.
@@ -144,6 +225,10 @@ public struct Layer {
     /// layer message, so iterating features does not walk the keys and values again.
     @usableFromInline let featuresStart: Int
     @usableFromInline let featuresEnd: Int
+    /// The payloads of the `featureCount` feature records, in order; nil when the scan did
+    /// not index them all (a record read by the checked reader), and the walk then goes over
+    /// the records from `featuresStart` to `featuresEnd`.
+    @usableFromInline let _featureIndex: _FeatureIndex?
     /// Offset of the layer message in the tile.
     public var offset: Int { message.absoluteStart }
 
@@ -156,20 +241,31 @@ public struct Layer {
     /// arrays of exactly the counted size, so large tables are not copied as they grow.
     init(_ reader: PBFReader) throws(MVTError) {
         var keys: [UnsafeRawBufferPointer] = [], values: [MVTValue] = []
-        try self.init(reader, reusing: &keys, &values)
+        var index: _FeatureIndex? = nil
+        try self.init(reader, reusing: &keys, &values, &index)
     }
 
     /// `init(_:)` with the keys and values read into the storage of `keys` and `values`,
     /// which are emptied first. On return they share their storage with the layer's, so
     /// once the layer is gone the next layer reuses it without allocating; while the layer
     /// lives, emptying them copies nothing and allocates new storage, so a layer kept by
-    /// its caller keeps its own keys and values. (Left empty when this throws.)
+    /// its caller keeps its own keys and values. (Left empty when this throws.) The
+    /// feature index (`_FeatureIndex`) is reused the same way: `index` is kept when no
+    /// other layer holds it, replaced otherwise.
     @usableFromInline
-    init(_ reader: PBFReader, reusing keys: inout [UnsafeRawBufferPointer], _ values: inout [MVTValue])
-        throws(MVTError)
+    init(_ reader: PBFReader, reusing keys: inout [UnsafeRawBufferPointer], _ values: inout [MVTValue],
+         _ index: inout _FeatureIndex?) throws(MVTError)
     {
         var r = reader
         var s = _LayerScan()
+        if !isKnownUniquelyReferenced(&index) { index = _FeatureIndex() }
+        let featureIndex = index.unsafelyUnwrapped
+        // A record takes two bytes at least: room for every record of the layer, unless
+        // that is over the index's limit, when the features go unindexed and every record
+        // is written to the first entry.
+        let indexing = featureIndex.reserve(reader.bytes.count / 2 &+ 1)
+        let indexMask = indexing ? Int.max : 0
+        let entries = featureIndex.base
         keys.removeAll(keepingCapacity: true)
         // Values of a layer past `_tablesReadInline` go into new storage of their exact
         // size (`_readTables`), so storage that large is let go here rather than kept: it
@@ -189,7 +285,14 @@ public struct Layer {
             if let b = r.bytes.baseAddress {
                 let n = r.bytes.count
                 var p = r.offset
+                // Every record's payload is written to the index, and the count moves for
+                // features only: no branch on the record's kind for the index.
+                var indexed = s.indexed
+                defer { s.indexed = indexed }
                 while p < n, let (key, q, end) = _rawTableRecord(b, p, n) {
+                    // Safe: below the room reserved above, or 0.
+                    entries[indexed & indexMask] = _FeatureIndex.entry(q, end)
+                    indexed &+= key == 0x12 ? 1 : 0
                     if key == 0x12 {
                         if s.features == 0 { s.featuresStart = p }
                         s.featuresEnd = end
@@ -240,6 +343,11 @@ public struct Layer {
         self.featureCount = s.features
         self.featuresStart = s.featuresStart
         self.featuresEnd = s.featuresEnd
+        // The index holds every feature when none went through the checked reader and the
+        // offsets fit its 32-bit halves.
+        let whole = indexing && !s.featureOutOfIndex && s.indexed == s.features
+            && UInt64(reader.bytes.count) <= UInt64(UInt32.max)
+        self._featureIndex = whole ? featureIndex : nil
     }
 
     /// What the scan of `init` has found so far.
@@ -253,6 +361,10 @@ public struct Layer {
         var deferredFrom = -1, tablesEnd = 0
         var features = 0
         var featuresStart = 0, featuresEnd = 0
+        /// Feature records written to the index, and whether one was read by the checked
+        /// reader instead (the index then does not hold them all).
+        var indexed = 0
+        var featureOutOfIndex = false
 
         /// Reserves room for the first keys and values (at most 32 of each, fewer when the
         /// layer's `remaining` bytes cannot hold them: a key record takes two bytes at least,
@@ -315,6 +427,7 @@ public struct Layer {
                 r.advance(by: length)
                 if features == 0 { featuresStart = local }
                 featuresEnd = r.offset
+                featureOutOfIndex = true
                 features += 1
             case 3, 4:
                 try expectOr(wire, .lengthDelimited, "Layer", field, keyOffset)
@@ -428,6 +541,18 @@ public struct Layer {
         // Safe to ignore errors here: the initialiser already walked every field.
         let n = featuresEnd, origin = message.absoluteStart
         let keyCount = keys.count, valueCount = values.count
+        if let index = _featureIndex {
+            // The scan's index: no walk over the keys and values between the features.
+            let entries = index.base
+            for i in 0..<featureCount {
+                // Safe: the scan wrote `featureCount` entries, each a record inside the layer.
+                let (start, end) = _FeatureIndex.bounds(entries[i])
+                let sub = PBFReader(bytes: UnsafeRawBufferPointer(start: b + start, count: end &- start),
+                                    origin: origin &+ start)
+                try body(Feature(sub, keyCount: keyCount, valueCount: valueCount))
+            }
+            return
+        }
         var p = featuresStart
         while p < n {
             if let (key, start, end) = _rawTableRecord(b, p, n) {

@@ -27,9 +27,14 @@ final class LayerWalkTests: XCTestCase {
         }
     }
 
-    /// The layers of `bytes` read three ways: `layers()`; `forEachLayer`, each layer
-    /// summarised while it is current; and `forEachLayer` with every layer kept and
-    /// summarised after the walk, when the storage has been emptied and refilled since.
+    /// One storage for every tile a test reads with `forEachLayer(storage:_:)`, so it is
+    /// reused across tiles of all sizes, after kept layers and after errors.
+    let shared = LayerStorage()
+
+    /// The layers of `bytes` read five ways: `layers()`; `forEachLayer`, each layer
+    /// summarised while it is current; `forEachLayer` with every layer kept and summarised
+    /// after the walk, when the storage has been emptied and refilled since; and the same
+    /// two with `shared` storage, which earlier tiles have used.
     func compare(_ bytes: [UInt8], _ label: String, file: StaticString = #filePath, line: UInt = #line) {
         bytes.withUnsafeBytes { raw in
             let tile = VectorTile(bytes: raw)
@@ -39,11 +44,28 @@ final class LayerWalkTests: XCTestCase {
             var walkError: MVTError?, keptError: MVTError?
             do throws(MVTError) { try tile.forEachLayer { l in current.append(Summary(l)) } } catch { walkError = error }
             do throws(MVTError) { try tile.forEachLayer { l in kept.append(l) } } catch { keptError = error }
+            var sharedCurrent: [Summary] = [], sharedKept: [Layer] = []
+            var sharedWalkError: MVTError?, sharedKeptError: MVTError?
+            do throws(MVTError) {
+                try tile.forEachLayer(storage: shared) { l in sharedCurrent.append(Summary(l)) }
+            } catch { sharedWalkError = error }
+            do throws(MVTError) {
+                try tile.forEachLayer(storage: shared) { l in sharedKept.append(l) }
+            } catch { sharedKeptError = error }
             XCTAssertEqual(walkError, expectedError, label, file: file, line: line)
             XCTAssertEqual(keptError, expectedError, label, file: file, line: line)
+            XCTAssertEqual(sharedWalkError, expectedError, "\(label), shared storage", file: file, line: line)
+            XCTAssertEqual(sharedKeptError, expectedError, "\(label), shared storage", file: file, line: line)
             if expectedError == nil {
                 XCTAssertEqual(current, expected, label, file: file, line: line)
                 XCTAssertEqual(kept.map(Summary.init), expected, "\(label), layers kept", file: file, line: line)
+                XCTAssertEqual(sharedCurrent, expected, "\(label), shared storage", file: file, line: line)
+                // Read again after the next walk with the same storage, too.
+                var again: [Summary] = []
+                try? tile.forEachLayer(storage: shared) { l in again.append(Summary(l)) }
+                XCTAssertEqual(sharedKept.map(Summary.init), expected, "\(label), shared storage, layers kept",
+                               file: file, line: line)
+                XCTAssertEqual(again, expected, "\(label), shared storage, again", file: file, line: line)
             } else {
                 // `layers()` returns nothing then; the walk has passed on the layers before the
                 // broken one, and they match the readable layers.
