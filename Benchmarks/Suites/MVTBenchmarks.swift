@@ -31,7 +31,7 @@ enum MVTBenchmarks {
                                 for r in ranges {
                                     let tile = VectorTile(bytes: UnsafeRawBufferPointer(rebasing: raw[r]))
                                     if validating {
-                                        sink.total &+= Int64(MVTValidator.validate(tile, warnings: false).count)
+                                        sink.total &+= Int64(MVTValidator.validate(tile, warnings: false, storage: storage).count)
                                     } else {
                                         decodeTolerant(tile, storage: storage, into: &sink)
                                     }

@@ -29,20 +29,23 @@ public enum MVTValidator {
     /// - Parameter warnings: also check the SHOULD rules (A1, A3, A7, A8, A9, B5, D7). The
     ///   duplicate checks hash every key, value and id, which costs about as much as the
     ///   decode itself on tiles with large property tables.
-    /// - Complexity: O(tile size); allocates per finding, and for the layers' keys and values
-    ///   (storage reused from one layer to the next).
-    public static func validate(_ tile: VectorTile, warnings: Bool = true) -> [MVTFinding] {
+    /// - Parameter storage: where the layers' tables and feature index are read (see
+    ///   `VectorTile.forEachLayer(storage:_:)`); pass the same storage for a stream of
+    ///   tiles to reuse it, or none to allocate for this tile.
+    /// - Complexity: O(tile size); allocates per finding, and for the layers' keys, values
+    ///   and feature index (storage reused from one layer to the next).
+    public static func validate(_ tile: VectorTile, warnings: Bool = true, storage: LayerStorage? = nil) -> [MVTFinding] {
         var findings: [MVTFinding] = []
         var names = Set<_BytesKey>()   // borrowed from the tile, which outlives the call
         var layerIndex = 0
-        // Storage for the layers' keys and values, reused from one layer to the next.
-        var keys: [UnsafeRawBufferPointer] = [], values: [MVTValue] = []
-        var index: _FeatureIndex? = nil
+        // Storage for the layers' keys, values and feature index, reused from one layer to
+        // the next.
+        let storage = storage ?? LayerStorage()
         do throws(MVTError) {
             try tile._forEachLayerMessage { sub throws(MVTError) in
                 defer { layerIndex += 1 }
                 let layer: Layer
-                do throws(MVTError) { layer = try Layer(sub, reusing: &keys, &values, &index) } catch {
+                do throws(MVTError) { layer = try Layer(sub, reusing: &storage.keys, &storage.values, &storage.index) } catch {
                     findings.append(MVTFinding(error: error, layer: layerIndex))
                     return
                 }

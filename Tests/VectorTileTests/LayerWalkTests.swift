@@ -52,6 +52,8 @@ final class LayerWalkTests: XCTestCase {
             do throws(MVTError) {
                 try tile.forEachLayer(storage: shared) { l in sharedKept.append(l) }
             } catch { sharedKeptError = error }
+            XCTAssertEqual(MVTValidator.validate(tile, storage: shared), MVTValidator.validate(tile),
+                           "\(label), validator with shared storage", file: file, line: line)
             XCTAssertEqual(walkError, expectedError, label, file: file, line: line)
             XCTAssertEqual(keptError, expectedError, label, file: file, line: line)
             XCTAssertEqual(sharedWalkError, expectedError, "\(label), shared storage", file: file, line: line)
