@@ -123,6 +123,9 @@ protocol _GeometrySource {
     /// Bytes that may be loaded from `rawBase` (at least `rawEnd`); values are read only
     /// below `rawEnd`.
     var rawLoadable: Int { get }
+    /// Bytes that may be loaded before `rawBase` (the feature message's bytes before the
+    /// record); 0 when no packed record is being read.
+    var rawBefore: Int { get }
 }
 
 extension PackedUInt32Stream: _GeometrySource {
@@ -131,6 +134,7 @@ extension PackedUInt32Stream: _GeometrySource {
     @inlinable var rawBase: UnsafeRawPointer? { inInner ? inner.bytes.baseAddress : nil }
     @inlinable var rawEnd: Int { inner.bytes.count }
     @inlinable var rawLoadable: Int { inner.bytes.count }
+    @inlinable var rawBefore: Int { 0 }
     @inlinable var rawPosition: Int {
         get { inner.offset }
         set { inner = inner.positioned(at: newValue) }
@@ -164,6 +168,7 @@ struct _PackedCursor: _GeometrySource {
     @inlinable var rawBase: UnsafeRawPointer? { base }
     @inlinable var rawEnd: Int { end }
     @inlinable var rawLoadable: Int { loadable }
+    @inlinable var rawBefore: Int { origin &- startOffset }
     @inlinable var rawPosition: Int {
         get { p }
         set { p = newValue }
@@ -253,7 +258,15 @@ struct _GeometryDecoder<S: _GeometrySource> {
     {
         switch type {
         case .unknown: return
-        case .point: try points(&h)
+        case .point:
+            // One position, the usual POINT: the whole record read at once.
+            if let base = source.rawBase, source.rawPosition == 0,
+               let (px, py) = _singlePoint(base, source.rawEnd, source.rawBefore, source.rawLoadable)
+            {
+                h.point(x: px, y: py)
+                return
+            }
+            try points(&h)
         case .lineString: try lines(&h, L.self)
         case .polygon: try polygons(&h)
         }
@@ -756,6 +769,30 @@ struct _ShoelaceSum {
         let v = overflowed ? (approx > 0 ? 1 : approx < 0 ? -1 : 0) : exact.signum()
         return v > 0 ? .exterior : v < 0 ? .interior : .degenerate
     }
+}
+
+/// A POINT geometry record of `n` bytes at `b` that is exactly one MoveTo(1) and its pair
+/// (§4.3.4.2), each value of one to three bytes, read from one 8-byte load: the position,
+/// from the cursor at (0, 0) (§4.3.1); nil for anything else, which the command loop then
+/// reads. Bytes may be loaded from `before` bytes before `b` to `loadable` bytes after it:
+/// the load ends at the record's end when there is room before it (the record is usually
+/// the feature's last field), else it starts at the record.
+@inlinable @inline(__always)
+func _singlePoint(_ b: UnsafeRawPointer, _ n: Int, _ before: Int, _ loadable: Int) -> (x: Int64, y: Int64)? {
+    guard n >= 3 && n <= 7 else { return nil }
+    let w: UInt64
+    if before &+ n >= 8 {
+        // Safe: from n - 8 >= -before to n <= loadable. The record's bytes, moved to the low end.
+        w = UInt64(littleEndian: b.loadUnaligned(fromByteOffset: n &- 8, as: UInt64.self)) &>> UInt64(64 &- 8 &* n)
+    } else if loadable >= 8 {
+        // Safe: 8 <= loadable. Bytes past the record are not used (length + 1 == n).
+        w = UInt64(littleEndian: b.loadUnaligned(as: UInt64.self))
+    } else {
+        return nil
+    }
+    guard w & 0xFF == 0x09, let (ux, uy, length) = _varintPair3(w &>> 8), length &+ 1 == n else { return nil }
+    let x = Int64(ux &>> 1) ^ (0 &- Int64(ux & 1)), y = Int64(uy &>> 1) ^ (0 &- Int64(uy & 1))
+    return (x, y)
 }
 
 /// The offset after the `count` varints of one or two bytes at `p`.

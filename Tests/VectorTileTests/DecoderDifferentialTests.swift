@@ -267,6 +267,70 @@ final class DecoderDifferentialTests: XCTestCase {
         }
     }
 
+    /// A POINT of one position (MoveTo(1) and one pair, §4.3.4.2) is read from one 8-byte
+    /// load when its values take one to three bytes (`_singlePoint`); anything else goes to
+    /// the command loop. Both must give the reference decoder's result: values of one to
+    /// four bytes, some overlong (P2) or at the three-byte limit, a command after the pair
+    /// (D1), a cut pair, with the record first in its feature (two bytes before it, so
+    /// short records cannot take the load that ends at the record's end) or after other
+    /// fields, and followed by the type or a tags record, whose bytes must not be taken.
+    func testSinglePointsMatchReferenceDecoder() throws {
+        var rng = Rng(state: 0x7069_6E74_7331_0000)
+        var fast = 0, other = 0
+        for iteration in 0..<20_000 {
+            func value() -> [UInt8] {
+                let v: UInt64
+                switch rng.below(10) {
+                case 0..<3: v = rng.below(128)
+                case 3..<6: v = rng.below(1 << 14)
+                case 6..<8: v = rng.below(1 << 21)
+                case 8: v = (1 << 21) - 1 - rng.below(3)
+                default: v = rng.below(1 << 32)
+                }
+                let minimal = Self.varint(v, length: 1).count
+                return Self.varint(v, length: rng.chance(10) ? min(10, minimal + 1) : minimal)
+            }
+            var bytes: [UInt8] = [rng.chance(95) ? 0x09 : UInt8(rng.below(32))]
+            bytes += value() + value()
+            if rng.chance(10) { bytes += [0x0F] }                        // ClosePath(1) after the pair
+            if rng.chance(5) { bytes.removeLast(1 + Int(rng.below(2))) }  // cut
+            let strict = rng.chance(50)
+            var f = PBFWriter()
+            if rng.chance(60) { f.writeKey(field: 1, wireType: .varint); f.writeVarint(rng.below(1 << 20)) }
+            let typeFirst = rng.chance(60)
+            if typeFirst { f.writeKey(field: 3, wireType: .varint); f.writeVarint(1) }
+            f.writeKey(field: 4, wireType: .lengthDelimited); f.writeLengthDelimited(bytes)
+            if !typeFirst { f.writeKey(field: 3, wireType: .varint); f.writeVarint(1) }
+            if rng.chance(40) {
+                let tags = (0..<rng.below(12)).map { _ in UInt8(rng.chance(30) ? [9, 2, 0x80, 15][Int(rng.below(4))] : rng.below(128)) }
+                f.writeKey(field: 2, wireType: .lengthDelimited); f.writeLengthDelimited(tags)
+            }
+            let expected = Self.referenceGeometry(type: 1, bytes: bytes, strict: strict)
+            // The shape the one-load read takes: MoveTo(1), then two varints of one to three
+            // bytes that end exactly at the record's end.
+            let ends = bytes.indices.dropFirst().filter { bytes[$0] < 0x80 }
+            if bytes.first == 0x09, ends.count == 2, ends[1] == bytes.count - 1, ends[0] <= 3, ends[1] - ends[0] <= 3 {
+                fast += 1
+            } else {
+                other += 1
+            }
+            try f.bytes.withUnsafeBytes { raw in
+                let feature = Feature(PBFReader(bytes: raw), keyCount: 0, valueCount: 0)
+                XCTAssertEqual(feature.type, .point)
+                var rec = Recorder()
+                var fails = false
+                do { try feature.decodeGeometry(into: &rec, mode: strict ? .strict : .tolerant) } catch { fails = true }
+                let context = "iteration \(iteration), strict \(strict), bytes \(bytes), feature \(f.bytes)"
+                XCTAssertEqual(rec.events, expected.events, context)
+                XCTAssertEqual(fails, expected.fails, context)
+                if rec.events != expected.events || fails != expected.fails { throw ReferenceError() }
+            }
+        }
+        // Both paths were taken often.
+        XCTAssertGreaterThan(fast, 3000)
+        XCTAssertGreaterThan(other, 3000)
+    }
+
     func testLinePairsCheckedWithoutDecodingEndAsDecodingThem() throws {
         var rng = Rng(state: 0x6C69_6E65_7300_0001)
         var taken = 0, errors = 0
