@@ -790,7 +790,23 @@ func _singlePoint(_ b: UnsafeRawPointer, _ n: Int, _ before: Int, _ loadable: In
     } else {
         return nil
     }
-    guard w & 0xFF == 0x09, let (ux, uy, length) = _varintPair3(w &>> 8), length &+ 1 == n else { return nil }
+    guard w & 0xFF == 0x09 else { return nil }
+    let v = w &>> 8
+    let ux: UInt64, uy: UInt64
+    if n == 7 && v & 0x8080_8080_8080 == 0x0080_8000_8080 {
+        // Two three-byte values (unclipped tiles' usual point): both compacted at once.
+        let t = v & 0x7F_7F7F_7F7F7F
+        let c = t & 0x00_007F_00_007F | (t &>> 1) & 0x00_3F80_00_3F80 | (t &>> 2) & 0x1F_C000_1F_C000
+        ux = c & 0x1F_FFFF; uy = c &>> 24
+    } else if n == 5 && v & 0x8080_8080 == 0x0080_0080 {
+        // Two two-byte values.
+        let t = v & 0x7F7F_7F7F
+        let c = t & 0x007F_007F | (t &>> 1) & 0x3F80_3F80
+        ux = c & 0xFFFF; uy = c &>> 16
+    } else {
+        guard let (lx, ly, length) = _varintPair3(v), length &+ 1 == n else { return nil }
+        ux = lx; uy = ly
+    }
     let x = Int64(ux &>> 1) ^ (0 &- Int64(ux & 1)), y = Int64(uy &>> 1) ^ (0 &- Int64(uy & 1))
     return (x, y)
 }

@@ -270,8 +270,8 @@ final class DecoderDifferentialTests: XCTestCase {
     /// A POINT of one position (MoveTo(1) and one pair, §4.3.4.2) is read from one 8-byte
     /// load when its values take one to three bytes (`_singlePoint`); anything else goes to
     /// the command loop. Both must give the reference decoder's result: values of one to
-    /// four bytes, some overlong (P2) or at the three-byte limit, a command after the pair
-    /// (D1), a cut pair, with the record first in its feature (two bytes before it, so
+    /// four bytes, some overlong (P2) or at the three-byte limit, a command or any value
+    /// after the pair (D1), a cut pair, with the record first in its feature (two bytes before it, so
     /// short records cannot take the load that ends at the record's end) or after other
     /// fields, and followed by the type or a tags record, whose bytes must not be taken.
     func testSinglePointsMatchReferenceDecoder() throws {
@@ -293,6 +293,7 @@ final class DecoderDifferentialTests: XCTestCase {
             var bytes: [UInt8] = [rng.chance(95) ? 0x09 : UInt8(rng.below(32))]
             bytes += value() + value()
             if rng.chance(10) { bytes += [0x0F] }                        // ClosePath(1) after the pair
+            if rng.chance(10) { bytes += Self.varint(rng.below(1 << 21), length: 1) }   // any value after it
             if rng.chance(5) { bytes.removeLast(1 + Int(rng.below(2))) }  // cut
             let strict = rng.chance(50)
             var f = PBFWriter()
