@@ -807,8 +807,7 @@ func _singlePoint(_ b: UnsafeRawPointer, _ n: Int, _ before: Int, _ loadable: In
         guard let (lx, ly, length) = _varintPair3(v), length &+ 1 == n else { return nil }
         ux = lx; uy = ly
     }
-    let x = Int64(ux &>> 1) ^ (0 &- Int64(ux & 1)), y = Int64(uy &>> 1) ^ (0 &- Int64(uy & 1))
-    return (x, y)
+    return (ZigZag.decode(ux), ZigZag.decode(uy))
 }
 
 /// The offset after the `count` varints of one or two bytes at `p`.
