@@ -50,28 +50,29 @@ public enum MVTValue: Equatable {
         let n = bytes.count
         // Safe: n >= 2 for the key; each later load is checked against n.
         let key = b.load(as: UInt8.self)
-        var p = 1
-        switch key {
-        case 0x0A:
+        // Tested in the order of how common each type is (strings, then the integers); the
+        // mask takes the four varint types, 0x20, 0x28, 0x30 and 0x38, at once.
+        if key == 0x0A {
+            var p = 1
             guard let length = _rawVarint(b, &p, n, loadable: loadable), length == UInt64(n &- p) else { return nil }
             return .string(UnsafeRawBufferPointer(start: b + p, count: Int(length)))
-        case 0x15:
+        }
+        if key & 0xE7 == 0x20 {
+            guard let v = _rawVarintFilling(b, 1, n, loadable: loadable) else { return nil }
+            if key == 0x20 { return .int(Int64(bitPattern: v)) }
+            if key == 0x28 { return .uint(v) }
+            if key == 0x30 { return .sint(ZigZag.decode(v)) }
+            return .bool(v != 0)
+        }
+        if key == 0x15 {
             guard n == 5 else { return nil }
             return .float(Float(bitPattern: UInt32(littleEndian: b.loadUnaligned(fromByteOffset: 1, as: UInt32.self))))
-        case 0x19:
+        }
+        if key == 0x19 {
             guard n == 9 else { return nil }
             return .double(Double(bitPattern: UInt64(littleEndian: b.loadUnaligned(fromByteOffset: 1, as: UInt64.self))))
-        case 0x20, 0x28, 0x30, 0x38:
-            guard let v = _rawVarintFilling(b, 1, n, loadable: loadable) else { return nil }
-            switch key {
-            case 0x20: return .int(Int64(bitPattern: v))
-            case 0x28: return .uint(v)
-            case 0x30: return .sint(ZigZag.decode(v))
-            default: return .bool(v != 0)
-            }
-        default:
-            return nil
         }
+        return nil
     }
 
     /// The `Value` message in `bytes` (at tile offset `origin`): by raw loads when it is one

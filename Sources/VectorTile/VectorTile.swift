@@ -516,6 +516,23 @@ public struct Layer {
             let n = end
             var p = start
             while p < n {
+                // The common record first: a value message under 128 bytes, one typed field
+                // with a one-byte key (`_parseRaw`). Anything else, or a full buffer, goes on
+                // below.
+                // Safe: p < n, and p + 1 < n before the second load.
+                if b.load(fromByteOffset: p, as: UInt8.self) == 0x22, p &+ 1 < n, count < capacity {
+                    let length = Int(b.load(fromByteOffset: p &+ 1, as: UInt8.self))
+                    let valueStart = p &+ 2, valueEnd = valueStart &+ length
+                    if length < 0x80, valueEnd <= n,
+                       let v = MVTValue._parseRaw(UnsafeRawBufferPointer(start: b + valueStart, count: length),
+                                                  loadable: loadableEnd &- valueStart)
+                    {
+                        (out + count).initialize(to: v)
+                        count &+= 1
+                        p = valueEnd
+                        continue
+                    }
+                }
                 let record: (key: UInt8, start: Int, end: Int)
                 if let raw = _rawTableRecord(b, p, n) {
                     record = raw

@@ -699,7 +699,8 @@ final class DecoderDifferentialTests: XCTestCase {
                 var tail: [UInt8] = []
                 switch rng.below(7) {
                 case 0:
-                    let str = (0..<rng.below(30)).map { _ in UInt8(rng.below(256)) }
+                    // Now and then a message of 128 bytes or more, whose length takes two bytes.
+                    let str = (0..<(rng.chance(8) ? 120 + rng.below(200) : rng.below(30))).map { _ in UInt8(rng.below(256)) }
                     v.writeKey(field: 1, wireType: .lengthDelimited); v.writeLengthDelimited(str)
                 case 1: v.writeKey(field: 2, wireType: .fixed32); v.writeFixed32(UInt32(truncatingIfNeeded: x))
                 case 2: v.writeKey(field: 3, wireType: .fixed64); v.writeFixed64(x)
