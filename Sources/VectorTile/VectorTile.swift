@@ -169,22 +169,20 @@ final class _FeatureIndex {
 
     deinit { base.deallocate() }
 
-    /// The most entries an index takes (8 MiB): layers that could hold more records (over
-    /// 2 MiB) are walked record by record instead.
-    static let limit = 1 << 20
+    /// Room reserved before a layer's scan: for every record of a small layer (a record
+    /// takes two bytes at least), and for this many entries (512 KiB) at first in a larger
+    /// one, whose scan then grows the index as it fills (`grow(keeping:)`).
+    static let reservedAtMost = 1 << 16
 
     /// Makes room for `count` entries (growing by doubling; the entries there are not kept,
-    /// as it is called before a layer's scan); false, with nothing changed, when `count` is
-    /// over `limit`.
+    /// as it is called before a layer's scan).
     @inline(__always)
-    func reserve(_ count: Int) -> Bool {
-        if count <= capacity { return true }
-        return grow(to: count)
+    func reserve(_ count: Int) {
+        if count > capacity { grow(to: count) }
     }
 
     @inline(never)
-    func grow(to count: Int) -> Bool {
-        guard count <= _FeatureIndex.limit else { return false }
+    func grow(to count: Int) {
         var size = capacity
         while size < count { size &*= 2 }
         // Called before a layer's scan: no entries to keep.
@@ -192,7 +190,17 @@ final class _FeatureIndex {
         base.deallocate()
         base = bigger
         capacity = size
-        return true
+    }
+
+    /// Doubles the room, keeping the first `count` entries: called by a layer's scan when the
+    /// index is full.
+    @inline(never)
+    func grow(keeping count: Int) {
+        let bigger = UnsafeMutablePointer<UInt64>.allocate(capacity: capacity &* 2)
+        bigger.update(from: base, count: count)
+        base.deallocate()
+        base = bigger
+        capacity &*= 2
     }
 
     @inlinable @inline(__always)
@@ -260,12 +268,8 @@ public struct Layer {
         var s = _LayerScan()
         if !isKnownUniquelyReferenced(&index) { index = _FeatureIndex() }
         let featureIndex = index.unsafelyUnwrapped
-        // A record takes two bytes at least: room for every record of the layer, unless
-        // that is over the index's limit, when the features go unindexed and every record
-        // is written to the first entry.
-        let indexing = featureIndex.reserve(reader.bytes.count / 2 &+ 1)
-        let indexMask = indexing ? Int.max : 0
-        let entries = featureIndex.base
+        featureIndex.reserve(min(reader.bytes.count / 2 &+ 1, _FeatureIndex.reservedAtMost))
+        var entries = featureIndex.base, room = featureIndex.capacity
         keys.removeAll(keepingCapacity: true)
         // Values of a layer past `_tablesReadInline` go into new storage of their exact
         // size (`_readTables`), so storage that large is let go here rather than kept: it
@@ -291,14 +295,22 @@ public struct Layer {
                         // its own.
                         if s.features == 0 { s.featuresStart = p }
                         var indexed = s.indexed
+                        if indexed == room {
+                            featureIndex.grow(keeping: indexed)
+                            entries = featureIndex.base
+                            room = featureIndex.capacity
+                        }
+                        // A record takes two bytes at least, so the run holds fewer records
+                        // than the room left when it stops before `fits`.
+                        let fits = min(n, p &+ 2 &* (room &- indexed))
                         var start = q
                         p = end
                         while true {
-                            // Safe: below the room reserved above, or 0.
-                            entries[indexed & indexMask] = _FeatureIndex.entry(start, p)
+                            // Safe: indexed < room, as p < fits before each record.
+                            entries[indexed] = _FeatureIndex.entry(start, p)
                             indexed &+= 1
                             // Safe: p < n.
-                            guard p < n, b.load(fromByteOffset: p, as: UInt8.self) == 0x12 else { break }
+                            guard p < fits, b.load(fromByteOffset: p, as: UInt8.self) == 0x12 else { break }
                             var e = p &+ 1
                             guard let length = _rawVarint(b, &e, n), length <= UInt64(n &- e) else { break }
                             start = e
@@ -374,7 +386,7 @@ public struct Layer {
         self.featuresEnd = s.featuresEnd
         // The index holds every feature when none went through the checked reader and the
         // offsets fit its 32-bit halves.
-        let whole = indexing && !s.featureOutOfIndex && s.indexed == s.features
+        let whole = !s.featureOutOfIndex && s.indexed == s.features
             && UInt64(reader.bytes.count) <= UInt64(UInt32.max)
         self._featureIndex = whole ? featureIndex : nil
     }

@@ -188,6 +188,59 @@ final class LayerWalkTests: XCTestCase {
         }
     }
 
+    /// A layer with more features than the index's first reservation
+    /// (`_FeatureIndex.reservedAtMost`): the scan grows the index as it fills, keeping what
+    /// it wrote, and the walk still gives every feature in order (A12). Features of two bytes
+    /// (an empty message) fill the room exactly at the scan's bound; larger ones, keys and
+    /// values come between them. The storage is then reused for a smaller tile and for this
+    /// one again, with layers kept and not.
+    func testFeatureIndexGrowsPastItsFirstReservation() throws {
+        var rng = SystemRandomNumberGenerator()
+        let count = 2 * _FeatureIndex.reservedAtMost + 7_000
+        for round in 0..<3 {
+            var w = PBFWriter()
+            w.writeKey(field: 15, wireType: .varint); w.writeVarint(2)
+            w.writeKey(field: 1, wireType: .lengthDelimited); w.writeLengthDelimited(Array("many".utf8))
+            var keys = 0
+            for i in 0..<count {
+                if round > 0 && Int.random(in: 0..<50, using: &rng) == 0 {
+                    w.writeKey(field: 3, wireType: .lengthDelimited); w.writeLengthDelimited(Array("k\(keys)".utf8)); keys += 1
+                    w.writeKey(field: 4, wireType: .lengthDelimited); w.writeLengthDelimited(TileBuilder.stringValue("v\(i)"))
+                }
+                var f = PBFWriter()
+                if round == 2 || (round == 1 && i % 3 == 0) {
+                    f.writeKey(field: 1, wireType: .varint); f.writeVarint(UInt64(i))
+                }
+                w.writeKey(field: 2, wireType: .lengthDelimited); w.writeLengthDelimited(f.bytes)
+            }
+            var t = PBFWriter()
+            t.writeKey(field: 3, wireType: .lengthDelimited); t.writeLengthDelimited(w.bytes)
+            try t.bytes.withUnsafeBytes { raw in
+                let layers = try VectorTile(bytes: raw).layers()
+                let layer = layers[0]
+                XCTAssertNotNil(layer._featureIndex, "round \(round): the walk should read the index")
+                var expected: [Int] = []
+                var r = layer.message
+                while !r.isAtEnd {
+                    let (field, wire) = try r.readKey()
+                    if field == 2 { expected.append(try r.readLengthDelimited().absoluteStart) } else { try r.skip(wire) }
+                }
+                XCTAssertEqual(expected.count, count)
+                var seen: [Int] = []
+                layer.forEachFeature { (f: Feature) in seen.append(f.offset) }
+                // The first feature out of place, if any (the lists are long to print).
+                let wrong = seen.indices.first { $0 < expected.count && seen[$0] != expected[$0] }
+                XCTAssertNil(wrong, "round \(round): feature \(wrong ?? 0) out of place")
+                XCTAssertEqual(seen.count, expected.count, "round \(round)")
+                XCTAssertEqual(layer.featureCount, count, "round \(round)")
+            }
+            compare(t.bytes, "round \(round)")
+            var small = TileBuilder.LayerSpec(); small.features = [.init(tags: [])]
+            compare(TileBuilder.tile([small, small]), "small tile after round \(round)")
+            compare(t.bytes, "round \(round), again")
+        }
+    }
+
     /// The layer header's name, version and extent with values and lengths of one, two and
     /// three bytes, repeated (P8, the last wins), overlong (P2), out of range (A4), cut short
     /// (P3, left to the checked reader) and with the wrong wire type (P5).
