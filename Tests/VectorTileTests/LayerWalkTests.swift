@@ -241,6 +241,32 @@ final class LayerWalkTests: XCTestCase {
         }
     }
 
+    /// Tables of the smallest records, empty keys (two bytes each) and one-byte booleans
+    /// (four bytes each), as many as the layer's size allows, up to and past the 1,024 that
+    /// the scan reads before leaving the rest to a second scan (A8, A9).
+    func testTablesOfTheSmallestRecords() throws {
+        for count in [1, 2, 31, 32, 33, 200, 1_000, 1_023, 1_024, 1_025, 1_500] {
+            for withValues in [false, true] {
+                var w = PBFWriter()
+                w.writeKey(field: 15, wireType: .varint); w.writeVarint(2)
+                w.writeKey(field: 1, wireType: .lengthDelimited); w.writeLengthDelimited([])
+                for i in 0..<count {
+                    w.writeKey(field: 3, wireType: .lengthDelimited); w.writeLengthDelimited([])
+                    if withValues { w.writeKey(field: 4, wireType: .lengthDelimited); w.writeLengthDelimited([0x38, UInt8(i & 1)]) }
+                }
+                var t = PBFWriter()
+                t.writeKey(field: 3, wireType: .lengthDelimited); t.writeLengthDelimited(w.bytes)
+                try t.bytes.withUnsafeBytes { raw in
+                    let layer = try VectorTile(bytes: raw).layers()[0]
+                    XCTAssertEqual(layer.keys.count, count, "\(count) keys")
+                    XCTAssertTrue(layer.keys.allSatisfy { $0.isEmpty }, "\(count) keys")
+                    XCTAssertEqual(layer.values, withValues ? (0..<count).map { .bool($0 & 1 == 1) } : [], "\(count) values")
+                }
+                compare(t.bytes, "\(count) keys, values: \(withValues)")
+            }
+        }
+    }
+
     /// The layer header's name, version and extent with values and lengths of one, two and
     /// three bytes, repeated (P8, the last wins), overlong (P2), out of range (A4), cut short
     /// (P3, left to the checked reader) and with the wrong wire type (P5).
