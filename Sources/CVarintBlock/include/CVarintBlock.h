@@ -301,54 +301,61 @@ static const gr_window gr_windows[256] = {
 };
 
 /// The SSSE3 body of `gr_zigzag_pairs16`.
+///
+/// Each window's bytes are moved into 16-bit lanes by the shuffle, and a lane's two bytes
+/// (low 7 bits each) are joined by one multiply-add (`pmaddubsw`, weights 1 and 128), then
+/// zigzag decoded. While every varint of a window has one or two bytes and room for eight
+/// more values is left, the next window's position comes from the mask alone (the first
+/// loop); the second loop reads the table entry's counts and takes the last windows.
 __attribute__((target("ssse3")))
 static inline size_t gr_zigzag_pairs16_ssse3(const void *bytes, size_t avail, size_t max_pairs,
                                        int16_t *out, size_t *consumed) {
     const uint8_t *p = (const uint8_t *)bytes;
     const size_t max_values = 2 * max_pairs;
-    const __m128i low7 = _mm_set1_epi16(0x007F), high7 = _mm_set1_epi16(0x7F00), one = _mm_set1_epi16(1);
-    const __m128i zero = _mm_setzero_si128();
+    const __m128i low7 = _mm_set1_epi8(0x7F);
+    // Per 16-bit lane, bytes 1 and 128: the low byte's bits, plus the high byte's shifted by 7.
+    const __m128i weights = _mm_set1_epi16((short)0x8001);
     size_t at = 0, n = 0;
-    const gr_window *last = 0;
-    size_t last_at = 0, last_taken = 0;
-    while (n < max_values && at + 8 <= avail) {
-        __m128i in = _mm_loadl_epi64((const __m128i *)(p + at));
-        const unsigned mask = (unsigned)_mm_movemask_epi8(in) & 0xFF;
-        const gr_window *w = &gr_windows[mask];
-        // Every varint of the window has one or two bytes (no two continuation bits in a
-        // row), and all its values fit: the common case.
-        const int simple = (mask & (mask >> 1)) == 0 && n + 8 < max_values;
-        if (!simple && w->count == 0) break;
-        __m128i lanes = _mm_shuffle_epi8(in, _mm_loadu_si128((const __m128i *)w->shuffle));
-        __m128i v = _mm_or_si128(_mm_and_si128(lanes, low7), _mm_srli_epi16(_mm_and_si128(lanes, high7), 1));
-        __m128i z = _mm_xor_si128(_mm_srli_epi16(v, 1), _mm_sub_epi16(zero, _mm_and_si128(v, one)));
-        _mm_storeu_si128((__m128i *)(out + n), z);
-        last = w;
-        last_at = at;
-        if (__builtin_expect(simple, 1)) {
-            // Its varints take all eight bytes, or seven when the last one starts a varint:
-            // the next window's position is found from the mask rather than from the table
-            // entry, so the next load does not wait for the entry's
-            // (`testWindowTableFollowsItsRule` holds the table to this).
-            last_taken = w->count;
+    if (max_values > 8) {
+        const size_t room = max_values - 8;
+        while (n < room && at + 8 <= avail) {
+            const __m128i in = _mm_loadl_epi64((const __m128i *)(p + at));
+            const unsigned mask = (unsigned)_mm_movemask_epi8(in);
+            // A varint of three bytes or more (two continuation bits in a row): the second loop.
+            if (mask & (mask >> 1)) break;
+            const gr_window *w = &gr_windows[mask];
+            const __m128i lanes = _mm_shuffle_epi8(in, _mm_loadu_si128((const __m128i *)w->shuffle));
+            const __m128i v = _mm_maddubs_epi16(weights, _mm_and_si128(lanes, low7));
+            // Zigzag: (v >> 1) ^ -(v & 1), the second term by moving bit 0 to the sign and back.
+            const __m128i z = _mm_xor_si128(_mm_srli_epi16(v, 1), _mm_srai_epi16(_mm_slli_epi16(v, 15), 15));
+            _mm_storeu_si128((__m128i *)(out + n), z);
             n += w->count;
+            // Its varints take all eight bytes, or seven when the last one starts a varint
+            // (`testWindowTableFollowsItsRule` holds the table to this).
             at += 8 - (mask >> 7);
-            continue;
         }
+    }
+    while (n < max_values && at + 8 <= avail) {
+        const __m128i in = _mm_loadl_epi64((const __m128i *)(p + at));
+        const gr_window *w = &gr_windows[(unsigned)_mm_movemask_epi8(in)];
+        if (w->count == 0) break;
+        const __m128i lanes = _mm_shuffle_epi8(in, _mm_loadu_si128((const __m128i *)w->shuffle));
+        const __m128i v = _mm_maddubs_epi16(weights, _mm_and_si128(lanes, low7));
+        const __m128i z = _mm_xor_si128(_mm_srli_epi16(v, 1), _mm_srai_epi16(_mm_slli_epi16(v, 15), 15));
+        _mm_storeu_si128((__m128i *)(out + n), z);
         if (n + w->count >= max_values) {
-            size_t taken = max_values - n;
-            *consumed = at + w->ends[taken - 1];
+            *consumed = at + w->ends[max_values - n - 1];
             return max_pairs;
         }
-        last_taken = w->count;
         n += w->count;
         at += w->length;
     }
     if (n & 1) {
-        // Give back the last varint, the first of a pair that did not finish.
-        last_taken -= 1;
+        // Give back the last varint, the first of a pair that did not finish. It ends at
+        // byte at - 1 and takes two bytes when the byte before that continues a varint (a
+        // continuation byte here can only start a two-byte varint).
         n -= 1;
-        at = last_at + (last_taken ? last->ends[last_taken - 1] : 0);
+        at -= (at >= 2 && (p[at - 2] & 0x80)) ? 2 : 1;
     }
     *consumed = at;
     return n / 2;
