@@ -281,6 +281,13 @@ struct _GeometryDecoder<S: _GeometrySource> {
         return (id, count, source.lastOffset)
     }
 
+    /// The error for command `raw` (nil: the geometry's end) where the grammar wanted
+    /// another: an unknown command id (§4.3.3) as such, anything else as `grammar`.
+    @inlinable @inline(__always)
+    func _unexpected(_ raw: UInt32?, else grammar: @autoclosure () -> MVTError) -> MVTError {
+        _unexpectedCommand(raw, source.lastOffset, grammar())
+    }
+
     /// Reads one parameter pair and moves the cursor (§4.3.2, §4.3.3). `wide` reads values
     /// of three bytes inline (`nextWide`), for POINT coordinates and a part's MoveTo.
     @usableFromInline @_transparent
@@ -514,18 +521,22 @@ struct _GeometryDecoder<S: _GeometrySource> {
     mutating func lines<H: GeometryHandler, L: _LinePoints>(_ h: inout H, _ linePoints: L.Type) throws(MVTError) {
         var d = self   // a local copy, as in `polygons`
         var any = false
-        while let m = try d.command() {
+        // Commands compared whole, as in `polygons`: MoveTo(1) is 9, LineTo(n ≥ 1) is 2 + 8n.
+        while let move = try d.source.next() {
             any = true
-            guard m.id == 1, m.count == 1 else {
-                throw .invalidGeometry(reason: m.id == 7 ? "ClosePath in a LINESTRING" : "LINESTRING part must start with MoveTo(1)", offset: m.offset)
+            let moveOffset = d.source.lastOffset
+            guard move == 9 else {
+                throw d._unexpected(move, else: .invalidGeometry(reason: move & 7 == 7 ? "ClosePath in a LINESTRING" : "LINESTRING part must start with MoveTo(1)", offset: moveOffset))
             }
-            _ = try d.pair(m.offset, wide: true)
-            guard let l = try d.command(), l.id == 2, l.count >= 1 else {
-                throw .invalidGeometry(reason: "MoveTo must be followed by LineTo with count ≥ 1", offset: m.offset)
+            _ = try d.pair(moveOffset, wide: true)
+            let line = try d.source.next()
+            guard let line, line & 7 == 2, line >= 8 else {
+                throw d._unexpected(line, else: .invalidGeometry(reason: "MoveTo must be followed by LineTo with count ≥ 1", offset: moveOffset))
             }
+            let lineOffset = d.source.lastOffset
             h.lineBegin()
             h.linePoint(x: d.x, y: d.y)
-            var count = l.count
+            var count = line &>> 3
             if L.skipped, let base = d.source.rawBase {
                 // Nothing reads the points: the pairs are only checked (`_checkLinePairs`),
                 // as far as that check takes them, and the cursor is left behind (the
@@ -537,7 +548,7 @@ struct _GeometryDecoder<S: _GeometrySource> {
             }
             if count > 0 {
                 var unused = _ShoelaceSum()
-                try d.run(count, l.offset, &h, _LineRun.self, area: &unused)
+                try d.run(count, lineOffset, &h, _LineRun.self, area: &unused)
             }
             h.lineEnd()
         }
@@ -552,27 +563,36 @@ struct _GeometryDecoder<S: _GeometrySource> {
         // decoder is not used after its geometry is read, so nothing is written back.
         var d = self
         var rings = 0
-        while let m = try d.command() {
-            guard m.id == 1, m.count == 1 else {
-                throw .invalidGeometry(reason: "ring must start with MoveTo(1)", offset: m.offset)
+        // Each command is compared whole with what the grammar expects here (MoveTo(1) is 9,
+        // ClosePath(1) is 15, LineTo(n ≥ 2) is 2 + 8n); anything else goes to
+        // `_unexpected`, which tells an unknown command id from a grammar error.
+        while let move = try d.source.next() {
+            let moveOffset = d.source.lastOffset
+            guard move == 9 else {
+                throw d._unexpected(move, else: .invalidGeometry(reason: "ring must start with MoveTo(1)", offset: moveOffset))
             }
-            _ = try d.pair(m.offset, wide: true)
-            guard let l = try d.command(), l.id == 2, l.count >= 2 else {
-                throw .invalidGeometry(reason: "ring needs LineTo with count ≥ 2", offset: m.offset)
+            _ = try d.pair(moveOffset, wide: true)
+            let line = try d.source.next()
+            guard let line, line & 7 == 2, line >= 16 else {
+                throw d._unexpected(line, else: .invalidGeometry(reason: "ring needs LineTo with count ≥ 2", offset: moveOffset))
             }
+            let lineOffset = d.source.lastOffset
             h.ringBegin()
             h.ringPoint(x: d.x, y: d.y)
             // Taken relative to the first vertex, rings far from the tile sum as exactly as
             // rings near it.
             var area = _ShoelaceSum(originX: d.x, originY: d.y)
-            try d.run(l.count, l.offset, &h, _RingRun.self, area: &area)
-            guard let c = try d.command(), c.id == 7 else {
-                throw .invalidGeometry(reason: "ring must end with ClosePath", offset: l.offset)
+            try d.run(line &>> 3, lineOffset, &h, _RingRun.self, area: &area)
+            let close = try d.source.next()
+            guard close == 15 else {
+                let grammar: MVTError = close.map { $0 & 7 == 7 } == true
+                    ? .invalidClosePath(count: close! &>> 3, offset: d.source.lastOffset)
+                    : .invalidGeometry(reason: "ring must end with ClosePath", offset: lineOffset)
+                throw d._unexpected(close, else: grammar)
             }
-            guard c.count == 1 else { throw .invalidClosePath(count: c.count, offset: c.offset) }
             area.close(d.x, d.y)
             let kind = area.kind
-            if rings == 0 && kind == .interior { throw .interiorRingFirst(offset: m.offset) }
+            if rings == 0 && kind == .interior { throw .interiorRingFirst(offset: moveOffset) }
             rings &+= 1
             h.ringEnd(kind)
         }
@@ -581,6 +601,16 @@ struct _GeometryDecoder<S: _GeometrySource> {
 
     @inlinable
     var offset0: Int { source.startOffset }
+}
+
+/// `_GeometryDecoder._unexpected`, out of line.
+@usableFromInline @inline(never)
+func _unexpectedCommand(_ raw: UInt32?, _ offset: Int, _ grammar: MVTError) -> MVTError {
+    if let raw {
+        let id = raw & 7
+        if id != 1 && id != 2 && id != 7 { return .invalidCommand(id, offset: offset) }
+    }
+    return grammar
 }
 
 /// Whether a LINESTRING's points are decoded (`_DecodedLinePoints`, what `decodeGeometry`

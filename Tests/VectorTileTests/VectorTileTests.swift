@@ -83,6 +83,56 @@ final class VectorTileTests: XCTestCase {
         XCTAssertEqual(geometryError([9, 50, 34], type: 7)?.rule, "B3")
     }
 
+    /// At each place of the LINESTRING and POLYGON grammars (§4.3.4.3, §4.3.4.4), a command
+    /// id that does not exist is reported as such (C3) at its own offset, a known command in
+    /// the wrong place as a grammar error (D2, D3) at the offset of the part's MoveTo (or, for
+    /// a ring's end, of its LineTo), and a ClosePath with a count other than 1 (C7) at its own.
+    func testCommandErrorsAtEachPlaceOfTheGrammar() throws {
+        // Every value below 128: value k of the geometry is byte k of its packed record.
+        func check(_ commands: [UInt32], type: UInt64, _ expected: (Int) -> MVTError,
+                   line: UInt = #line) throws {
+            var spec = TileBuilder.LayerSpec()
+            spec.features = [.init(type: type, geometry: commands)]
+            let tile = TileBuilder.tile([spec]), record = TileBuilder.packed(commands)
+            let start = try XCTUnwrap((0...(tile.count - record.count)).first { Array(tile[$0..<$0 + record.count]) == record },
+                                      line: line)
+            XCTAssertEqual(geometryError(commands, type: type), expected(start), line: line)
+        }
+        let ring: [UInt32] = [9, 6, 12, 18, 10, 12, 24, 44]
+        // POLYGON: a ring's MoveTo, in the first ring and in a later one.
+        try check([11, 6, 12] + ring, type: 3) { .invalidCommand(3, offset: $0) }
+        try check(ring + [15, 11, 0, 0], type: 3) { .invalidCommand(3, offset: $0 + 9) }
+        try check([10, 6, 12] + ring, type: 3) {
+            .invalidGeometry(reason: "ring must start with MoveTo(1)", offset: $0) }
+        try check([17, 6, 12, 2, 2] + Array(ring.dropFirst()), type: 3) {
+            .invalidGeometry(reason: "ring must start with MoveTo(1)", offset: $0) }
+        // Its LineTo: an unknown id, another command, a count below 2, none at all.
+        try check([9, 6, 12, 19, 10, 12, 24, 44, 15], type: 3) { .invalidCommand(3, offset: $0 + 3) }
+        for commands: [UInt32] in [[9, 6, 12, 9, 10, 12, 15], [9, 6, 12, 10, 10, 12, 15], [9, 6, 12]] {
+            try check(commands, type: 3) { .invalidGeometry(reason: "ring needs LineTo with count ≥ 2", offset: $0) }
+        }
+        // Its ClosePath: an unknown id, another command, none, a count other than 1.
+        try check(ring + [13], type: 3) { .invalidCommand(5, offset: $0 + 8) }
+        try check(ring + [9, 2, 2], type: 3) {
+            .invalidGeometry(reason: "ring must end with ClosePath", offset: $0 + 3) }
+        try check(ring, type: 3) { .invalidGeometry(reason: "ring must end with ClosePath", offset: $0 + 3) }
+        try check(ring + [23], type: 3) { .invalidClosePath(count: 2, offset: $0 + 8) }
+        try check(ring + [7], type: 3) { .invalidClosePath(count: 0, offset: $0 + 8) }
+        // LINESTRING: a part's MoveTo, in the first part and in a later one.
+        let part: [UInt32] = [9, 4, 4, 18, 0, 16, 16, 0]
+        try check([11, 4, 4, 10, 2, 2], type: 2) { .invalidCommand(3, offset: $0) }
+        try check(part + [14, 1, 1], type: 2) { .invalidCommand(6, offset: $0 + 8) }
+        try check(part + [15], type: 2) { .invalidGeometry(reason: "ClosePath in a LINESTRING", offset: $0 + 8) }
+        try check([10, 4, 4], type: 2) {
+            .invalidGeometry(reason: "LINESTRING part must start with MoveTo(1)", offset: $0) }
+        // Its LineTo: an unknown id, another command, a count of 0, none at all.
+        try check([9, 4, 4, 12, 0, 16], type: 2) { .invalidCommand(4, offset: $0 + 3) }
+        for commands: [UInt32] in [[9, 4, 4, 9, 2, 2], [9, 4, 4, 2], [9, 4, 4]] {
+            try check(commands, type: 2) {
+                .invalidGeometry(reason: "MoveTo must be followed by LineTo with count ≥ 1", offset: $0) }
+        }
+    }
+
     /// C8: a zero-length LineTo fails strict decoding and is dropped in tolerant mode.
     func testZeroLengthSegment() throws {
         XCTAssertEqual(geometryError([9, 4, 4, 26, 0, 0, 0, 16, 16, 0], type: 2)?.rule, "C8")
