@@ -586,6 +586,44 @@ final class DecoderDifferentialTests: XCTestCase {
         }
     }
 
+    /// A ring's raw loop sums its short steps in blocks with wrapping arithmetic, which is
+    /// exact only while the cursor stays near the ring's first vertex (§4.3.4.4, D4). Here
+    /// 12,600 steps of 2^31 − 1 (taken one by one, checked) carry the cursor some 2.7·10^13
+    /// out, then 64 short steps follow, whose terms together pass 2^63: summed in a block
+    /// they would wrap and flip the ring's kind. The ring must be classified as the 128-bit
+    /// reference classifies it, in either winding (an interior ring after a small exterior).
+    func testShortStepsFarOutAfterLongStepsKeepTheRingsKind() throws {
+        for winding: Int64 in [1, -1] {
+            var v: [UInt64] = []
+            if winding < 0 { v += [9, 0, 0, 26, 2, 0, 0, 2, 1, 0, 15] }   // a 1×1 exterior square
+            let long = 12_600, short = 64
+            v.append(9); v.append(0); v.append(0)
+            v.append(UInt64(2 * long + short) << 3 | 2)
+            for _ in 0..<long { v.append(Self.zigzag((1 << 31) - 1)); v.append(0) }
+            for _ in 0..<short { v.append(0); v.append(Self.zigzag(winding * 4000)) }
+            for _ in 0..<long { v.append(Self.zigzag(-((1 << 31) - 1))); v.append(0) }
+            v.append(15)
+            let bytes = v.flatMap { Self.varint($0, length: 1) }
+            var f = PBFWriter()
+            f.writeKey(field: 3, wireType: .varint); f.writeVarint(3)
+            f.writeKey(field: 4, wireType: .lengthDelimited); f.writeLengthDelimited(bytes)
+            let expected = Self.referenceGeometry(type: 3, bytes: bytes, strict: false)
+            XCTAssertFalse(expected.fails)
+            XCTAssertEqual(expected.events.last, .ringEnd(winding > 0 ? .exterior : .interior))
+            try f.bytes.withUnsafeBytes { raw in
+                let feature = Feature(PBFReader(bytes: raw), keyCount: 0, valueCount: 0)
+                for mode in [GeometryMode.strict, .tolerant] {
+                    var rec = Recorder()
+                    var fails = false
+                    do { try feature.decodeGeometry(into: &rec, mode: mode) } catch { fails = true }
+                    XCTAssertFalse(fails, "winding \(winding), \(mode)")
+                    XCTAssertEqual(rec.events.count, expected.events.count, "winding \(winding), \(mode)")
+                    XCTAssertEqual(rec.events.last, expected.events.last, "winding \(winding), \(mode)")
+                }
+            }
+        }
+    }
+
     /// A layer value as the reference reads it (strings as their bytes, floats as bits).
     enum RefValue: Equatable {
         case string([UInt8]), float(UInt32), double(UInt64), int(Int64), uint(UInt64), sint(Int64), bool(Bool)
