@@ -586,6 +586,17 @@ final class DecoderDifferentialTests: XCTestCase {
         }
     }
 
+    /// `_fiveInARow`, which lets the line-pair check leave a varint of ten bytes or more to
+    /// the decoding loop (P1), against its definition on every pattern of eight flag bytes.
+    func testFiveInARowOnEveryPattern() {
+        for pattern in 0..<256 {
+            var flags: UInt64 = 0
+            for i in 0..<8 where pattern >> i & 1 == 1 { flags |= 0x80 << (8 * UInt64(i)) }
+            let run = (0...3).contains { k in (k..<(k + 5)).allSatisfy { pattern >> $0 & 1 == 1 } }
+            XCTAssertEqual(_fiveInARow(flags) != 0, run, "pattern \(String(pattern, radix: 2))")
+        }
+    }
+
     /// A ring's raw loop sums its short steps in blocks with wrapping arithmetic, which is
     /// exact only while the cursor stays near the ring's first vertex (§4.3.4.4, D4). Here
     /// 12,600 steps of 2^31 − 1 (taken one by one, checked) carry the cursor some 2.7·10^13
