@@ -277,12 +277,12 @@ struct _GeometryDecoder<S: _GeometrySource> {
     mutating func command() throws(MVTError) -> (id: UInt32, count: UInt32, offset: Int)? {
         guard let raw = try source.next() else { return nil }
         let id = raw & 7, count = raw >> 3
-        guard id == 1 || id == 2 || id == 7 else { throw .invalidCommand(id, offset: source.lastOffset) }
+        guard _isCommandID(id) else { throw .invalidCommand(id, offset: source.lastOffset) }
         return (id, count, source.lastOffset)
     }
 
     /// The error for command `raw` (nil: the geometry's end) where the grammar wanted
-    /// another: an unknown command id (§4.3.3) as such, anything else as `grammar`.
+    /// another: an unknown command id (§4.3.1, C3) as such, anything else as `grammar`.
     @inlinable @inline(__always)
     func _unexpected(_ raw: UInt32?, else grammar: @autoclosure () -> MVTError) -> MVTError {
         _unexpectedCommand(raw, source.lastOffset, grammar())
@@ -603,13 +603,14 @@ struct _GeometryDecoder<S: _GeometrySource> {
     var offset0: Int { source.startOffset }
 }
 
+/// Whether `id` is MoveTo, LineTo or ClosePath (§4.3.1).
+@inlinable @inline(__always)
+func _isCommandID(_ id: UInt32) -> Bool { id == 1 || id == 2 || id == 7 }
+
 /// `_GeometryDecoder._unexpected`, out of line.
 @usableFromInline @inline(never)
 func _unexpectedCommand(_ raw: UInt32?, _ offset: Int, _ grammar: MVTError) -> MVTError {
-    if let raw {
-        let id = raw & 7
-        if id != 1 && id != 2 && id != 7 { return .invalidCommand(id, offset: offset) }
-    }
+    if let raw, !_isCommandID(raw & 7) { return .invalidCommand(raw & 7, offset: offset) }
     return grammar
 }
 

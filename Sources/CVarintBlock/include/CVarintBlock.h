@@ -300,21 +300,28 @@ static const gr_window gr_windows[256] = {
     {{0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80}, {0, 0, 0, 0, 0, 0, 0, 0}, 0, 0, {0}},
 };
 
+/// Decodes the varints of one window (`in`, its entry `w`) into 16-bit lanes at `out`: the
+/// shuffle moves each into its lane, one multiply-add (`pmaddubsw`, weights 1 and 128)
+/// joins a lane's two bytes (low 7 bits each), then zigzag: (v >> 1) ^ -(v & 1), the second
+/// term by moving bit 0 to the sign and back.
+__attribute__((target("ssse3")))
+static inline void gr_window_decode(__m128i in, const gr_window *w, int16_t *out) {
+    const __m128i lanes = _mm_shuffle_epi8(in, _mm_loadu_si128((const __m128i *)w->shuffle));
+    const __m128i v = _mm_maddubs_epi16(_mm_set1_epi16((short)0x8001), _mm_and_si128(lanes, _mm_set1_epi8(0x7F)));
+    const __m128i z = _mm_xor_si128(_mm_srli_epi16(v, 1), _mm_srai_epi16(_mm_slli_epi16(v, 15), 15));
+    _mm_storeu_si128((__m128i *)out, z);
+}
+
 /// The SSSE3 body of `gr_zigzag_pairs16`.
 ///
-/// Each window's bytes are moved into 16-bit lanes by the shuffle, and a lane's two bytes
-/// (low 7 bits each) are joined by one multiply-add (`pmaddubsw`, weights 1 and 128), then
-/// zigzag decoded. While every varint of a window has one or two bytes and room for eight
-/// more values is left, the next window's position comes from the mask alone (the first
+/// Each window is decoded by `gr_window_decode`. While every varint of a window has one or
+/// two bytes and room for eight more values is left, the next window's position comes from the mask alone (the first
 /// loop); the second loop reads the table entry's counts and takes the last windows.
 __attribute__((target("ssse3")))
 static inline size_t gr_zigzag_pairs16_ssse3(const void *bytes, size_t avail, size_t max_pairs,
                                        int16_t *out, size_t *consumed) {
     const uint8_t *p = (const uint8_t *)bytes;
     const size_t max_values = 2 * max_pairs;
-    const __m128i low7 = _mm_set1_epi8(0x7F);
-    // Per 16-bit lane, bytes 1 and 128: the low byte's bits, plus the high byte's shifted by 7.
-    const __m128i weights = _mm_set1_epi16((short)0x8001);
     size_t at = 0, n = 0;
     if (max_values > 8) {
         const size_t room = max_values - 8;
@@ -324,11 +331,7 @@ static inline size_t gr_zigzag_pairs16_ssse3(const void *bytes, size_t avail, si
             // A varint of three bytes or more (two continuation bits in a row): the second loop.
             if (mask & (mask >> 1)) break;
             const gr_window *w = &gr_windows[mask];
-            const __m128i lanes = _mm_shuffle_epi8(in, _mm_loadu_si128((const __m128i *)w->shuffle));
-            const __m128i v = _mm_maddubs_epi16(weights, _mm_and_si128(lanes, low7));
-            // Zigzag: (v >> 1) ^ -(v & 1), the second term by moving bit 0 to the sign and back.
-            const __m128i z = _mm_xor_si128(_mm_srli_epi16(v, 1), _mm_srai_epi16(_mm_slli_epi16(v, 15), 15));
-            _mm_storeu_si128((__m128i *)(out + n), z);
+            gr_window_decode(in, w, out + n);
             n += w->count;
             // Its varints take all eight bytes, or seven when the last one starts a varint
             // (`testWindowTableFollowsItsRule` holds the table to this).
@@ -339,10 +342,7 @@ static inline size_t gr_zigzag_pairs16_ssse3(const void *bytes, size_t avail, si
         const __m128i in = _mm_loadl_epi64((const __m128i *)(p + at));
         const gr_window *w = &gr_windows[(unsigned)_mm_movemask_epi8(in)];
         if (w->count == 0) break;
-        const __m128i lanes = _mm_shuffle_epi8(in, _mm_loadu_si128((const __m128i *)w->shuffle));
-        const __m128i v = _mm_maddubs_epi16(weights, _mm_and_si128(lanes, low7));
-        const __m128i z = _mm_xor_si128(_mm_srli_epi16(v, 1), _mm_srai_epi16(_mm_slli_epi16(v, 15), 15));
-        _mm_storeu_si128((__m128i *)(out + n), z);
+        gr_window_decode(in, w, out + n);
         if (n + w->count >= max_values) {
             *consumed = at + w->ends[max_values - n - 1];
             return max_pairs;
