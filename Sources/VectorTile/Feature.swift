@@ -271,6 +271,13 @@ public struct Feature {
     /// - Complexity: O(tags); allocates nothing.
     @inlinable
     public func forEachTag(_ body: (_ key: Int, _ value: Int) -> Void) throws(MVTError) {
+        try _forEachTag(from: 0, body)
+    }
+
+    /// `forEachTag` from byte `first` of the tags record on. `first` is 0, or the start of
+    /// a pair of a feature with one packed tags record.
+    @inlinable @inline(__always)
+    func _forEachTag(from first: Int, _ body: (_ key: Int, _ value: Int) -> Void) throws(MVTError) {
         if _tagRecords == 1, tagPayloadStart >= 0, let base = message.bytes.baseAddress {
             // The common case: one packed record, read in place without the stream's
             // record bookkeeping. Each pair is read with one raw load: two bytes for a pair
@@ -284,7 +291,7 @@ public struct Feature {
             // The scan that made this view found the record within the message.
             let b = base + start, n = Int(tagPayloadEnd) &- start
             let loadable = message.bytes.count &- start
-            var p = 0
+            var p = first
             let kc = UInt64(UInt32(bitPattern: keyCount)), vc = UInt64(UInt32(bitPattern: valueCount))
             // One-byte pairs only, in the tightest loop (most tiles' tags are all such);
             // anything else out of line.
@@ -313,6 +320,65 @@ public struct Feature {
 }
 
 extension Feature {
+    /// Checks the tags as `forEachTag` does (B6, B7), with the same errors, without reading
+    /// the pairs out.
+    ///
+    /// When the layer's key and value tables have at most 128 entries each, every valid
+    /// index takes one byte, and eight bytes (four pairs) are checked at once: each byte
+    /// gets 128 − count added, its key or value table's count by its place, so an index
+    /// below the count stays below 0x80, and one at or above it reaches 0x80 or more. A byte
+    /// that is not a whole varint has its top bit set already. With larger tables, where
+    /// indices of two and three bytes are the rule (OSM QA tiles), the loops go first.
+    /// The last bytes are checked in the eight that end the record, any before the record
+    /// masked off. Anything else (an odd length, a longer index, an index out of range, a
+    /// record of less than eight bytes at the message's start) goes on `forEachTag`'s loops
+    /// from the first eight bytes that did not pass.
+    ///
+    /// `ignored` is called with the pairs left to those loops (pass an empty closure;
+    /// taking it from the caller lets the loops be specialised for it).
+    ///
+    /// - Complexity: O(tags); allocates nothing.
+    @inline(__always)
+    func _checkTags(_ ignored: (_ key: Int, _ value: Int) -> Void) throws(MVTError) {
+        var p = 0
+        if _tagRecords == 1, tagPayloadStart >= 0, let base = message.bytes.baseAddress {
+            let start = Int(tagPayloadStart), end = Int(tagPayloadEnd)
+            let n = end &- start
+            let kc = UInt64(UInt32(bitPattern: keyCount)), vc = UInt64(UInt32(bitPattern: valueCount))
+            if n & 1 == 0, end >= 8, kc <= 128, vc <= 128 {
+                let add = ((128 &- kc) | (128 &- vc) &<< 8) &* 0x0001_0001_0001_0001
+                let top: UInt64 = 0x8080_8080_8080_8080
+                // The scan that made this view found the record within the message.
+                let b = base + start
+                var ok = true
+                while p &+ 8 < n {
+                    // Safe: p + 8 < n.
+                    let w = UInt64(littleEndian: b.loadUnaligned(fromByteOffset: p, as: UInt64.self))
+                    ok = (w | (w &+ add)) & top == 0
+                    guard ok else { break }
+                    p &+= 8
+                }
+                if ok {
+                    // The eight bytes that end the record: n is even, so byte 0 holds a key
+                    // index. Bytes before the record are cleared before the addition so
+                    // that none can carry into the record's.
+                    // Safe: the window is message bytes end - 8 ..< end, and end >= 8.
+                    let w = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: end &- 8, as: UInt64.self))
+                    let keep = ~UInt64(0) &<< UInt64(truncatingIfNeeded: max(0, 64 &- 8 &* n))
+                    let t = w & keep
+                    if (t | (t &+ add)) & top & keep == 0 { return }
+                }
+            }
+        }
+        try _checkTagsOnLoops(from: p, ignored)
+    }
+
+    /// `forEachTag`'s loops from byte `p` of the tags record, for `_checkTags`.
+    @inline(never)
+    func _checkTagsOnLoops(from p: Int, _ ignored: (_ key: Int, _ value: Int) -> Void) throws(MVTError) {
+        try _forEachTag(from: p, ignored)
+    }
+
     /// The tag pairs of one packed record from `r`'s position on, with every check: what
     /// the raw loads of `forEachTag` leave (longer varints, an odd count, an index out of
     /// range, a malformed varint), reported with its offset.

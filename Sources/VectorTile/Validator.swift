@@ -106,7 +106,7 @@ public enum MVTValidator {
         if let e = f.scanError { add(e); return }
         if warnings && f.hasID && !ids.insert(f.id).inserted { add(.duplicateFeatureID(f.id, offset: f.offset)) }
         if f.rawType == nil { add(.missingType(offset: f.offset)) }
-        do throws(MVTError) { try f.forEachTag { _, _ in } } catch { add(error) }
+        do throws(MVTError) { try f._checkTags { _, _ in } } catch { add(error) }
         guard f.geometryRecords > 0 else { add(.missingGeometry(offset: f.offset)); return }
         // Several geometry records concatenate by protobuf rules; the feature is skipped as a
         // whole (recoverable), so its concatenated commands are not judged.
