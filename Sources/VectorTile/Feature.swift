@@ -330,9 +330,9 @@ extension Feature {
     /// that is not a whole varint has its top bit set already. With larger tables, where
     /// indices of two and three bytes are the rule (OSM QA tiles), the loops go first.
     /// The last bytes are checked in the eight that end the record, any before the record
-    /// masked off. Anything else (an odd length, a longer index, an index out of range, a
-    /// record of less than eight bytes at the message's start) goes on `forEachTag`'s loops
-    /// from the first eight bytes that did not pass.
+    /// left out. Anything else (an odd length, a longer index, an index out of range, a
+    /// record that ends within the message's first eight bytes) goes on `forEachTag`'s
+    /// loops from the first eight bytes that did not pass.
     ///
     /// `ignored` is called with the pairs left to those loops (pass an empty closure;
     /// taking it from the caller lets the loops be specialised for it).
@@ -360,13 +360,13 @@ extension Feature {
                 }
                 if ok {
                     // The eight bytes that end the record: n is even, so byte 0 holds a key
-                    // index. Bytes before the record are cleared before the addition so
-                    // that none can carry into the record's.
+                    // index. When the record is shorter, the bytes before it are left out of
+                    // the test; none can carry into the record's, as the byte just before
+                    // it is the last of its length's varint, below 8.
                     // Safe: the window is message bytes end - 8 ..< end, and end >= 8.
                     let w = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: end &- 8, as: UInt64.self))
                     let keep = ~UInt64(0) &<< UInt64(truncatingIfNeeded: max(0, 64 &- 8 &* n))
-                    let t = w & keep
-                    if (t | (t &+ add)) & top & keep == 0 { return }
+                    if (w | (w &+ add)) & top & keep == 0 { return }
                 }
             }
         }

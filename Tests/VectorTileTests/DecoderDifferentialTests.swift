@@ -890,6 +890,106 @@ final class DecoderDifferentialTests: XCTestCase {
         }
     }
 
+    /// The validator's tag check (`_checkTags`: eight bytes at a time when both tables have
+    /// at most 128 entries) against the reference, written here from B6, B7 and protobuf's
+    /// varint rules: the same verdict, the same odd-count (B6) or out-of-range (B7) error at
+    /// the same offset, and for malformed varints the same error as `forEachTag`.
+    ///
+    /// Records of 0 to 40 bytes, mostly one-byte indices just below the tables' counts,
+    /// with now and then an index at or past a count, a wide or overlong index, an odd
+    /// count or a record cut inside a varint. The record is the last field of the message
+    /// (nothing after it to load), the first, or the only one (so that a short record's
+    /// last eight bytes would start before the message).
+    func testTagCheckMatchesReference() throws {
+        var rng = Rng(state: 0x7461_6763_0000_0001)
+        var checked = (fast: 0, errors: 0)
+        for iteration in 0..<20000 {
+            let keyCount = Int(rng.chance(10) ? 129 + rng.below(300) : rng.below(129))
+            let valueCount = Int(rng.chance(10) ? 129 + rng.below(300) : rng.below(129))
+            let badPercent: UInt64 = rng.chance(50) ? 0 : 1 + rng.below(4)
+            var tags: [UInt64] = []
+            for j in 0..<(Int(rng.below(21)) * 2 + (rng.chance(5) ? 1 : 0)) {
+                let count = UInt64(j % 2 == 0 ? keyCount : valueCount)
+                if rng.chance(badPercent) {
+                    tags.append(rng.chance(60) ? count + rng.below(3) : rng.below(1 << 14))
+                } else {
+                    // The top of the range most often, where an off-by-one would show.
+                    tags.append(count == 0 ? 0 : rng.chance(30) ? count - 1 : rng.below(count))
+                }
+            }
+            var bytes = rng.chance(10) ? Self.encode(tags, &rng) : tags.flatMap { Self.varint($0, length: 1) }
+            if rng.chance(3), !bytes.isEmpty, bytes.last! < 0x80, bytes.count > 1, bytes[bytes.count - 2] >= 0x80 {
+                bytes.removeLast()   // ends inside a varint
+            }
+            var f = PBFWriter()
+            let place = rng.below(10)   // 0..<4: last, 4..<8: first, 8..<10: alone
+            if place >= 4 { f.writeKey(field: 2, wireType: .lengthDelimited); f.writeLengthDelimited(bytes) }
+            if place < 8 {
+                f.writeKey(field: 3, wireType: .varint); f.writeVarint(3)
+                f.writeKey(field: 4, wireType: .lengthDelimited); f.writeLengthDelimited([9, 2, 2, 26, 4, 0, 0, 4, 15])
+            }
+            if place < 4 { f.writeKey(field: 2, wireType: .lengthDelimited); f.writeLengthDelimited(bytes) }
+            let payload = place < 4 ? f.bytes.count - bytes.count : 1 + Self.varint(UInt64(bytes.count), length: 1).count
+
+            // The reference: the varints with their offsets, then the first problem.
+            var values: [(value: UInt32, offset: Int)] = []
+            var malformed = false
+            var i = 0
+            scan: while i < bytes.count {
+                var v: UInt64 = 0
+                var n = 0
+                while true {
+                    guard i + n < bytes.count, n < 10, n < 9 || bytes[i + n] <= 1 else { malformed = true; break scan }
+                    v |= UInt64(bytes[i + n] & 0x7F) << (7 * UInt64(n))
+                    n += 1
+                    if bytes[i + n - 1] < 0x80 { break }
+                }
+                values.append((UInt32(truncatingIfNeeded: v), payload + i))
+                i += n
+            }
+            enum Verdict: Equatable { case ok, malformed, error(MVTError) }
+            var expected = Verdict.ok
+            var k = 0
+            while k < values.count {
+                if k + 1 == values.count {
+                    expected = malformed ? .malformed : .error(.oddTagCount(offset: values[k].offset))
+                    break
+                }
+                if Int(values[k].value) >= keyCount {
+                    expected = .error(.tagIndexOutOfRange(index: values[k].value, offset: values[k].offset))
+                    break
+                }
+                if Int(values[k + 1].value) >= valueCount {
+                    expected = .error(.tagIndexOutOfRange(index: values[k + 1].value, offset: values[k + 1].offset))
+                    break
+                }
+                k += 2
+            }
+            if k == values.count && malformed { expected = .malformed }
+
+            try f.bytes.withUnsafeBytes { raw in
+                let feature = Feature(PBFReader(bytes: raw), keyCount: keyCount, valueCount: valueCount)
+                var viaLoops: MVTError? = nil
+                do throws(MVTError) { try feature.forEachTag { _, _ in } } catch { viaLoops = error }
+                var got = Verdict.ok
+                var checkError: MVTError? = nil
+                do throws(MVTError) { try feature._checkTags { _, _ in } } catch {
+                    checkError = error
+                    if case .malformed = error { got = .malformed } else { got = .error(error) }
+                }
+                let context = "iteration \(iteration), keys \(keyCount), values \(valueCount), place \(place), bytes \(bytes)"
+                XCTAssertEqual(got, expected, context)
+                XCTAssertEqual(checkError, viaLoops, context)
+                if got != expected || checkError != viaLoops { throw ReferenceError() }
+            }
+            if keyCount <= 128 && valueCount <= 128 && bytes.count % 2 == 0 && place < 8 { checked.fast += 1 }
+            if expected != .ok { checked.errors += 1 }
+        }
+        // The run must have gone through the eight-byte check and found errors often.
+        XCTAssertGreaterThan(checked.fast, 8000)
+        XCTAssertGreaterThan(checked.errors, 4000)
+    }
+
     /// Feature headers with one-byte keys go through the raw scan; others (a multi-byte
     /// key, an unknown field, a wrong wire type, a cut message) through the general one.
     /// Both must agree with the plain wire-format reading.
