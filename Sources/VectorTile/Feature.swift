@@ -323,16 +323,18 @@ extension Feature {
     /// Checks the tags as `forEachTag` does (B6, B7), with the same errors, without reading
     /// the pairs out.
     ///
-    /// When the layer's key and value tables have at most 128 entries each, every valid
-    /// index takes one byte, and eight bytes (four pairs) are checked at once: each byte
-    /// gets 128 − count added, its key or value table's count by its place, so an index
-    /// below the count stays below 0x80, and one at or above it reaches 0x80 or more. A byte
-    /// that is not a whole varint has its top bit set already. With larger tables, where
-    /// indices of two and three bytes are the rule (OSM QA tiles), the loops go first.
+    /// When the layer's key and value tables have at most 128 entries each (tested as
+    /// `keys | values <= 128`, which passes over only a table of exactly 128 beside a
+    /// non-empty one), every valid index takes one byte, and eight bytes (four pairs) are
+    /// checked at once: each byte gets 128 − count added, its key or value table's count by
+    /// its place, so an index below the count stays below 0x80, and one at or above it
+    /// reaches 0x80 or more. A byte that is not a whole varint has its top bit set already.
     /// The last bytes are checked in the eight that end the record, any before the record
-    /// left out. Anything else (an odd length, a longer index, an index out of range, a
+    /// left out. Anything else (larger tables, where indices of two and three bytes are the
+    /// rule, as in OSM QA tiles; an odd length; a longer index; an index out of range; a
     /// record that ends within the message's first eight bytes) goes on `forEachTag`'s
-    /// loops from the first eight bytes that did not pass.
+    /// loops from the first eight bytes that did not pass. So a wrong rejection here would
+    /// only cost time; the tests look for wrong acceptances.
     ///
     /// `ignored` is called with the pairs left to those loops (pass an empty closure;
     /// taking it from the caller lets the loops be specialised for it).
@@ -341,11 +343,11 @@ extension Feature {
     @inline(__always)
     func _checkTags(_ ignored: (_ key: Int, _ value: Int) -> Void) throws(MVTError) {
         var p = 0
-        if _tagRecords == 1, tagPayloadStart >= 0, let base = message.bytes.baseAddress {
+        let kc = UInt64(UInt32(bitPattern: keyCount)), vc = UInt64(UInt32(bitPattern: valueCount))
+        if kc | vc <= 128, _tagRecords == 1, tagPayloadStart >= 0, let base = message.bytes.baseAddress {
             let start = Int(tagPayloadStart), end = Int(tagPayloadEnd)
             let n = end &- start
-            let kc = UInt64(UInt32(bitPattern: keyCount)), vc = UInt64(UInt32(bitPattern: valueCount))
-            if n & 1 == 0, end >= 8, kc <= 128, vc <= 128 {
+            if n & 1 == 0, end >= 8 {
                 let add = ((128 &- kc) | (128 &- vc) &<< 8) &* 0x0001_0001_0001_0001
                 let top: UInt64 = 0x8080_8080_8080_8080
                 // The scan that made this view found the record within the message.
