@@ -46,7 +46,13 @@ final class DecoderDifferentialTests: XCTestCase {
     /// as uint32 by keeping the low 32 bits. `malformed` when the bytes end inside a varint
     /// or a varint is too long; the values before it are returned.
     static func referenceValues(_ bytes: [UInt8]) -> (values: [UInt32], malformed: Bool) {
-        var out: [UInt32] = []
+        let (varints, malformed) = referenceVarints(bytes)
+        return (varints.map(\.value), malformed)
+    }
+
+    /// `referenceValues`, each value with the offset in `bytes` where its varint starts.
+    static func referenceVarints(_ bytes: [UInt8]) -> (values: [(value: UInt32, offset: Int)], malformed: Bool) {
+        var out: [(value: UInt32, offset: Int)] = []
         var i = 0
         while i < bytes.count {
             var v: UInt64 = 0
@@ -59,7 +65,7 @@ final class DecoderDifferentialTests: XCTestCase {
                 n += 1
                 if b < 0x80 { break }
             }
-            out.append(UInt32(truncatingIfNeeded: v))
+            out.append((UInt32(truncatingIfNeeded: v), i))
             i += n
         }
         return (out, false)
@@ -931,22 +937,10 @@ final class DecoderDifferentialTests: XCTestCase {
             if place < 4 { f.writeKey(field: 2, wireType: .lengthDelimited); f.writeLengthDelimited(bytes) }
             let payload = place < 4 ? f.bytes.count - bytes.count : 1 + Self.varint(UInt64(bytes.count), length: 1).count
 
-            // The reference: the varints with their offsets, then the first problem.
-            var values: [(value: UInt32, offset: Int)] = []
-            var malformed = false
-            var i = 0
-            scan: while i < bytes.count {
-                var v: UInt64 = 0
-                var n = 0
-                while true {
-                    guard i + n < bytes.count, n < 10, n < 9 || bytes[i + n] <= 1 else { malformed = true; break scan }
-                    v |= UInt64(bytes[i + n] & 0x7F) << (7 * UInt64(n))
-                    n += 1
-                    if bytes[i + n - 1] < 0x80 { break }
-                }
-                values.append((UInt32(truncatingIfNeeded: v), payload + i))
-                i += n
-            }
+            // The reference: the varints with their offsets in the message, then the first
+            // problem.
+            let (varints, malformed) = Self.referenceVarints(bytes)
+            let values = varints.map { (value: $0.value, offset: payload + $0.offset) }
             enum Verdict: Equatable { case ok, malformed, error(MVTError) }
             var expected = Verdict.ok
             var k = 0

@@ -315,8 +315,9 @@ static inline void gr_window_decode(__m128i in, const gr_window *w, int16_t *out
 /// The SSSE3 body of `gr_zigzag_pairs16`.
 ///
 /// Each window is decoded by `gr_window_decode`. While every varint of a window has one or
-/// two bytes and room for eight more values is left, the next window's position comes from the mask alone (the first
-/// loop); the second loop reads the table entry's counts and takes the last windows.
+/// two bytes and room for eight more values is left, the next window's position comes from
+/// the mask alone (the first loop); the second loop reads the table entry's counts and takes
+/// the last windows.
 __attribute__((target("ssse3")))
 static inline size_t gr_zigzag_pairs16_ssse3(const void *bytes, size_t avail, size_t max_pairs,
                                        int16_t *out, size_t *consumed) {
