@@ -97,10 +97,7 @@ public enum MVTValidator {
     static func validateFeature(_ f: Feature, layerIndex: Int, index: Int, warnings: Bool,
                                 ids: inout Set<UInt64>, into findings: inout [MVTFinding])
     {
-        struct Discard: GeometryHandler {
-            var degenerate = 0
-            mutating func ringEnd(_ kind: RingKind) { if kind == .degenerate { degenerate += 1 } }
-        }
+        struct Discard: GeometryHandler {}
         // A nested function, not a closure: its captures are checked when compiled.
         func add(_ e: MVTError) { findings.append(MVTFinding(error: e, layer: layerIndex, feature: index)) }
         if let e = f.scanError { add(e); return }
@@ -112,12 +109,28 @@ public enum MVTValidator {
         // whole (recoverable), so its concatenated commands are not judged.
         if f.geometryRecords > 1 { add(.repeatedGeometry(offset: f.offset)); return }
         var h = Discard()
-        // `Discard` ignores line points, so a line's LineTo pairs need only be checked.
+        // `Discard` ignores every call, so line pairs and the pairs of rings after the first
+        // need only be checked.
         do throws(MVTError) {
-            try f._decodeCommands(into: &h, mode: .strict, linePoints: _SkippedLinePoints.self)
+            try f._decodeCommands(into: &h, mode: .strict, linePoints: _CheckedOnly.self)
         } catch {
             add(error)
         }
-        if warnings && h.degenerate > 0 { add(.degenerateRing(offset: f.offset)) }
+        if warnings && degenerateRings(f) > 0 { add(.degenerateRing(offset: f.offset)) }
+    }
+
+    /// How many of a polygon feature's rings have zero area (D7), up to the first error: a
+    /// second pass, for warnings only, so that the first reads no ring's area but the
+    /// first ring's.
+    @inline(never)
+    static func degenerateRings(_ f: Feature) -> Int {
+        struct Count: GeometryHandler {
+            var degenerate = 0
+            mutating func ringEnd(_ kind: RingKind) { if kind == .degenerate { degenerate += 1 } }
+        }
+        guard f.type == .polygon else { return 0 }
+        var h = Count()
+        try? f._decodeCommands(into: &h, mode: .strict, linePoints: _SkippedLinePoints.self)
+        return h.degenerate
     }
 }

@@ -59,6 +59,10 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
                     let outcomes = LineOutcomes.of(f, mode)
                     precondition(outcomes.checkedError == outcomes.decodedError,
                                  "the line-pair check and the decoder end differently")
+                    // Likewise the check of a polygon's later rings (`_CheckedOnly`).
+                    let rings = LineOutcomes.checkedOnly(f, mode)
+                    precondition(rings.checkedError == rings.decodedError,
+                                 "the later rings' check and the decoder end differently")
                 }
             }
         }

@@ -349,28 +349,8 @@ final class DecoderDifferentialTests: XCTestCase {
                 let i = 3 + 2 * Int(rng.below(UInt64((v.count - 3) / 2)))
                 if i + 1 < v.count { v[i] = 0; v[i + 1] = 0 }
             }
-            var bytes: [UInt8] = []
-            for value in v {
-                let minimal = Self.varint(value, length: 1).count
-                let length = rng.chance(value == 0 ? 15 : 4) ? min(10, minimal + 1 + Int(rng.below(3))) : minimal
-                bytes += Self.varint(value, length: length)
-            }
-            if rng.chance(6), !bytes.isEmpty { bytes.removeLast(1 + Int(rng.below(UInt64(min(3, bytes.count))))) }
-            // Now and then a varint of six to twelve bytes (too long from eleven, P1) inside
-            // the run, across the check's eight-byte words.
-            if rng.chance(8), bytes.count > 8 {
-                let at = 6 + Int(rng.below(UInt64(bytes.count - 6)))
-                bytes.insert(contentsOf: [UInt8](repeating: 0x80 | UInt8(rng.below(128)), count: 5 + Int(rng.below(7))), at: at)
-            }
-            var f = PBFWriter()
-            f.writeKey(field: 3, wireType: .varint); f.writeVarint(2)
-            f.writeKey(field: 4, wireType: .lengthDelimited); f.writeLengthDelimited(bytes)
-            // Bytes after the record that look like geometry, which the eight-byte loads
-            // reach and must not take.
-            if rng.chance(50) {
-                let tags = (0..<rng.below(24)).map { _ in UInt8(rng.chance(30) ? [0, 0x80, 2, 9, 10][Int(rng.below(5))] : rng.below(128)) }
-                f.writeKey(field: 2, wireType: .lengthDelimited); f.writeLengthDelimited(tags)
-            }
+            let bytes = Self.checkInput(v, &rng)
+            let f = Self.checkFeature(type: 2, bytes, &rng)
             for mode in [GeometryMode.strict, .tolerant] {
                 try f.bytes.withUnsafeBytes { raw in
                     let feature = Feature(PBFReader(bytes: raw), keyCount: 0, valueCount: 0)
@@ -387,6 +367,127 @@ final class DecoderDifferentialTests: XCTestCase {
         // Both outcomes occur often enough for the comparison to mean something.
         XCTAssertGreaterThan(taken, 100_000)
         XCTAssertGreaterThan(errors, 1_000)
+    }
+
+    /// Geometry values as bytes, with more of what the pair check must leave to the
+    /// decoder than `encode` writes: zero values written with two bytes or more, values of
+    /// five bytes read as zero (2^32·k, P10), values with a byte 0x80, a cut, and now and
+    /// then a varint of six to twelve bytes (too long from eleven, P1) inside the run,
+    /// across the check's eight-byte words.
+    static func checkInput(_ v: [UInt64], _ rng: inout Rng) -> [UInt8] {
+        var bytes: [UInt8] = []
+        for (i, value) in v.enumerated() {
+            var value = value
+            if i > 2, rng.chance(3) { value = (1 << 32) * (1 + rng.below(15)) }
+            else if i > 2, rng.chance(3) { value = 128 * (1 + rng.below(127)) + (rng.chance(50) ? 0 : 128 * 128 * rng.below(4)) }
+            let minimal = Self.varint(value, length: 1).count
+            let length = rng.chance(value == 0 ? 15 : 4) ? min(10, minimal + 1 + Int(rng.below(3))) : minimal
+            bytes += Self.varint(value, length: length)
+        }
+        if rng.chance(6), !bytes.isEmpty { bytes.removeLast(1 + Int(rng.below(UInt64(min(3, bytes.count))))) }
+        if rng.chance(8), bytes.count > 8 {
+            let at = 6 + Int(rng.below(UInt64(bytes.count - 6)))
+            bytes.insert(contentsOf: [UInt8](repeating: 0x80 | UInt8(rng.below(128)), count: 5 + Int(rng.below(7))), at: at)
+        }
+        return bytes
+    }
+
+    /// A feature message of `type` with `geometry` as its record, followed half the time by
+    /// a tags record of bytes that look like geometry (zero, 0x80, commands), which the
+    /// check's eight-byte loads reach and must not take.
+    static func checkFeature(type: UInt64, _ geometry: [UInt8], _ rng: inout Rng) -> PBFWriter {
+        var f = PBFWriter()
+        f.writeKey(field: 3, wireType: .varint); f.writeVarint(type)
+        f.writeKey(field: 4, wireType: .lengthDelimited); f.writeLengthDelimited(geometry)
+        if rng.chance(50) {
+            let tags = (0..<rng.below(24)).map { _ in UInt8(rng.chance(30) ? [0, 0x80, 2, 9, 10, 15][Int(rng.below(6))] : rng.below(128)) }
+            f.writeKey(field: 2, wireType: .lengthDelimited); f.writeLengthDelimited(tags)
+        }
+        return f
+    }
+
+    /// The validator without warnings checks a polygon's rings after the first as it
+    /// checks a line's pairs (`_CheckedOnly`; only the first ring's kind is judged, D4):
+    /// it must end in exactly the error (kind and offset) that decoding every pair ends in,
+    /// or in none, in either mode.
+    func testLaterRingsCheckedWithoutDecodingEndAsDecodingThem() throws {
+        var rng = Rng(state: 0x7269_6E67_7300_0001)
+        var clean = 0, errors = 0, zeroSteps = 0
+        for iteration in 0..<8000 {
+            var v = Self.randomGeometry(type: 3, &rng)
+            // A zero-length pair (C8), most often in a later ring, and pairs with a zero
+            // value, which are not.
+            for _ in 0..<rng.below(3) where v.count > 6 {
+                let i = 3 + 2 * Int(rng.below(UInt64((v.count - 3) / 2)))
+                guard i + 1 < v.count else { continue }
+                switch rng.below(3) {
+                case 0: v[i] = 0; v[i + 1] = 0
+                case 1: v[i] = 0
+                default: v[i + 1] = 0
+                }
+            }
+            let bytes = rng.chance(50) ? Self.checkInput(v, &rng) : v.flatMap { Self.varint($0, length: 1) }
+            let f = Self.checkFeature(type: 3, bytes, &rng)
+            for mode in [GeometryMode.strict, .tolerant] {
+                try f.bytes.withUnsafeBytes { raw in
+                    let feature = Feature(PBFReader(bytes: raw), keyCount: 0, valueCount: 0)
+                    let (checkedError, decodedError) = LineOutcomes.checkedOnly(feature, mode)
+                    XCTAssertEqual(checkedError, decodedError, "iteration \(iteration), \(mode), bytes \(bytes)")
+                    if checkedError != decodedError { throw ReferenceError() }
+                    switch decodedError {
+                    case nil: clean += 1
+                    case .zeroLengthSegment?: zeroSteps += 1; errors += 1
+                    default: errors += 1
+                    }
+                }
+            }
+        }
+        // Every outcome occurs often enough for the comparison to mean something.
+        XCTAssertGreaterThan(clean, 2_000)
+        XCTAssertGreaterThan(errors, 2_000)
+        XCTAssertGreaterThan(zeroSteps, 500)
+    }
+
+    /// The validator without warnings reads no ring's area but each polygon geometry's
+    /// first; with warnings it reads them all (D7). Both must report the same errors, in
+    /// the same order, on every real-world tile of the shared corpus and on damaged copies.
+    func testValidatorFindsTheSameErrorsWithAndWithoutWarnings() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("shared/corpora/mvt-fixtures/real-world")
+        guard let areas = try? FileManager.default.contentsOfDirectory(atPath: root.path) else {
+            throw XCTSkip("real-world tiles not found at \(root.path)")
+        }
+        var rng = Rng(state: 0x7761_726E_0000_0001)
+        var tiles = 0, damagedWithErrors = 0
+        for area in areas.sorted() where area != "compressed" {
+            let dir = root.appendingPathComponent(area)
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: dir.path))?.sorted() ?? [] where name.hasSuffix(".mvt") {
+                let bytes = try [UInt8](Data(contentsOf: dir.appendingPathComponent(name)))
+                tiles += 1
+                for copy in 0..<4 {
+                    var b = bytes
+                    // The tile itself, then copies with a few bytes changed.
+                    if copy > 0 {
+                        for _ in 0..<(1 + rng.below(4)) {
+                            let i = Int(rng.below(UInt64(b.count)))
+                            b[i] = [0, 0x80, b[i] ^ 1, UInt8(rng.below(256))][Int(rng.below(4))]
+                        }
+                    }
+                    b.withUnsafeBytes { raw in
+                        let tile = VectorTile(bytes: raw)
+                        let errors = MVTValidator.validate(tile, warnings: false)
+                        let all = MVTValidator.validate(tile, warnings: true)
+                        XCTAssertEqual(errors, all.filter { $0.severity != .warning }, "\(area)/\(name), copy \(copy)")
+                        XCTAssert(errors.allSatisfy { $0.severity != .warning })
+                        if copy == 0 { XCTAssertEqual(errors, [], "\(area)/\(name)") }
+                        if copy > 0 && !errors.isEmpty { damagedWithErrors += 1 }
+                    }
+                }
+            }
+        }
+        XCTAssertGreaterThan(tiles, 100)
+        XCTAssertGreaterThan(damagedWithErrors, 100)
     }
 
     /// Every input the fuzzer ever failed on (corpora/regressions/mvt) decodes without a
@@ -421,8 +522,9 @@ final class DecoderDifferentialTests: XCTestCase {
     }
 
     /// `_checkLinePairs` itself: whatever it takes ends exactly where a whole number of
-    /// pairs ends, and it takes every pair of a run with no zero value, no byte 0x80 and no
-    /// value longer than a byte or two when eight bytes can be loaded past the run's end.
+    /// pairs ends, and it takes every pair of a run of one- and two-byte values in their
+    /// shortest form with no zero-length pair when eight bytes can be loaded past the run's
+    /// end.
     func testLinePairCheckTakesWholePairs() {
         var rng = Rng(state: 0x636B_7061_6972_7300)
         var clean = 0
@@ -432,11 +534,19 @@ final class DecoderDifferentialTests: XCTestCase {
             var bytes: [UInt8] = []
             var ends: [Int] = []   // offset after each pair
             for _ in 0..<pairs {
+                var pair: [UInt64] = []
                 for _ in 0..<2 {
-                    // Plain values are never zero and never hold a byte 0x80 (a two-byte value
-                    // with its low seven bits zero would).
-                    let v: UInt64 = plain ? (rng.chance(70) ? 1 + rng.below(127) : 128 * (1 + rng.below(126)) + 1 + rng.below(127))
-                        : [0, 1, 127, 128, 16384, 1 << 28, UInt64(rng.below(1 << 14))][Int(rng.below(7))]
+                    // Plain values are written in their shortest form, take one or two
+                    // bytes, and are zero in at most one place of a pair; their byte 0x80,
+                    // when a two-byte value's low seven bits are zero, is followed by
+                    // neither 0x00 nor 0x80.
+                    let v: UInt64 = plain
+                        ? [1 + rng.below(127), 128 * (1 + rng.below(126)) + 1 + rng.below(127), 128 * (1 + rng.below(127)), 0][Int(rng.below(4))]
+                        : [0, 1, 127, 128, 16384, 1 << 28, 1 << 32, UInt64(rng.below(1 << 14))][Int(rng.below(8))]
+                    pair.append(v)
+                }
+                if plain && pair == [0, 0] { pair[rng.below(2) == 0 ? 0 : 1] = 1 + rng.below(127) }
+                for v in pair {
                     let minimal = Self.varint(v, length: 1).count
                     bytes += Self.varint(v, length: !plain && rng.chance(10) ? minimal + 1 : minimal)
                 }

@@ -43,4 +43,21 @@ enum LineOutcomes {
         do throws(MVTError) { try f._decodeCommands(into: &decoded, mode: mode) } catch { decodedError = error }
         return (checked, checkedError, decoded, decodedError)
     }
+
+    /// The feature's geometry read for a handler that ignores every call (`_CheckedOnly`,
+    /// the validator's choice without warnings: line pairs, and the pairs of a polygon's
+    /// rings after the first, only checked) and with every pair decoded: the error each
+    /// ends in, which must be the same.
+    static func checkedOnly(_ f: Feature, _ mode: GeometryMode) -> (checkedError: MVTError?, decodedError: MVTError?) {
+        struct Ignoring: GeometryHandler {}
+        var checked = Ignoring(), decoded = CountingLines()
+        var checkedError: MVTError?, decodedError: MVTError?
+        do throws(MVTError) {
+            try f._decodeCommands(into: &checked, mode: mode, linePoints: _CheckedOnly.self)
+        } catch {
+            checkedError = error
+        }
+        do throws(MVTError) { try f._decodeCommands(into: &decoded, mode: mode) } catch { decodedError = error }
+        return (checkedError, decodedError)
+    }
 }
