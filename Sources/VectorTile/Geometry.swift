@@ -613,13 +613,14 @@ struct _GeometryDecoder<S: _GeometrySource> {
     /// LineTo pairs as a line's (`_checkLinePairs`; a pair it does not take is decoded,
     /// and the check resumes after it), with the same errors at the same offsets; their
     /// points, areas and kinds are not computed, and the cursor is left behind. (Out of
-    /// line and without `run`, so that the loop for the first ring is compiled as it is for
-    /// every other handler.)
+    /// line, and without `run`, so that the validator's polygon loop keeps a single copy of
+    /// the decoding loop, for the first ring.)
     @usableFromInline @inline(never)
     static func _checkLaterRings(_ d: inout _GeometryDecoder) throws(MVTError) {
         try d._checkLaterRingsBody()
     }
 
+    /// The body of `_checkLaterRings`.
     @inlinable @inline(__always)
     mutating func _checkLaterRingsBody() throws(MVTError) {
         while let move = try source.next() {
