@@ -28,7 +28,9 @@ public struct MVTFinding: Equatable, Sendable, CustomStringConvertible {
 public enum MVTValidator {
     /// - Parameter warnings: also check the SHOULD rules (A1, A3, A7, A8, A9, B5, D7). The
     ///   duplicate checks hash every key, value and id, which costs about as much as the
-    ///   decode itself on tiles with large property tables.
+    ///   decode itself on tiles with large property tables; D7 reads every polygon's
+    ///   geometry a second time (without warnings, no ring's area but each geometry's
+    ///   first is read).
     /// - Parameter storage: where the layers' tables and feature index are read (see
     ///   `VectorTile.forEachLayer(storage:_:)`); pass the same storage for a stream of
     ///   tiles to reuse it, or none to allocate for this tile.
