@@ -452,41 +452,31 @@ final class DecoderDifferentialTests: XCTestCase {
     /// first; with warnings it reads them all (D7). Both must report the same errors, in
     /// the same order, on every real-world tile of the shared corpus and on damaged copies.
     func testValidatorFindsTheSameErrorsWithAndWithoutWarnings() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("shared/corpora/mvt-fixtures/real-world")
-        guard let areas = try? FileManager.default.contentsOfDirectory(atPath: root.path) else {
-            throw XCTSkip("real-world tiles not found at \(root.path)")
-        }
+        let tiles = try realWorldTiles()
         var rng = Rng(state: 0x7761_726E_0000_0001)
-        var tiles = 0, damagedWithErrors = 0
-        for area in areas.sorted() where area != "compressed" {
-            let dir = root.appendingPathComponent(area)
-            for name in (try? FileManager.default.contentsOfDirectory(atPath: dir.path))?.sorted() ?? [] where name.hasSuffix(".mvt") {
-                let bytes = try [UInt8](Data(contentsOf: dir.appendingPathComponent(name)))
-                tiles += 1
-                for copy in 0..<4 {
-                    var b = bytes
-                    // The tile itself, then copies with a few bytes changed.
-                    if copy > 0 {
-                        for _ in 0..<(1 + rng.below(4)) {
-                            let i = Int(rng.below(UInt64(b.count)))
-                            b[i] = [0, 0x80, b[i] ^ 1, UInt8(rng.below(256))][Int(rng.below(4))]
-                        }
+        var damagedWithErrors = 0
+        for (label, bytes) in tiles {
+            for copy in 0..<4 {
+                var b = bytes
+                // The tile itself, then copies with a few bytes changed.
+                if copy > 0 {
+                    for _ in 0..<(1 + rng.below(4)) {
+                        let i = Int(rng.below(UInt64(b.count)))
+                        b[i] = [0, 0x80, b[i] ^ 1, UInt8(rng.below(256))][Int(rng.below(4))]
                     }
-                    b.withUnsafeBytes { raw in
-                        let tile = VectorTile(bytes: raw)
-                        let errors = MVTValidator.validate(tile, warnings: false)
-                        let all = MVTValidator.validate(tile, warnings: true)
-                        XCTAssertEqual(errors, all.filter { $0.severity != .warning }, "\(area)/\(name), copy \(copy)")
-                        XCTAssert(errors.allSatisfy { $0.severity != .warning })
-                        if copy == 0 { XCTAssertEqual(errors, [], "\(area)/\(name)") }
-                        if copy > 0 && !errors.isEmpty { damagedWithErrors += 1 }
-                    }
+                }
+                b.withUnsafeBytes { raw in
+                    let tile = VectorTile(bytes: raw)
+                    let errors = MVTValidator.validate(tile, warnings: false)
+                    let all = MVTValidator.validate(tile, warnings: true)
+                    XCTAssertEqual(errors, all.filter { $0.severity != .warning }, "\(label), copy \(copy)")
+                    XCTAssert(errors.allSatisfy { $0.severity != .warning })
+                    if copy == 0 { XCTAssertEqual(errors, [], label) }
+                    if copy > 0 && !errors.isEmpty { damagedWithErrors += 1 }
                 }
             }
         }
-        XCTAssertGreaterThan(tiles, 100)
+        XCTAssertGreaterThan(tiles.count, 100)
         XCTAssertGreaterThan(damagedWithErrors, 100)
     }
 

@@ -304,21 +304,8 @@ final class LayerWalkTests: XCTestCase {
 
     /// Every real-world tile of the shared corpus.
     func testRealWorldTiles() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("shared/corpora/mvt-fixtures/real-world")
-        guard let areas = try? FileManager.default.contentsOfDirectory(atPath: root.path) else {
-            throw XCTSkip("real-world tiles not found at \(root.path)")
-        }
-        var tiles = 0
-        for area in areas.sorted() where area != "compressed" {
-            let dir = root.appendingPathComponent(area)
-            for name in (try? FileManager.default.contentsOfDirectory(atPath: dir.path))?.sorted() ?? [] where name.hasSuffix(".mvt") {
-                let bytes = try [UInt8](Data(contentsOf: dir.appendingPathComponent(name)))
-                compare(bytes, "\(area)/\(name)")
-                tiles += 1
-            }
-        }
-        XCTAssertGreaterThan(tiles, 100)
+        let tiles = try realWorldTiles()
+        for (label, bytes) in tiles { compare(bytes, label) }
+        XCTAssertGreaterThan(tiles.count, 100)
     }
 }

@@ -34,14 +34,17 @@ enum LineOutcomes {
         -> (checked: IgnoringLines, checkedError: MVTError?, decoded: CountingLines, decodedError: MVTError?)
     {
         var checked = IgnoringLines(), decoded = CountingLines()
-        var checkedError: MVTError?, decodedError: MVTError?
-        do throws(MVTError) {
+        let checkedError = error { () throws(MVTError) in
             try f._decodeCommands(into: &checked, mode: mode, linePoints: _SkippedLinePoints.self)
-        } catch {
-            checkedError = error
         }
-        do throws(MVTError) { try f._decodeCommands(into: &decoded, mode: mode) } catch { decodedError = error }
+        let decodedError = error { () throws(MVTError) in try f._decodeCommands(into: &decoded, mode: mode) }
         return (checked, checkedError, decoded, decodedError)
+    }
+
+    /// The error `body` throws, or nil.
+    static func error(_ body: () throws(MVTError) -> Void) -> MVTError? {
+        do throws(MVTError) { try body() } catch { return error }
+        return nil
     }
 
     /// The feature's geometry read for a handler that ignores every call (`_CheckedOnly`,
@@ -51,13 +54,7 @@ enum LineOutcomes {
     static func checkedOnly(_ f: Feature, _ mode: GeometryMode) -> (checkedError: MVTError?, decodedError: MVTError?) {
         struct Ignoring: GeometryHandler {}
         var checked = Ignoring(), decoded = CountingLines()
-        var checkedError: MVTError?, decodedError: MVTError?
-        do throws(MVTError) {
-            try f._decodeCommands(into: &checked, mode: mode, linePoints: _CheckedOnly.self)
-        } catch {
-            checkedError = error
-        }
-        do throws(MVTError) { try f._decodeCommands(into: &decoded, mode: mode) } catch { decodedError = error }
-        return (checkedError, decodedError)
+        return (error { () throws(MVTError) in try f._decodeCommands(into: &checked, mode: mode, linePoints: _CheckedOnly.self) },
+                error { () throws(MVTError) in try f._decodeCommands(into: &decoded, mode: mode) })
     }
 }
