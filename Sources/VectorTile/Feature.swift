@@ -1,3 +1,4 @@
+import CVarintBlock
 import PBF
 
 /// One feature (MVT 2.1 §4.2), a view into its layer's bytes.
@@ -342,6 +343,14 @@ extension Feature {
     /// - Complexity: O(tags); allocates nothing.
     @inline(__always)
     func _checkTags(_ ignored: (_ key: Int, _ value: Int) -> Void) throws(MVTError) {
+        try _checkTags(tagBounds: nil, ignored)
+    }
+
+    /// `_checkTags` with the bounds of the 16-byte check for large tables made once for the
+    /// layer (on x86, a `gr_tag_bounds` made by `gr_tag_bounds_make` for this feature's
+    /// tables), or nil to make them here.
+    @inline(__always)
+    func _checkTags(tagBounds: UnsafeRawPointer?, _ ignored: (_ key: Int, _ value: Int) -> Void) throws(MVTError) {
         var p = 0
         let kc = UInt64(UInt32(bitPattern: keyCount)), vc = UInt64(UInt32(bitPattern: valueCount))
         if kc | vc <= 128, _tagRecords == 1, tagPayloadStart >= 0, let base = message.bytes.baseAddress {
@@ -372,14 +381,48 @@ extension Feature {
                 }
             }
         }
-        try _checkTagsOnLoops(from: p, ignored)
+        try _checkTagsOnLoops(from: p, tagBounds: tagBounds, ignored)
     }
 
-    /// `forEachTag`'s loops from byte `p` of the tags record, for `_checkTags`.
+    /// `forEachTag`'s loops from byte `p` of the tags record, for `_checkTags`. From the
+    /// record's start, when either table has more than 128 entries, on x86 the pairs are
+    /// first checked 16 bytes at a time (`_checkTagBlocks`), and the loops go on from where
+    /// that check stops.
     @inline(never)
-    func _checkTagsOnLoops(from p: Int, _ ignored: (_ key: Int, _ value: Int) -> Void) throws(MVTError) {
+    func _checkTagsOnLoops(from first: Int, tagBounds: UnsafeRawPointer?,
+                           _ ignored: (_ key: Int, _ value: Int) -> Void) throws(MVTError)
+    {
+        var p = first
+        #if arch(x86_64) || arch(i386)
+        // Records of fewer than 8 bytes go straight to the loops, as do those whose message
+        // has no 16 bytes to load around them (the check would stop at once).
+        if p == 0, keyCount | valueCount > 128, _tagRecords == 1, tagPayloadStart >= 0,
+           tagPayloadEnd &- tagPayloadStart >= 8, tagPayloadEnd >= 16 || message.bytes.count &- Int(tagPayloadStart) >= 16
+        {
+            p = _checkTagBlocks(tagBounds)
+            if p == Int(tagPayloadEnd &- tagPayloadStart) { return }
+        }
+        #endif
         try _forEachTag(from: p, ignored)
     }
+
+    #if arch(x86_64) || arch(i386)
+    /// How far the pairs of the one packed tags record are known to be valid by
+    /// `gr_check_tags` (in C, with SSE2), with `tagBounds` or bounds made here: the offset
+    /// in the record from which the loops go on.
+    @usableFromInline @inline(never)
+    func _checkTagBlocks(_ tagBounds: UnsafeRawPointer?) -> Int {
+        guard let base = message.bytes.baseAddress else { return 0 }
+        let start = Int(tagPayloadStart), n = Int(tagPayloadEnd) &- start
+        // The scan that made this view found the record within the message.
+        let b = (base + start).assumingMemoryBound(to: UInt8.self), loadable = message.bytes.count &- start
+        if let tagBounds {
+            return gr_check_tags(b, n, start, loadable, tagBounds.assumingMemoryBound(to: gr_tag_bounds.self))
+        }
+        var bounds = gr_tag_bounds_make(UInt32(bitPattern: keyCount), UInt32(bitPattern: valueCount))
+        return gr_check_tags(b, n, start, loadable, &bounds)
+    }
+    #endif
 
     /// The tag pairs of one packed record from `r`'s position on, with every check: what
     /// the raw loads of `forEachTag` leave (longer varints, an odd count, an index out of

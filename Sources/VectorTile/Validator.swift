@@ -1,3 +1,4 @@
+import CVarintBlock
 import PBF
 
 /// One problem found by `MVTValidator`: the error, and where it sits in the tile.
@@ -84,19 +85,36 @@ public enum MVTValidator {
     }
 
     static func validateFeatures(_ layer: Layer, layerIndex: Int, warnings: Bool, into findings: inout [MVTFinding]) {
+        #if arch(x86_64) || arch(i386)
+        // The bounds of the tag check for large tables (`gr_check_tags`), made once per layer.
+        var bounds = gr_tag_bounds_make(UInt32(truncatingIfNeeded: layer.keys.count),
+                                        UInt32(truncatingIfNeeded: layer.values.count))
+        withUnsafePointer(to: &bounds) {
+            validateFeatures(layer, layerIndex: layerIndex, warnings: warnings, tagBounds: UnsafeRawPointer($0),
+                             into: &findings)
+        }
+        #else
+        validateFeatures(layer, layerIndex: layerIndex, warnings: warnings, tagBounds: nil, into: &findings)
+        #endif
+    }
+
+    static func validateFeatures(_ layer: Layer, layerIndex: Int, warnings: Bool, tagBounds: UnsafeRawPointer?,
+                                 into findings: inout [MVTFinding])
+    {
         var index = 0
         var ids = Set<UInt64>(minimumCapacity: warnings ? layer.featureCount : 0)
         // The closure only forwards to a static function, so the state it captures is
         // checked for exclusive access when compiled, not on every feature.
         layer.forEachFeature { (f: Feature) in
-            validateFeature(f, layerIndex: layerIndex, index: index, warnings: warnings, ids: &ids, into: &findings)
+            validateFeature(f, layerIndex: layerIndex, index: index, warnings: warnings, tagBounds: tagBounds,
+                            ids: &ids, into: &findings)
             index += 1
         }
     }
 
     /// The MUST rules of one feature (and, with `warnings`, B5 and D7).
     @inline(__always)
-    static func validateFeature(_ f: Feature, layerIndex: Int, index: Int, warnings: Bool,
+    static func validateFeature(_ f: Feature, layerIndex: Int, index: Int, warnings: Bool, tagBounds: UnsafeRawPointer?,
                                 ids: inout Set<UInt64>, into findings: inout [MVTFinding])
     {
         struct Discard: GeometryHandler {}
@@ -105,7 +123,7 @@ public enum MVTValidator {
         if let e = f.scanError { add(e); return }
         if warnings && f.hasID && !ids.insert(f.id).inserted { add(.duplicateFeatureID(f.id, offset: f.offset)) }
         if f.rawType == nil { add(.missingType(offset: f.offset)) }
-        do throws(MVTError) { try f._checkTags { _, _ in } } catch { add(error) }
+        do throws(MVTError) { try f._checkTags(tagBounds: tagBounds) { _, _ in } } catch { add(error) }
         guard f.geometryRecords > 0 else { add(.missingGeometry(offset: f.offset)); return }
         // Several geometry records concatenate by protobuf rules; the feature is skipped as a
         // whole (recoverable), so its concatenated commands are not judged.

@@ -1,7 +1,8 @@
 // libFuzzer entry point for the vector tile decoder and validator (built by run.sh, not
 // by SwiftPM). Each input is decoded as a tile: the validator, then a tolerant full decode
 // of every layer, feature, tag and geometry. Any crash, hang or sanitizer report is a bug,
-// and so is any difference between the validator's line-pair check and decoding the pairs.
+// and so is any difference between the validator's checks of tags and line pairs and
+// reading them.
 import PBF
 @testable import VectorTile
 
@@ -49,7 +50,12 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             _ = layer.values.map { $0.stringValue }
             layer.forEachFeature { (f: Feature) in
                 var sink = Sink()
-                try? f.forEachTag { _, _ in }
+                // The validator's tag check (8 or 16 bytes at a time) must end as reading
+                // the pairs does.
+                var tagError: MVTError?, checkError: MVTError?
+                do throws(MVTError) { try f.forEachTag { _, _ in } } catch { tagError = error }
+                do throws(MVTError) { try f._checkTags { _, _ in } } catch { checkError = error }
+                precondition(tagError == checkError, "the validator's tag check and forEachTag end differently")
                 try? f.decodeGeometry(into: &sink, mode: .tolerant)
                 try? f.decodeGeometry(into: &sink, mode: .strict)
                 // The validator's check of line pairs without decoding them must end as

@@ -181,6 +181,26 @@ final class DecoderDifferentialTests: XCTestCase {
         return out
     }
 
+    /// A feature message holding the tags record `bytes`: last (`place` 0..<4, after a type
+    /// and a polygon geometry), first (4..<8, the same fields after it) or alone (8..<10);
+    /// `payload` is where the record's bytes start. With `longerGeometry`, the geometry is
+    /// one ring or two, so that more bytes may follow a first record.
+    static func tagsMessage(_ bytes: [UInt8], _ rng: inout Rng, longerGeometry: Bool)
+        -> (message: PBFWriter, place: UInt64, payload: Int)
+    {
+        var f = PBFWriter()
+        let place = rng.below(10)
+        if place >= 4 { f.writeKey(field: 2, wireType: .lengthDelimited); f.writeLengthDelimited(bytes) }
+        if place < 8 {
+            let ring: [UInt8] = [9, 2, 2, 26, 4, 0, 0, 4, 15]
+            f.writeKey(field: 3, wireType: .varint); f.writeVarint(3)
+            f.writeKey(field: 4, wireType: .lengthDelimited)
+            f.writeLengthDelimited(longerGeometry && !rng.chance(50) ? ring + ring : ring)
+        }
+        if place < 4 { f.writeKey(field: 2, wireType: .lengthDelimited); f.writeLengthDelimited(bytes) }
+        return (f, place, place < 4 ? f.bytes.count - bytes.count : 1 + varint(UInt64(bytes.count), length: 1).count)
+    }
+
     static func zigzag(_ d: Int64) -> UInt64 { UInt64(UInt32(truncatingIfNeeded: (d << 1) ^ (d >> 63))) }
 
     static func randomDelta(_ rng: inout Rng) -> Int64 {
@@ -996,6 +1016,54 @@ final class DecoderDifferentialTests: XCTestCase {
         }
     }
 
+    enum TagVerdict: Equatable { case ok, malformed, error(MVTError) }
+
+    /// The reference's verdict on a tags record whose bytes start at `payload` in the
+    /// message, from B6, B7 and protobuf's varint rules (errors at their offsets in the
+    /// message), and the offsets in the record after each whole, valid pair before the first
+    /// problem (0 first).
+    static func referenceTagVerdict(_ bytes: [UInt8], payload: Int, keyCount: Int, valueCount: Int)
+        -> (verdict: TagVerdict, boundaries: [Int])
+    {
+        let (varints, malformed) = referenceVarints(bytes)
+        var boundaries = [0]
+        var k = 0
+        while k < varints.count {
+            if k + 1 == varints.count {
+                return (malformed ? .malformed : .error(.oddTagCount(offset: payload + varints[k].offset)), boundaries)
+            }
+            if Int(varints[k].value) >= keyCount {
+                return (.error(.tagIndexOutOfRange(index: varints[k].value, offset: payload + varints[k].offset)), boundaries)
+            }
+            if Int(varints[k + 1].value) >= valueCount {
+                let offset = payload + varints[k + 1].offset
+                return (.error(.tagIndexOutOfRange(index: varints[k + 1].value, offset: offset)), boundaries)
+            }
+            // The pair ends where its value index's varint does.
+            var end = varints[k + 1].offset
+            while bytes[end] >= 0x80 { end += 1 }
+            boundaries.append(end + 1)
+            k += 2
+        }
+        return (malformed ? .malformed : .ok, boundaries)
+    }
+
+    /// Whether the validator's `_checkTags` gives `expected` (a malformed varint counted
+    /// whatever its error) and the error `forEachTag` gives; asserts both.
+    static func tagVerdictsAgree(_ feature: Feature, _ expected: TagVerdict, _ context: String) -> Bool {
+        var viaLoops: MVTError? = nil
+        do throws(MVTError) { try feature.forEachTag { _, _ in } } catch { viaLoops = error }
+        var got = TagVerdict.ok
+        var checkError: MVTError? = nil
+        do throws(MVTError) { try feature._checkTags { _, _ in } } catch {
+            checkError = error
+            if case .malformed = error { got = .malformed } else { got = .error(error) }
+        }
+        XCTAssertEqual(got, expected, context)
+        XCTAssertEqual(checkError, viaLoops, context)
+        return got == expected && checkError == viaLoops
+    }
+
     /// The validator's tag check (`_checkTags`: eight bytes at a time when both tables have
     /// at most 128 entries) against the reference, written here from B6, B7 and protobuf's
     /// varint rules: the same verdict, the same odd-count (B6) or out-of-range (B7) error at
@@ -1027,54 +1095,13 @@ final class DecoderDifferentialTests: XCTestCase {
             if rng.chance(3), !bytes.isEmpty, bytes.last! < 0x80, bytes.count > 1, bytes[bytes.count - 2] >= 0x80 {
                 bytes.removeLast()   // ends inside a varint
             }
-            var f = PBFWriter()
-            let place = rng.below(10)   // 0..<4: last, 4..<8: first, 8..<10: alone
-            if place >= 4 { f.writeKey(field: 2, wireType: .lengthDelimited); f.writeLengthDelimited(bytes) }
-            if place < 8 {
-                f.writeKey(field: 3, wireType: .varint); f.writeVarint(3)
-                f.writeKey(field: 4, wireType: .lengthDelimited); f.writeLengthDelimited([9, 2, 2, 26, 4, 0, 0, 4, 15])
-            }
-            if place < 4 { f.writeKey(field: 2, wireType: .lengthDelimited); f.writeLengthDelimited(bytes) }
-            let payload = place < 4 ? f.bytes.count - bytes.count : 1 + Self.varint(UInt64(bytes.count), length: 1).count
+            let (f, place, payload) = Self.tagsMessage(bytes, &rng, longerGeometry: false)
 
-            // The reference: the varints with their offsets in the message, then the first
-            // problem.
-            let (varints, malformed) = Self.referenceVarints(bytes)
-            let values = varints.map { (value: $0.value, offset: payload + $0.offset) }
-            enum Verdict: Equatable { case ok, malformed, error(MVTError) }
-            var expected = Verdict.ok
-            var k = 0
-            while k < values.count {
-                if k + 1 == values.count {
-                    expected = malformed ? .malformed : .error(.oddTagCount(offset: values[k].offset))
-                    break
-                }
-                if Int(values[k].value) >= keyCount {
-                    expected = .error(.tagIndexOutOfRange(index: values[k].value, offset: values[k].offset))
-                    break
-                }
-                if Int(values[k + 1].value) >= valueCount {
-                    expected = .error(.tagIndexOutOfRange(index: values[k + 1].value, offset: values[k + 1].offset))
-                    break
-                }
-                k += 2
-            }
-            if k == values.count && malformed { expected = .malformed }
-
+            let (expected, _) = Self.referenceTagVerdict(bytes, payload: payload, keyCount: keyCount, valueCount: valueCount)
             try f.bytes.withUnsafeBytes { raw in
                 let feature = Feature(PBFReader(bytes: raw), keyCount: keyCount, valueCount: valueCount)
-                var viaLoops: MVTError? = nil
-                do throws(MVTError) { try feature.forEachTag { _, _ in } } catch { viaLoops = error }
-                var got = Verdict.ok
-                var checkError: MVTError? = nil
-                do throws(MVTError) { try feature._checkTags { _, _ in } } catch {
-                    checkError = error
-                    if case .malformed = error { got = .malformed } else { got = .error(error) }
-                }
                 let context = "iteration \(iteration), keys \(keyCount), values \(valueCount), place \(place), bytes \(bytes)"
-                XCTAssertEqual(got, expected, context)
-                XCTAssertEqual(checkError, viaLoops, context)
-                if got != expected || checkError != viaLoops { throw ReferenceError() }
+                guard Self.tagVerdictsAgree(feature, expected, context) else { throw ReferenceError() }
             }
             // The eight-byte path's conditions, as `_checkTags` tests them.
             if keyCount | valueCount <= 128 && bytes.count % 2 == 0 && payload + bytes.count >= 8 { checked.fast += 1 }
@@ -1083,6 +1110,112 @@ final class DecoderDifferentialTests: XCTestCase {
         // The run must have gone through the eight-byte check and found errors often.
         XCTAssertGreaterThan(checked.fast, 8000)
         XCTAssertGreaterThan(checked.errors, 4000)
+    }
+
+    /// The validator's 16-byte tag check for large tables (`gr_check_tags`, through
+    /// `_checkTagBlocks` and `_checkTags`) against the reference written from B6, B7 and the
+    /// varint rules. Tables from 1 to past 2^21 entries, so that indices take one to three
+    /// bytes (and the check is skipped past 2^21); indices most often at the top of the range
+    /// and where their top digit equals the largest index's, where a wrong digit comparison
+    /// would show; now and then one at or past the count, an overlong form, a run of
+    /// continuation bytes (a varint of four bytes or more), an odd count or a record cut
+    /// inside a varint. The record is the
+    /// message's last field, its first (with bytes after it to load), or its only one.
+    ///
+    /// For each record: `_checkTags` gives the reference's verdict and `forEachTag`'s error;
+    /// the block check stops at a pair boundary with no error before it; and on records it
+    /// must take whole (valid, canonical, 8 bytes or more, 16 bytes loadable, no index
+    /// whose upper digits equal the largest index's) it takes them whole.
+    func testTagBlockCheckMatchesReference() throws {
+        #if arch(x86_64) || arch(i386)
+        var rng = Rng(state: 0x7461_6762_0000_0002)
+        var seen = (whole: 0, stopped: 0, errors: 0, skipped: 0, mustTakeWhole: 0)
+        func count(_ r: inout Rng) -> Int {
+            switch r.below(8) {
+            case 0: return Int(r.below(129))                     // one-byte indices (0: empty)
+            case 1, 2, 3: return 129 + Int(r.below(16384 - 128)) // two bytes
+            case 4, 5: return 16385 + Int(r.below((1 << 21) - 16384))   // three bytes
+            case 6: return [128, 129, 16384, 16385, 1 << 21][Int(r.below(5))]
+            default: return r.chance(80) ? 129 + Int(r.below(400)) : (1 << 21) + 1 + Int(r.below(1000))
+            }
+        }
+        for iteration in 0..<30000 {
+            let keyCount = count(&rng), valueCount = count(&rng)
+            let badPercent: UInt64 = rng.chance(50) ? 0 : 1 + rng.below(3)
+            var tags: [UInt64] = []
+            var conservative = false   // an index the check may leave to the loops though valid
+            for j in 0..<(Int(rng.below(24)) * 2 + (rng.chance(4) ? 1 : 0)) {
+                let c = UInt64(j % 2 == 0 ? keyCount : valueCount)
+                let v: UInt64
+                if rng.chance(badPercent) {
+                    v = rng.chance(60) ? c + rng.below(3) : rng.below(1 << 22)
+                } else if c == 0 {
+                    v = 0
+                } else {
+                    let m = c - 1
+                    switch rng.below(10) {
+                    case 0, 1: v = m
+                    case 2, 3: v = m - min(m, rng.below(128))           // the top digit often equal
+                    case 4: v = m - min(m, rng.below(1 << 14))
+                    default: v = rng.below(c)
+                    }
+                }
+                let m = c &- 1
+                let length = m < 1 << 7 ? 1 : m < 1 << 14 ? 2 : 3
+                if length == 3 && v < c && v >> 14 == m >> 14 && (v >> 7) & 127 >= (m >> 7) & 127 && Self.varint(v, length: 1).count == 3 {
+                    conservative = true
+                }
+                tags.append(v)
+            }
+            var overlong = rng.chance(10)
+            var bytes = overlong ? Self.encode(tags, &rng) : tags.flatMap { Self.varint($0, length: 1) }
+            if rng.chance(4) {
+                // A run of continuation bytes (a varint of four bytes or more, overlong or too
+                // long to read) anywhere in the record, so that a block may hold few ends or
+                // none.
+                bytes.insert(contentsOf: Array(repeating: UInt8(0x80), count: 3 + Int(rng.below(30))),
+                             at: Int(rng.below(UInt64(bytes.count + 1))))
+                overlong = true
+            }
+            if rng.chance(3), bytes.count > 1, bytes.last! < 0x80, bytes[bytes.count - 2] >= 0x80 {
+                bytes.removeLast()   // ends inside a varint
+            }
+            let (f, place, payload) = Self.tagsMessage(bytes, &rng, longerGeometry: true)
+
+            let (expected, boundaries) = Self.referenceTagVerdict(bytes, payload: payload, keyCount: keyCount,
+                                                                 valueCount: valueCount)
+            try f.bytes.withUnsafeBytes { raw in
+                let feature = Feature(PBFReader(bytes: raw), keyCount: keyCount, valueCount: valueCount)
+                let context = "iteration \(iteration), keys \(keyCount), values \(valueCount), place \(place), bytes \(bytes)"
+                let agree = Self.tagVerdictsAgree(feature, expected, context)
+
+                // The block check alone, where `_checkTagsOnLoops` would call it.
+                let loadable = raw.count - payload
+                guard keyCount | valueCount > 128, bytes.count >= 8, payload + bytes.count >= 16 || loadable >= 16 else {
+                    seen.skipped += 1
+                    if !agree { throw ReferenceError() }
+                    return
+                }
+                let stop = feature._checkTagBlocks(nil)
+                let validEnd = expected == .ok ? bytes.count : boundaries.last!
+                XCTAssertTrue(stop == bytes.count ? expected == .ok : boundaries.contains(stop) && stop <= validEnd,
+                              "stopped at \(stop), boundaries \(boundaries), \(context)")
+                let lengthsChecked = keyCount >= 1 && valueCount >= 1 && keyCount <= 16384 && valueCount <= 1 << 21
+                if expected == .ok && !overlong && !conservative && lengthsChecked {
+                    XCTAssertEqual(stop, bytes.count, "a valid record not taken whole, \(context)")
+                    seen.mustTakeWhole += 1
+                }
+                if stop == bytes.count { seen.whole += 1 } else { seen.stopped += 1 }
+                if expected != .ok { seen.errors += 1 }
+                if !agree { throw ReferenceError() }
+            }
+        }
+        // The block check must have taken many records whole and stopped at many errors.
+        XCTAssertGreaterThan(seen.mustTakeWhole, 5000, "\(seen)")
+        XCTAssertGreaterThan(seen.whole, 6000, "\(seen)")
+        XCTAssertGreaterThan(seen.stopped, 3000, "\(seen)")
+        XCTAssertGreaterThan(seen.errors, 3000, "\(seen)")
+        #endif
     }
 
     /// Feature headers with one-byte keys go through the raw scan; others (a multi-byte
