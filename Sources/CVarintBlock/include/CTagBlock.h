@@ -4,7 +4,7 @@
 // The validator's check of a vector tile feature's tags (MVT 2.1 B6, B7) when the layer's
 // key or value table has more than 128 entries (OSM QA tiles have thousands of values, and
 // value indices of two and three bytes): 16 bytes of the packed tags record at a time, with
-// SSE2, which every x86-64 CPU has. `VectorTile.Feature._checkTagsOnLoops` calls it; the
+// SSE2, which every x86-64 CPU has. `VectorTile.Feature._checkTagBlocks` calls it; the
 // pairs it does not take go on the scalar loops, which report any error.
 //
 // `static inline`, like CVarintBlock.h (see there why, and why a clean build is needed
