@@ -1215,6 +1215,8 @@ final class DecoderDifferentialTests: XCTestCase {
         XCTAssertGreaterThan(seen.whole, 6000, "\(seen)")
         XCTAssertGreaterThan(seen.stopped, 3000, "\(seen)")
         XCTAssertGreaterThan(seen.errors, 3000, "\(seen)")
+        #else
+        throw XCTSkip("the 16-byte tag check is x86 only; elsewhere the loops run alone")
         #endif
     }
 
