@@ -344,12 +344,19 @@ extension Feature {
     /// - Complexity: O(tags); allocates nothing.
     @inline(__always)
     func _checkTags(_ ignored: (_ key: Int, _ value: Int) -> Void) throws(MVTError) {
+        #if arch(x86_64) || arch(i386)
+        var bounds = gr_tag_bounds_make(UInt32(bitPattern: keyCount), UInt32(bitPattern: valueCount))
+        try withUnsafePointer(to: &bounds) { (p) throws(MVTError) in
+            try _checkTags(tagBounds: UnsafeRawPointer(p), ignored)
+        }
+        #else
         try _checkTags(tagBounds: nil, ignored)
+        #endif
     }
 
-    /// `_checkTags` with the bounds of the 16-byte check for large tables made once for the
-    /// layer (on x86, a `gr_tag_bounds` made by `gr_tag_bounds_make` for this feature's
-    /// tables), or nil to make them here.
+    /// `_checkTags` with the bounds of the 16-byte check for large tables, which the
+    /// validator makes once per layer: on x86, a `gr_tag_bounds` made by
+    /// `gr_tag_bounds_make` for this feature's tables; nil (elsewhere), no such check.
     @inline(__always)
     func _checkTags(tagBounds: UnsafeRawPointer?, _ ignored: (_ key: Int, _ value: Int) -> Void) throws(MVTError) {
         var p = 0
@@ -409,19 +416,15 @@ extension Feature {
 
     #if arch(x86_64) || arch(i386)
     /// How far the pairs of the one packed tags record are known to be valid by
-    /// `gr_check_tags` (in C, with SSE2), with `tagBounds` or bounds made here: the offset
-    /// in the record from which the loops go on.
+    /// `gr_check_tags` (in C, with SSE2) with `tagBounds`: the offset in the record from
+    /// which the loops go on (0 without bounds).
     @usableFromInline @inline(never)
     func _checkTagBlocks(_ tagBounds: UnsafeRawPointer?) -> Int {
-        guard let base = message.bytes.baseAddress else { return 0 }
+        guard let tagBounds, let base = message.bytes.baseAddress else { return 0 }
         let start = Int(tagPayloadStart), n = Int(tagPayloadEnd) &- start
         // The scan that made this view found the record within the message.
         let b = (base + start).assumingMemoryBound(to: UInt8.self), loadable = message.bytes.count &- start
-        if let tagBounds {
-            return gr_check_tags(b, n, start, loadable, tagBounds.assumingMemoryBound(to: gr_tag_bounds.self))
-        }
-        var bounds = gr_tag_bounds_make(UInt32(bitPattern: keyCount), UInt32(bitPattern: valueCount))
-        return gr_check_tags(b, n, start, loadable, &bounds)
+        return gr_check_tags(b, n, start, loadable, tagBounds.assumingMemoryBound(to: gr_tag_bounds.self))
     }
     #endif
 

@@ -1,3 +1,4 @@
+import CVarintBlock
 import PBF
 import XCTest
 @testable import VectorTile
@@ -1196,7 +1197,9 @@ final class DecoderDifferentialTests: XCTestCase {
                     if !agree { throw ReferenceError() }
                     return
                 }
-                let stop = feature._checkTagBlocks(nil)
+                // With bounds made as the validator makes them for a layer.
+                var bounds = gr_tag_bounds_make(UInt32(keyCount), UInt32(valueCount))
+                let stop = withUnsafePointer(to: &bounds) { feature._checkTagBlocks(UnsafeRawPointer($0)) }
                 let validEnd = expected == .ok ? bytes.count : boundaries.last!
                 XCTAssertTrue(stop == bytes.count ? expected == .ok : boundaries.contains(stop) && stop <= validEnd,
                               "stopped at \(stop), boundaries \(boundaries), \(context)")

@@ -10,7 +10,6 @@
 // `static inline`, like CVarintBlock.h (see there why, and why a clean build is needed
 // after editing this header).
 
-#include <stddef.h>
 #include <stdint.h>
 
 #if defined(__x86_64__) || defined(__i386__)
