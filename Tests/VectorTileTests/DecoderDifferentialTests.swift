@@ -700,7 +700,7 @@ final class DecoderDifferentialTests: XCTestCase {
             let expected = Self.referenceGeometry(type: 3, bytes: bytes, strict: false)
             XCTAssertFalse(expected.fails)
             XCTAssertEqual(expected.events.filter { $0 == .ringEnd(.interior) }.count > 1000, true)
-            try f.bytes.withUnsafeBytes { raw in
+            f.bytes.withUnsafeBytes { raw in
                 let feature = Feature(PBFReader(bytes: raw), keyCount: 0, valueCount: 0)
                 var rec = Recorder()
                 var fails = false
@@ -748,7 +748,7 @@ final class DecoderDifferentialTests: XCTestCase {
             let expected = Self.referenceGeometry(type: 3, bytes: bytes, strict: false)
             XCTAssertFalse(expected.fails)
             XCTAssertEqual(expected.events.last, .ringEnd(winding > 0 ? .exterior : .interior))
-            try f.bytes.withUnsafeBytes { raw in
+            f.bytes.withUnsafeBytes { raw in
                 let feature = Feature(PBFReader(bytes: raw), keyCount: 0, valueCount: 0)
                 for mode in [GeometryMode.strict, .tolerant] {
                     var rec = Recorder()
