@@ -8,6 +8,7 @@ import PBF
 public struct Feature {
     /// The feature message.
     public let message: PBFReader
+    /// The `id` field; 0 when absent (tell the two apart with `hasID`).
     public let id: UInt64
     @usableFromInline let _rawType: UInt64
     /// Whether an `id` field is present (an absent id differs from id 0, B5).

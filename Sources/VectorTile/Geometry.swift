@@ -19,6 +19,8 @@ public protocol GeometryHandler {
     mutating func ringEnd(_ kind: RingKind)
 }
 
+/// Every call does nothing unless the handler implements it, so a handler implements only
+/// the calls for the geometry types it reads.
 public extension GeometryHandler {
     @inlinable
     mutating func point(x: Int64, y: Int64) {}

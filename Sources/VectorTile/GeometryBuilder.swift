@@ -8,6 +8,7 @@ import Darwin
 /// Where a tile sits in the Web Mercator XYZ grid, to turn tile coordinates into
 /// longitude/latitude.
 public struct TileAddress: Equatable, Sendable {
+    /// Zoom level, column (from the west) and row (from the north).
     public var z: Int, x: Int, y: Int
     /// - Precondition: 0 ≤ z ≤ 30 and x, y inside the 2^z grid (API misuse otherwise).
     public init(z: Int, x: Int, y: Int) {

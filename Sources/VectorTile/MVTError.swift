@@ -123,6 +123,7 @@ public enum MVTError: Error, Equatable, Sendable {
     /// the tile is valid.
     public enum Severity: String, Sendable { case fatal, recoverable, warning }
 
+    /// This error's severity, fixed by its kind.
     public var severity: Severity {
         switch self {
         case .missingGeometry, .missingType, .invalidType, .oddTagCount, .duplicateLayerName,

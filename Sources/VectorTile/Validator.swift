@@ -3,15 +3,19 @@ import PBF
 
 /// One problem found by `MVTValidator`: the error, and where it sits in the tile.
 public struct MVTFinding: Equatable, Sendable, CustomStringConvertible {
+    /// The violated rule, with the byte offset where it was found.
     public var error: MVTError
     /// Index of the layer (in tile order), when the problem is inside one.
     public var layer: Int?
     /// Index of the feature within its layer, when the problem is inside one.
     public var feature: Int?
 
+    /// The error's severity (fatal, recoverable or warning).
     public var severity: MVTError.Severity { error.severity }
+    /// The checklist rule the error enforces ("B6", "D4", …; see `MVTError.rule`).
     public var rule: String { error.rule }
 
+    /// One line: severity, rule, error and place, as `graticule mvt inspect` prints it.
     public var description: String {
         var place = "byte \(error.offset)"
         if let layer { place += ", layer \(layer)" }

@@ -11,6 +11,9 @@ public enum MVTValue: Equatable {
     case sint(Int64)
     case bool(Bool)
 
+    /// Same case and same contents: strings byte for byte, floats and doubles bit for bit
+    /// (so NaN equals the same NaN, and 0.0 differs from -0.0), integers and booleans by
+    /// value. An `int` never equals a `sint` or a `uint`, whatever their values.
     public static func == (a: MVTValue, b: MVTValue) -> Bool {
         switch (a, b) {
         case (.string(let x), .string(let y)): return x.elementsEqual(y)

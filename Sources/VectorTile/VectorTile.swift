@@ -17,6 +17,7 @@ import PBF
 /// - Complexity: `layers()` is one scan of the tile's top-level fields plus, per layer, one
 ///   scan of that layer's fields; features are not decoded until iterated.
 public struct VectorTile {
+    /// The tile's bytes, borrowed.
     public let bytes: UnsafeRawBufferPointer
 
     /// A view over `bytes`, which must outlive it.
@@ -220,6 +221,7 @@ public struct Layer {
     public let message: PBFReader
     /// Name bytes (UTF-8), borrowed.
     public let nameBytes: UnsafeRawBufferPointer
+    /// The `version` field: 2 for MVT 2.x, 1 for 1.x (A2; a layer without one, or with another, is an error).
     public let version: UInt32
     /// Extent; 4096 when the field is absent (A11).
     public let extent: UInt32

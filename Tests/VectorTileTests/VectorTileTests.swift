@@ -405,4 +405,33 @@ final class VectorTileTests: XCTestCase {
             exercise(m)
         }
     }
+
+    /// `MVTValue`'s equality as documented: same case, strings byte for byte, floating-point
+    /// values bit for bit (§4.1 `Value`: the type written is part of the value).
+    func testValueEqualityComparesCaseAndBits() {
+        let a: [UInt8] = Array("river".utf8), b: [UInt8] = Array("river".utf8), c: [UInt8] = Array("rivers".utf8)
+        a.withUnsafeBytes { ra in
+            b.withUnsafeBytes { rb in
+                c.withUnsafeBytes { rc in
+                    XCTAssertEqual(MVTValue.string(ra), .string(rb), "same bytes in different storage")
+                    XCTAssertNotEqual(MVTValue.string(ra), .string(rc))
+                    XCTAssertNotEqual(MVTValue.string(UnsafeRawBufferPointer(rebasing: rc[0..<5])), .string(rc))
+                    XCTAssertEqual(MVTValue.string(UnsafeRawBufferPointer(rebasing: rc[0..<5])), .string(ra))
+                }
+            }
+        }
+        XCTAssertEqual(MVTValue.double(.nan), .double(.nan), "the same NaN bits")
+        XCTAssertNotEqual(MVTValue.double(.nan), .double(-Double.nan))
+        XCTAssertNotEqual(MVTValue.double(0.0), .double(-0.0))
+        XCTAssertEqual(MVTValue.float(.nan), .float(.nan))
+        XCTAssertNotEqual(MVTValue.float(0.0), .float(-0.0))
+        XCTAssertNotEqual(MVTValue.float(1.5), .double(1.5), "float and double differ")
+        XCTAssertEqual(MVTValue.int(-7), .int(-7))
+        XCTAssertNotEqual(MVTValue.int(7), .sint(7))
+        XCTAssertNotEqual(MVTValue.int(7), .uint(7))
+        XCTAssertNotEqual(MVTValue.sint(7), .uint(7))
+        XCTAssertEqual(MVTValue.uint(UInt64.max), .uint(UInt64.max))
+        XCTAssertNotEqual(MVTValue.bool(true), .bool(false))
+        XCTAssertNotEqual(MVTValue.bool(true), .int(1))
+    }
 }
