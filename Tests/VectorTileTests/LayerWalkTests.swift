@@ -168,23 +168,78 @@ final class LayerWalkTests: XCTestCase {
                 let layers = try VectorTile(bytes: raw).layers()
                 XCTAssertEqual(layers.count, 1)
                 let layer = layers[0]
-                // The feature records as a plain reader finds them.
-                var expected: [[Int]] = []
-                var r = layer.message
-                while !r.isAtEnd {
-                    let (field, wire) = try r.readKey()
-                    if field == 2 {
-                        let sub = try r.readLengthDelimited()
-                        expected.append([sub.absoluteStart, sub.bytes.count])
-                    } else {
-                        try r.skip(wire)
-                    }
-                }
-                var seen: [[Int]] = []
-                layer.forEachFeature { (f: Feature) in seen.append([f.offset, f.message.bytes.count]) }
-                XCTAssertEqual(seen, expected, "round \(round)")
-                XCTAssertEqual(layer.featureCount, expected.count)
+                try checkFeatureWalk(layer, "round \(round)")
             }
+        }
+    }
+
+    /// `forEachFeature` gives the layer's feature records (offset and length) in order, as a
+    /// plain reader finds them, and `featureCount` counts them.
+    func checkFeatureWalk(_ layer: Layer, _ label: String, file: StaticString = #filePath, line: UInt = #line) throws {
+        var expected: [[Int]] = []
+        var r = layer.message
+        while !r.isAtEnd {
+            let (field, wire) = try r.readKey()
+            if field == 2 {
+                let sub = try r.readLengthDelimited()
+                expected.append([sub.absoluteStart, sub.bytes.count])
+            } else {
+                try r.skip(wire)
+            }
+        }
+        var seen: [[Int]] = []
+        layer.forEachFeature { (f: Feature) in seen.append([f.offset, f.message.bytes.count]) }
+        XCTAssertEqual(seen, expected, label, file: file, line: line)
+        XCTAssertEqual(layer.featureCount, expected.count, label, file: file, line: line)
+    }
+
+    /// Feature records whose key is written in a longer form than needed (0x92 0x00, field 2,
+    /// wire type 2: valid protobuf, P2), which the scan reads with the checked reader and
+    /// leaves out of its index: `forEachFeature` then walks the layer's records itself (raw
+    /// loads for feature, key and value records, the checked reader for anything else) and
+    /// must give every feature, in order, as a plain reader finds them, between keys, values
+    /// and unknown fields, with canonical features too.
+    func testFeatureWalkWithoutAWholeIndex() throws {
+        var rng = SystemRandomNumberGenerator()
+        for round in 0..<60 {
+            var w = PBFWriter()
+            w.writeKey(field: 15, wireType: .varint); w.writeVarint(2)
+            w.writeKey(field: 1, wireType: .lengthDelimited); w.writeLengthDelimited(Array("long keys".utf8))
+            var keys = 0, longForms = 0
+            for i in 0..<Int.random(in: 1...200, using: &rng) {
+                var f = PBFWriter()
+                f.writeKey(field: 1, wireType: .varint); f.writeVarint(UInt64(i))
+                f.writeKey(field: 3, wireType: .varint); f.writeVarint(1)
+                f.writeKey(field: 4, wireType: .lengthDelimited); f.writeLengthDelimited(TileBuilder.packed([9, 2, 4]))
+                switch Int.random(in: 0..<6, using: &rng) {
+                case 0, 1:
+                    w.writeRaw([0x92, 0x00]); w.writeLengthDelimited(f.bytes); longForms += 1
+                case 2:
+                    w.writeKey(field: 3, wireType: .lengthDelimited); w.writeLengthDelimited(Array("k\(keys)".utf8)); keys += 1
+                    w.writeKey(field: 2, wireType: .lengthDelimited); w.writeLengthDelimited(f.bytes)
+                case 3:
+                    w.writeKey(field: 4, wireType: .lengthDelimited); w.writeLengthDelimited(TileBuilder.stringValue("v\(i)"))
+                    w.writeKey(field: 99, wireType: .fixed64); w.writeFixed64(UInt64(i))
+                    w.writeKey(field: 2, wireType: .lengthDelimited); w.writeLengthDelimited(f.bytes)
+                default:
+                    w.writeKey(field: 2, wireType: .lengthDelimited); w.writeLengthDelimited(f.bytes)
+                }
+            }
+            if longForms == 0 { w.writeRaw([0x92, 0x00]); w.writeLengthDelimited([]); longForms += 1 }
+            // Sometimes a last key after the features, which the walk must not take for one.
+            if round % 2 == 1 { w.writeKey(field: 3, wireType: .lengthDelimited); w.writeLengthDelimited(Array("last".utf8)) }
+            var t = PBFWriter()
+            t.writeKey(field: 3, wireType: .lengthDelimited); t.writeLengthDelimited(w.bytes)
+            try t.bytes.withUnsafeBytes { raw in
+                let layer = try VectorTile(bytes: raw).layers()[0]
+                XCTAssertNil(layer._featureIndex, "round \(round): a feature read by the checked reader leaves the index out")
+                try checkFeatureWalk(layer, "round \(round)")
+                // The features read whole: each one's id is where it was written.
+                var ids: [UInt64] = []
+                layer.forEachFeature { (f: Feature) in if f.hasID { ids.append(f.id) } }
+                XCTAssertEqual(ids, ids.sorted(), "round \(round)")
+            }
+            compare(t.bytes, "round \(round)")
         }
     }
 
