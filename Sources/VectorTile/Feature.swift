@@ -321,6 +321,23 @@ public struct Feature {
     }
 }
 
+/// The bounds of the 16-byte tag check for tables of `keys` and `values` entries: on x86 a
+/// `gr_tag_bounds` (`gr_tag_bounds_make`); elsewhere nothing (there is no such check). The
+/// validator makes them once per layer, `Feature._checkTags(_:)` once per call, on the
+/// stack, and passes them down by pointer.
+@usableFromInline struct _TagBounds {
+    #if arch(x86_64) || arch(i386)
+    @usableFromInline var bounds: gr_tag_bounds
+    #endif
+
+    @inline(__always)
+    init(keys: UInt32, values: UInt32) {
+        #if arch(x86_64) || arch(i386)
+        bounds = gr_tag_bounds_make(keys, values)
+        #endif
+    }
+}
+
 extension Feature {
     /// Checks the tags as `forEachTag` does (B6, B7), with the same errors, without reading
     /// the pairs out.
@@ -345,21 +362,16 @@ extension Feature {
     /// - Complexity: O(tags); allocates nothing.
     @inline(__always)
     func _checkTags(_ ignored: (_ key: Int, _ value: Int) -> Void) throws(MVTError) {
-        #if arch(x86_64) || arch(i386)
-        var bounds = gr_tag_bounds_make(UInt32(bitPattern: keyCount), UInt32(bitPattern: valueCount))
+        var bounds = _TagBounds(keys: UInt32(bitPattern: keyCount), values: UInt32(bitPattern: valueCount))
         try withUnsafePointer(to: &bounds) { (p) throws(MVTError) in
-            try _checkTags(tagBounds: UnsafeRawPointer(p), ignored)
+            try _checkTags(tagBounds: p, ignored)
         }
-        #else
-        try _checkTags(tagBounds: nil, ignored)
-        #endif
     }
 
-    /// `_checkTags` with the bounds of the 16-byte check for large tables, which the
-    /// validator makes once per layer: on x86, a `gr_tag_bounds` made by
-    /// `gr_tag_bounds_make` for this feature's tables; nil (elsewhere), no such check.
+    /// `_checkTags` with the bounds of the 16-byte check for large tables, made for this
+    /// feature's tables (the validator makes them once per layer).
     @inline(__always)
-    func _checkTags(tagBounds: UnsafeRawPointer?, _ ignored: (_ key: Int, _ value: Int) -> Void) throws(MVTError) {
+    func _checkTags(tagBounds: UnsafePointer<_TagBounds>, _ ignored: (_ key: Int, _ value: Int) -> Void) throws(MVTError) {
         var p = 0
         let kc = UInt64(UInt32(bitPattern: keyCount)), vc = UInt64(UInt32(bitPattern: valueCount))
         if kc | vc <= 128, _tagRecords == 1, tagPayloadStart >= 0, let base = message.bytes.baseAddress {
@@ -398,7 +410,7 @@ extension Feature {
     /// first checked 16 bytes at a time (`_checkTagBlocks`), and the loops go on from where
     /// that check stops.
     @inline(never)
-    func _checkTagsOnLoops(from first: Int, tagBounds: UnsafeRawPointer?,
+    func _checkTagsOnLoops(from first: Int, tagBounds: UnsafePointer<_TagBounds>,
                            _ ignored: (_ key: Int, _ value: Int) -> Void) throws(MVTError)
     {
         var p = first
@@ -418,14 +430,15 @@ extension Feature {
     #if arch(x86_64) || arch(i386)
     /// How far the pairs of the one packed tags record are known to be valid by
     /// `gr_check_tags` (in C, with SSE2) with `tagBounds`: the offset in the record from
-    /// which the loops go on (0 without bounds).
+    /// which the loops go on.
     @usableFromInline @inline(never)
-    func _checkTagBlocks(_ tagBounds: UnsafeRawPointer?) -> Int {
-        guard let tagBounds, let base = message.bytes.baseAddress else { return 0 }
+    func _checkTagBlocks(_ tagBounds: UnsafePointer<_TagBounds>) -> Int {
+        guard let base = message.bytes.baseAddress else { return 0 }
         let start = Int(tagPayloadStart), n = Int(tagPayloadEnd) &- start
         // The scan that made this view found the record within the message.
         let b = (base + start).assumingMemoryBound(to: UInt8.self), loadable = message.bytes.count &- start
-        return gr_check_tags(b, n, start, loadable, tagBounds.assumingMemoryBound(to: gr_tag_bounds.self))
+        // Safe: `bounds` is a stored property, so it has an address.
+        return gr_check_tags(b, n, start, loadable, tagBounds.pointer(to: \.bounds)!)
     }
     #endif
 

@@ -1,4 +1,3 @@
-import CVarintBlock
 import PBF
 
 /// One problem found by `MVTValidator`: the error, and where it sits in the tile.
@@ -89,20 +88,16 @@ public enum MVTValidator {
     }
 
     static func validateFeatures(_ layer: Layer, layerIndex: Int, warnings: Bool, into findings: inout [MVTFinding]) {
-        #if arch(x86_64) || arch(i386)
         // The bounds of the tag check for large tables (`gr_check_tags`), made once per layer.
-        var bounds = gr_tag_bounds_make(UInt32(truncatingIfNeeded: layer.keys.count),
-                                        UInt32(truncatingIfNeeded: layer.values.count))
+        var bounds = _TagBounds(keys: UInt32(truncatingIfNeeded: layer.keys.count),
+                                values: UInt32(truncatingIfNeeded: layer.values.count))
         withUnsafePointer(to: &bounds) {
-            validateFeatures(layer, layerIndex: layerIndex, warnings: warnings, tagBounds: UnsafeRawPointer($0),
+            validateFeatures(layer, layerIndex: layerIndex, warnings: warnings, tagBounds: $0,
                              into: &findings)
         }
-        #else
-        validateFeatures(layer, layerIndex: layerIndex, warnings: warnings, tagBounds: nil, into: &findings)
-        #endif
     }
 
-    static func validateFeatures(_ layer: Layer, layerIndex: Int, warnings: Bool, tagBounds: UnsafeRawPointer?,
+    static func validateFeatures(_ layer: Layer, layerIndex: Int, warnings: Bool, tagBounds: UnsafePointer<_TagBounds>,
                                  into findings: inout [MVTFinding])
     {
         var index = 0
@@ -118,7 +113,7 @@ public enum MVTValidator {
 
     /// The MUST rules of one feature (and, with `warnings`, B5 and D7).
     @inline(__always)
-    static func validateFeature(_ f: Feature, layerIndex: Int, index: Int, warnings: Bool, tagBounds: UnsafeRawPointer?,
+    static func validateFeature(_ f: Feature, layerIndex: Int, index: Int, warnings: Bool, tagBounds: UnsafePointer<_TagBounds>,
                                 ids: inout Set<UInt64>, into findings: inout [MVTFinding])
     {
         struct Discard: GeometryHandler {}

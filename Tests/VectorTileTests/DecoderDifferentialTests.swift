@@ -1,4 +1,3 @@
-import CVarintBlock
 import PBF
 import XCTest
 @testable import VectorTile
@@ -1198,8 +1197,8 @@ final class DecoderDifferentialTests: XCTestCase {
                     return
                 }
                 // With bounds made as the validator makes them for a layer.
-                var bounds = gr_tag_bounds_make(UInt32(keyCount), UInt32(valueCount))
-                let stop = withUnsafePointer(to: &bounds) { feature._checkTagBlocks(UnsafeRawPointer($0)) }
+                var bounds = _TagBounds(keys: UInt32(keyCount), values: UInt32(valueCount))
+                let stop = withUnsafePointer(to: &bounds) { feature._checkTagBlocks($0) }
                 let validEnd = expected == .ok ? bytes.count : boundaries.last!
                 XCTAssertTrue(stop == bytes.count ? expected == .ok : boundaries.contains(stop) && stop <= validEnd,
                               "stopped at \(stop), boundaries \(boundaries), \(context)")
