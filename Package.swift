@@ -4,15 +4,21 @@ import PackageDescription
 // Graticule: fast cores for map data sources (GeoJSON, PBF/MVT, tile coverage, source diffing)
 // and the benchmark and conformance suite that proves them right and fast.
 //
-// Module map (see ../shared/ARCHITECTURE.md):
-//   PBF, GeoModel            -- leaf modules, no dependencies
+// Module map (the same as ../shared/ARCHITECTURE.md and Sources/README.md):
+//   PBF, GeoModel               leaf modules, no dependencies (CVarintBlock: PBF's C kernels)
 //   GeoJSON, VectorTile,
-//   TileCover, SourceDiff    -- cores built on the leaves
-//   BenchKit                 -- benchmark runner (no dependency on the cores)
-//   Conformance              -- suites as data, run against implementations
-//   GraticuleBenchmarks      -- the benchmark suites (Benchmarks/Suites)
-//   CorpusGenerators         -- seeded generators of the built-in datasets (corpora/Generators)
-//   graticule                -- the command-line tool
+//   TileCover, GPX              cores built on the leaves
+//   SourceDiff                  keyed feature store and diffs (GeoModel, TileCover);
+//                               SourceDiffJSON its thin JSON adapter (GeoJSON)
+//   TileArchive                 PMTiles, MBTiles, tile folders, tile compression
+//   DatasetProfile              `graticule profile`'s statistics, mergeable
+//   BenchKit                    benchmark runner (no dependency on the cores)
+//   Workloads                   the benchmark suites and their datasets (Benchmarks/Suites)
+//   Conformance                 suites as data, run against implementations
+//   CorpusGenerators            seeded generators of the built-in datasets (corpora/Generators)
+//   GraticuleSupport            internal: files, tables, CSV, HTML, the seeded generator,
+//                               one subprocess line-protocol client (no product)
+//   graticule                   the command-line tool: parses arguments, calls the above
 
 let package = Package(
     name: "Graticule",
@@ -27,6 +33,10 @@ let package = Package(
         .library(name: "BenchKit", targets: ["BenchKit"]),
         .library(name: "Conformance", targets: ["Conformance"]),
         .library(name: "TileArchive", targets: ["TileArchive"]),
+        .library(name: "GPX", targets: ["GPX"]),
+        .library(name: "SourceDiffJSON", targets: ["SourceDiffJSON"]),
+        .library(name: "DatasetProfile", targets: ["DatasetProfile"]),
+        .library(name: "Workloads", targets: ["Workloads"]),
         .executable(name: "graticule", targets: ["graticule"]),
     ],
     dependencies: [
@@ -46,6 +56,7 @@ let package = Package(
 
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .target(name: "GraticuleSupport"),
         .target(name: "PBF"),
         .target(name: "TileArchive", dependencies: ["CSQLite", "CZlib", "PBF", "TileCover"]),
         .target(name: "GeoModel"),
@@ -55,12 +66,15 @@ let package = Package(
         .target(name: "CVarintBlock"),
         .target(name: "VectorTile", dependencies: ["PBF", "GeoModel", "CVarintBlock"]),
         .target(name: "TileCover", dependencies: ["GeoModel"]),
-        .target(name: "SourceDiff", dependencies: ["GeoModel", "GeoJSON", "TileCover"]),
-        .target(name: "BenchKit", dependencies: ["CJemalloc"]),
-        .target(name: "Conformance", dependencies: ["PBF", "VectorTile", "GeoJSON", "GeoModel", "TileCover"]),
+        .target(name: "GPX", dependencies: ["GeoModel"]),
+        .target(name: "SourceDiff", dependencies: ["GeoModel", "TileCover"]),
+        .target(name: "SourceDiffJSON", dependencies: ["SourceDiff", "GeoJSON", "GeoModel"]),
+        .target(name: "DatasetProfile", dependencies: ["GeoJSON", "GeoModel", "VectorTile", "TileArchive", "TileCover", "GraticuleSupport"]),
+        .target(name: "BenchKit", dependencies: ["CJemalloc", "GraticuleSupport"]),
+        .target(name: "Conformance", dependencies: ["PBF", "VectorTile", "GeoJSON", "GeoModel", "TileCover", "GraticuleSupport"]),
         .target(
             name: "CorpusGenerators",
-            dependencies: ["PBF"],
+            dependencies: ["PBF", "GraticuleSupport"],
             path: "corpora/Generators"
         ),
         .target(
@@ -70,27 +84,34 @@ let package = Package(
             exclude: ["vector_tile.proto"]
         ),
         .target(
-            name: "GraticuleBenchmarks",
-            dependencies: ["BenchKit", "PBF", "GeoModel", "GeoJSON", "SourceDiff", "TileCover", "VectorTile", "CorpusGenerators", "SwiftProtobufPeer"],
+            name: "Workloads",
+            dependencies: ["BenchKit", "PBF", "GeoModel", "GeoJSON", "SourceDiff", "TileCover", "VectorTile", "CorpusGenerators", "SwiftProtobufPeer", "GraticuleSupport", "GPX"],
             path: "Benchmarks/Suites"
         ),
         .executableTarget(
             name: "graticule",
             dependencies: [
-                "BenchKit", "Conformance", "GraticuleBenchmarks", "CorpusGenerators", "SwiftProtobufPeer", "TileArchive", "GeoJSON", "GeoModel", "SourceDiff", "TileCover", "VectorTile",
+                "BenchKit", "Conformance", "Workloads", "CorpusGenerators", "SwiftProtobufPeer", "TileArchive", "GeoJSON", "GeoModel",
+                "SourceDiff", "SourceDiffJSON", "TileCover", "GPX", "VectorTile", "DatasetProfile", "GraticuleSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
 
-        .testTarget(name: "PBFTests", dependencies: ["PBF"]),
+        // Helpers the test targets share (data paths, the seeded generator's test helpers).
+        .target(name: "GraticuleTestSupport", dependencies: ["GraticuleSupport"], path: "Tests/Support"),
+        .testTarget(name: "PBFTests", dependencies: ["PBF", "GraticuleSupport"]),
         .testTarget(name: "GeoModelTests", dependencies: ["GeoModel"]),
-        .testTarget(name: "GeoJSONTests", dependencies: ["GeoJSON", "GeoModel"]),
-        .testTarget(name: "VectorTileTests", dependencies: ["VectorTile", "GeoModel", "CVarintBlock"]),
-        .testTarget(name: "TileCoverTests", dependencies: ["TileCover"]),
-        .testTarget(name: "SourceDiffTests", dependencies: ["SourceDiff", "GeoModel", "TileCover"]),
+        .testTarget(name: "GeoJSONTests", dependencies: ["GeoJSON", "GeoModel", "GraticuleSupport", "GraticuleTestSupport"]),
+        .testTarget(name: "VectorTileTests", dependencies: ["VectorTile", "PBF", "GeoModel", "CVarintBlock", "GraticuleSupport", "GraticuleTestSupport"]),
+        .testTarget(name: "TileCoverTests", dependencies: ["TileCover", "GPX", "GeoModel", "GraticuleSupport", "GraticuleTestSupport"]),
+        .testTarget(name: "GPXTests", dependencies: ["GPX", "GeoModel", "GraticuleTestSupport"]),
+        .testTarget(name: "SourceDiffTests", dependencies: ["SourceDiff", "SourceDiffJSON", "GeoModel", "TileCover"]),
         .testTarget(name: "TileArchiveTests", dependencies: ["TileArchive", "TileCover", "CorpusGenerators"]),
-        .testTarget(name: "BenchKitTests", dependencies: ["BenchKit"]),
-        .testTarget(name: "ConformanceTests", dependencies: ["Conformance", "PBF", "VectorTile", "GeoJSON", "GeoModel"]),
-        .testTarget(name: "CorpusGeneratorsTests", dependencies: ["CorpusGenerators", "PBF", "VectorTile"]),
+        .testTarget(name: "DatasetProfileTests", dependencies: ["DatasetProfile", "TileCover", "GeoModel", "CorpusGenerators", "TileArchive"]),
+        .testTarget(name: "BenchKitTests", dependencies: ["BenchKit", "GraticuleSupport", "GraticuleTestSupport"]),
+        .testTarget(name: "GraticuleSupportTests", dependencies: ["GraticuleSupport"]),
+        .testTarget(name: "ConformanceTests", dependencies: ["Conformance", "PBF", "VectorTile", "GeoJSON", "GeoModel", "GraticuleTestSupport"]),
+        .testTarget(name: "CorpusGeneratorsTests", dependencies: ["CorpusGenerators", "PBF", "VectorTile", "GraticuleSupport"]),
+        .testTarget(name: "PackageStructureTests", dependencies: ["GraticuleTestSupport"]),
     ]
 )

@@ -1,4 +1,6 @@
+import GraticuleSupport
 import BenchKit
+import GPX
 import TileCover
 import CorpusGenerators
 import Foundation

@@ -1,3 +1,4 @@
+import GraticuleSupport
 import BenchKit
 import CorpusGenerators
 import GeoJSON
@@ -195,7 +196,7 @@ enum SourceDiffBenchmarks {
     /// `edits / 10` removed and `edits / 10` added after the last id; features drawn afresh
     /// for every pair (distinct within a pair).
     static func rotatingDiffs(_ old: [GeoFeature], edits: Int, pairs: Int) -> [(GeoJSONSourceDiff, GeoJSONSourceDiff)] {
-        var rng = SeededRandom(seed: 1234)
+        var rng = SplitMix64(seed: 1234)
         let n = old.count
         var out: [(GeoJSONSourceDiff, GeoJSONSourceDiff)] = []
         out.reserveCapacity(pairs)

@@ -1,6 +1,7 @@
 import BenchKit
 import GeoJSON
 import GeoModel
+import GPX
 import TileCover
 
 /// `tilecover.polygon`: exact closed-mode cover of every polygon of a GeoJSON dataset

@@ -1,3 +1,4 @@
+import GraticuleSupport
 /// A named input for benchmarks: its bytes and how many items (features, values, ...) they hold.
 ///
 /// Datasets are materialised lazily, so a run that filters down to one benchmark generates

@@ -1,3 +1,4 @@
+import GraticuleSupport
 import Foundation
 
 /// Instruction counts per operation from valgrind's callgrind.

@@ -1,3 +1,4 @@
+import GraticuleSupport
 import Foundation
 
 /// Collects the run metadata from the machine and the build.

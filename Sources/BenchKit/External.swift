@@ -1,3 +1,4 @@
+import GraticuleSupport
 import Foundation
 
 /// An implementation that runs in another program, spoken to over its stdin and stdout.
@@ -47,28 +48,19 @@ public enum ExternalError: Error, CustomStringConvertible, Equatable {
 }
 
 final class _ExternalSampler: _Sampler {
-    private let process = Process()
-    private let input = Pipe()
-    private let output = Pipe()
-    private var buffer: [UInt8] = []
+    private let program: LineProtocolProcess
     private let slowdown: Double
     private var debt = 0.0
 
     init(program: ExternalProgram, datasetPath: String, slowdown: Double) throws {
-        guard let exe = program.command.first else { throw ExternalError.launchFailed("empty command") }
+        guard !program.command.isEmpty else { throw ExternalError.launchFailed("empty command") }
         self.slowdown = slowdown
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [exe] + program.command.dropFirst() + ["--dataset", datasetPath]
-        var env = ProcessInfo.processInfo.environment
+        var env = program.environment
         env["GRATICULE_EXTERNAL_PROTOCOL"] = "1"
-        for (k, v) in program.environment { env[k] = v }
-        process.environment = env
-        if let dir = program.workingDirectory {
-            process.currentDirectoryURL = URL(fileURLWithPath: dir)
-        }
-        process.standardInput = input
-        process.standardOutput = output
-        do { try process.run() } catch { throw ExternalError.launchFailed("\(error)") }
+        do {
+            self.program = try LineProtocolProcess(command: program.command + ["--dataset", datasetPath],
+                                                   environment: env, workingDirectory: program.workingDirectory)
+        } catch { throw ExternalError.launchFailed("\(error)") }
         let line = try readLine()
         guard line == "ready" || line.hasPrefix("ready ") else {
             throw ExternalError.protocolViolation(expected: "ready", got: line)
@@ -76,27 +68,15 @@ final class _ExternalSampler: _Sampler {
     }
 
     private func readLine() throws -> String {
-        while true {
-            if let nl = buffer.firstIndex(of: UInt8(ascii: "\n")) {
-                let line = String(decoding: buffer[..<nl], as: UTF8.self)
-                buffer.removeSubrange(...nl)
-                if line.hasPrefix("#") { continue }
-                if line.hasPrefix("error ") { throw ExternalError.programError(String(line.dropFirst(6))) }
-                return line
-            }
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty {
-                process.waitUntilExit()
-                throw ExternalError.exited("status \(process.terminationStatus)")
-            }
-            buffer.append(contentsOf: chunk)
+        guard let line = program.readLine() else {
+            throw ExternalError.exited("status \(program.terminationStatus)")
         }
+        if line.hasPrefix("error ") { throw ExternalError.programError(String(line.dropFirst(6))) }
+        return line
     }
 
     private func send(_ line: String) throws {
-        do { try input.fileHandleForWriting.write(contentsOf: Data((line + "\n").utf8)) } catch {
-            throw ExternalError.exited("cannot write to it: \(error)")
-        }
+        do { try program.send(line) } catch { throw ExternalError.exited("\(error)") }
     }
 
     private func timed(_ n: Int) throws -> UInt64 {
@@ -124,15 +104,10 @@ final class _ExternalSampler: _Sampler {
     var allocationsUnsupportedReason: String { "external program: its allocator is not observed" }
 
     func peakResident(_ iterations: Int) -> Double? {
-        _SystemProbe.peakResidentBytes(pid: String(process.processIdentifier)).map { Double($0) }
+        _SystemProbe.peakResidentBytes(pid: String(program.processIdentifier)).map { Double($0) }
     }
 
-    func close() {
-        guard process.isRunning else { return }
-        try? send("quit")
-        try? input.fileHandleForWriting.close()
-        process.waitUntilExit()
-    }
+    func close() { program.finish() }
 }
 
 /// A registration of an external implementation, read from a JSON manifest:

@@ -1,3 +1,4 @@
+import GraticuleSupport
 /// Gating: decides, metric by metric, whether HEAD regressed against BASE.
 ///
 /// A time regression needs both a relative change of the median beyond the metric's

@@ -1,3 +1,4 @@
+import GraticuleSupport
 /// A self-contained HTML page for a report: inline SVG bar charts of throughput per
 /// benchmark and implementation, ratio charts for comparisons, and the full table. No
 /// script, no external resources, so it can be opened offline or attached to CI.
@@ -165,60 +166,11 @@ public enum HTMLReport {
         return html
     }
 
-    struct Bar {
-        var label: String
-        var value: Double
-        var low: Double
-        var high: Double
-    }
+    typealias Bar = HTML.Bar
 
-    /// Horizontal bars with interval whiskers. The axis follows the bars; `ceiling` is drawn
-    /// as a dashed line when it is within twice the largest bar, and otherwise stated in a
-    /// caption (a memory-scan ceiling far above every parser would squash the bars).
     static func barChart(_ bars: [Bar], unit: String, ceiling: Double?) -> String {
-        let labelWidth = 260.0, chartWidth = 520.0, rowHeight = 24.0
-        let largest = max(bars.map(\.high).max() ?? 1, 1e-12)
-        let drawCeiling = ceiling.map { unit == "×" || $0 <= largest * 2 } ?? false
-        let maxValue = max(largest, drawCeiling ? ceiling! : 0) * 1.15
-        let height = Double(bars.count) * rowHeight + (drawCeiling ? 22 : 8)
-        func x(_ v: Double) -> Double { labelWidth + max(0, v) / maxValue * chartWidth }
-        var svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(labelWidth + chartWidth + 200))\" height=\"\(Int(height))\" role=\"img\">\n"
-        for (i, b) in bars.enumerated() {
-            let y = Double(i) * rowHeight + 4
-            svg += "<text x=\"\(Int(labelWidth - 6))\" y=\"\(y + 15)\" text-anchor=\"end\">\(esc(b.label))</text>"
-            svg += "<rect x=\"\(labelWidth)\" y=\"\(y + 3)\" width=\"\(x(b.value) - labelWidth)\" height=\"\(rowHeight - 8)\" fill=\"#4a7fb5\"/>"
-            svg += "<line x1=\"\(x(b.low))\" x2=\"\(x(b.high))\" y1=\"\(y + 11)\" y2=\"\(y + 11)\" stroke=\"#222\"/>"
-            svg += "<text x=\"\(x(max(b.value, b.high)) + 6)\" y=\"\(y + 15)\">\(esc(formatMetric(b.value))) \(esc(unit))</text>\n"
-        }
-        if let c = ceiling, drawCeiling {
-            svg += "<line x1=\"\(x(c))\" x2=\"\(x(c))\" y1=\"0\" y2=\"\(height - 16)\" stroke=\"#c33\" stroke-dasharray=\"4 3\"/>"
-            svg += "<text x=\"\(x(c) - 3)\" y=\"\(height - 3)\" text-anchor=\"end\" fill=\"#c33\">\(unit == "×" ? "reference" : "memscan ceiling \(esc(formatMetric(c)))")</text>\n"
-        }
-        svg += "</svg>\n"
-        if let c = ceiling, !drawCeiling, unit != "×" {
-            svg += "<p style=\"color:#c33;margin:0 0 0 260px;font-size:12px\">memscan ceiling \(esc(formatMetric(c))) \(esc(unit)), "
-                + "\(esc(format2(c / largest)))× the fastest bar (off scale)</p>\n"
-        }
-        return svg
+        HTML.barChart(bars, unit: unit, ceiling: ceiling, format: formatMetric)
     }
 
-    /// A horizontal bar chart of labelled values (no intervals), for pages other than the
-    /// benchmark report.
-    public static func simpleBars(_ items: [(String, Double)], unit: String) -> String {
-        barChart(items.map { Bar(label: $0.0, value: $0.1, low: $0.1, high: $0.1) }, unit: unit, ceiling: nil)
-    }
-
-    public static func esc(_ s: String) -> String {
-        var out = ""
-        for ch in s {
-            switch ch {
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "&": out += "&amp;"
-            case "\"": out += "&quot;"
-            default: out.append(ch)
-            }
-        }
-        return out
-    }
+    static func esc(_ s: String) -> String { HTML.escape(s) }
 }

@@ -1,3 +1,4 @@
+import GraticuleSupport
 /// Metadata that every row of a run carries.
 public struct RunMetadata: Equatable, Sendable {
     public static let currentSchemaVersion = 1

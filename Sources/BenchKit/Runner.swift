@@ -1,3 +1,4 @@
+import GraticuleSupport
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -1,3 +1,4 @@
+import GraticuleSupport
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -77,7 +78,7 @@ public enum Statistics {
         medians.reserveCapacity(resamples)
         var draw = [Double](repeating: 0, count: samples.count)
         for _ in 0..<resamples {
-            for i in 0..<draw.count { draw[i] = samples[rng.index(below: samples.count)] }
+            for i in 0..<draw.count { draw[i] = samples[rng.below( samples.count)] }
             draw.sort()
             medians.append(quantile(sorted: draw, 0.5))
         }
@@ -101,8 +102,8 @@ public enum Statistics {
         var da = [Double](repeating: 0, count: a.count)
         var db = [Double](repeating: 0, count: b.count)
         for _ in 0..<resamples {
-            for i in 0..<da.count { da[i] = a[rng.index(below: a.count)] }
-            for i in 0..<db.count { db[i] = b[rng.index(below: b.count)] }
+            for i in 0..<da.count { da[i] = a[rng.below( a.count)] }
+            for i in 0..<db.count { db[i] = b[rng.below( b.count)] }
             da.sort(); db.sort()
             let m = quantile(sorted: db, 0.5)
             if m != 0 { ratios.append(quantile(sorted: da, 0.5) / m) }
@@ -142,22 +143,5 @@ public enum Statistics {
         let z = (abs(u - mu) - 0.5) / variance.squareRoot()
         if z <= 0 { return 1 }
         return Swift.min(1, erfc(z / 2.0.squareRoot()))
-    }
-}
-
-/// Small, fast, seedable generator (SplitMix64) so statistics are reproducible.
-public struct SplitMix64: RandomNumberGenerator, Sendable {
-    private var state: UInt64
-    public init(seed: UInt64) { state = seed }
-    public mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    @inline(__always)
-    mutating func index(below n: Int) -> Int {
-        Int(truncatingIfNeeded: next() % UInt64(n))
     }
 }

@@ -1,3 +1,4 @@
+import GraticuleSupport
 /// The table `graticule bench` prints: one line per case, with the median time, the
 /// throughputs, allocations, the ceiling set by `baseline.memscan` on the same dataset, and
 /// the ratio to the reference implementation.
@@ -48,19 +49,8 @@ public enum SummaryTable {
     }
 
     /// Fixed-width text table.
-    public static func table(header: [String], rows: [[String]]) -> String {
-        var widths = header.map(\.count)
-        for r in rows { for (i, c) in r.enumerated() { widths[i] = max(widths[i], c.count) } }
-        func line(_ cells: [String]) -> String {
-            cells.enumerated().map { i, c in
-                i < 3 ? c.padding(toLength: widths[i], withPad: " ", startingAt: 0)
-                    : String(repeating: " ", count: widths[i] - c.count) + c
-            }.joined(separator: "  ") + "\n"
-        }
-        var out = line(header)
-        out += widths.map { String(repeating: "-", count: $0) }.joined(separator: "  ") + "\n"
-        for r in rows { out += line(r) }
-        return out
+    static func table(header: [String], rows: [[String]]) -> String {
+        TextTable.render(header: header, rows: rows)
     }
 
     /// Nanoseconds as a readable duration.

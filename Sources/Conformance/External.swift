@@ -1,3 +1,4 @@
+import GraticuleSupport
 import Foundation
 
 /// A conformance implementation that runs in another program.
@@ -69,10 +70,7 @@ public struct ExternalConformanceManifest: Equatable, Sendable {
 
 /// A running external conformance program (see `ExternalConformanceManifest`).
 public final class ExternalConformanceProgram {
-    private let process = Process()
-    private let input = Pipe()
-    private let output = Pipe()
-    private var buffer: [UInt8] = []
+    private let program: LineProtocolProcess
     private let scratch: String
     private var broken: String?
     public let manifest: ExternalConformanceManifest
@@ -80,24 +78,16 @@ public final class ExternalConformanceProgram {
     /// Starts the program and waits for `ready`.
     public init(manifest: ExternalConformanceManifest, workingDirectory: String? = nil) throws {
         self.manifest = manifest
-        // A program that dies closes its end of the pipe; writing to it must fail the case,
-        // not raise SIGPIPE and end the runner.
-        signal(SIGPIPE, SIG_IGN)
         scratch = NSTemporaryDirectory() + "graticule-conform-\(getpid())-\(UInt32.random(in: 0 ... .max)).bin"
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = manifest.command
-        var env = ProcessInfo.processInfo.environment
-        env["GRATICULE_CONFORM_PROTOCOL"] = "1"
-        process.environment = env
-        if let wd = workingDirectory { process.currentDirectoryURL = URL(fileURLWithPath: wd) }
-        process.standardInput = input
-        process.standardOutput = output
-        do { try process.run() } catch {
+        do {
+            program = try LineProtocolProcess(command: manifest.command, environment: ["GRATICULE_CONFORM_PROTOCOL": "1"],
+                                              workingDirectory: workingDirectory)
+        } catch {
             throw ExternalConformanceManifest.Error.invalid(manifest.name, "cannot start \(manifest.command.joined(separator: " ")): \(error)")
         }
-        let first = readLine()
+        let first = program.readLine()
         guard first == "ready" else {
-            process.terminate()
+            program.terminate()
             let hint = manifest.requires.isEmpty ? "" : " (needs: \(manifest.requires))"
             throw ExternalConformanceManifest.Error.invalid(manifest.name, "did not start: \(first ?? "no output")\(hint)")
         }
@@ -107,31 +97,17 @@ public final class ExternalConformanceProgram {
 
     /// Sends `quit` and waits for the program to end.
     public func finish() {
-        guard process.isRunning else { return }
-        send("quit")
-        try? input.fileHandleForWriting.close()
-        process.waitUntilExit()
+        guard program.isRunning else { return }
+        program.finish()
         try? FileManager.default.removeItem(atPath: scratch)
     }
 
     private func send(_ line: String) {
-        guard process.isRunning else { return }
-        try? input.fileHandleForWriting.write(contentsOf: Data((line + "\n").utf8))
+        guard program.isRunning else { return }
+        try? program.send(line)
     }
 
-    private func readLine() -> String? {
-        while true {
-            if let nl = buffer.firstIndex(of: 0x0A) {
-                let line = String(decoding: buffer[..<nl], as: UTF8.self)
-                buffer.removeSubrange(...nl)
-                if line.hasPrefix("#") { continue }
-                return line
-            }
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { return nil }
-            buffer.append(contentsOf: chunk)
-        }
-    }
+    private func readLine() -> String? { program.readLine() }
 
     /// Runs one case.
     public func run(suite: String, _ c: ConformanceCase) -> Outcome {
@@ -141,7 +117,7 @@ public final class ExternalConformanceProgram {
         }
         send("case \(suite) \(c.id.utf8.count) \(scratch)")
         guard let line = readLine() else {
-            broken = "program ended (exit status \(process.isRunning ? -1 : process.terminationStatus))"
+            broken = "program ended (exit status \(program.isRunning ? -1 : program.terminationStatus))"
             return .rejected(errorClass: "adapter-error", detail: broken!)
         }
         let parts = line.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: true).map(String.init)

@@ -60,7 +60,7 @@ public struct FeatureStore {
         var key: FeatureKey
         var feature: GeoFeature
         /// Tiles of the feature's geometry over the index range (empty without an index).
-        var cover: _Cover
+        var cover: _StoredCover
         /// False for a free slot (its feature and cover are emptied).
         var live = true
     }
@@ -153,14 +153,14 @@ public struct FeatureStore {
 
     // MARK: Index
 
-    /// The closed-square cover over the index range (`_RangeCover`), as stored: a geometry
+    /// The closed-square cover over the index range (`ZoomRangeCover`), as stored: a geometry
     /// strictly inside one tile at the deepest zoom (a point, a small outline) keeps only that
     /// tile (no array per feature); anything else keeps the list.
-    func cover(of geometry: Geometry?) -> _Cover {
+    func cover(of geometry: Geometry?) -> _StoredCover {
         guard let zooms = indexZooms else { return .list([]) }
-        if let g = geometry, let t = _RangeCover.interiorTile(g, zoom: zooms.upperBound) { return .chain(t) }
+        if let g = geometry, let t = ZoomRangeCover.interiorTile(g, zoom: zooms.upperBound) { return .chain(t) }
         var out: [TileID] = []
-        _RangeCover.forEachWithAncestors(_RangeCover.deepest(geometry, zooms), zooms) { out.append($0) }
+        ZoomRangeCover.forEachWithAncestors(ZoomRangeCover.deepest(geometry, zooms), zooms) { out.append($0) }
         return .list(out)
     }
 
@@ -185,7 +185,7 @@ public struct FeatureStore {
     /// Moves `slot` in the index from the tiles `old` to the tiles `new`, leaving alone the
     /// tiles both hold (a moved point usually stays in the same tiles at most zooms). The
     /// tiles only `new` holds are also inserted into `touched`.
-    mutating func reindex(_ slot: Int32, from old: _Cover, to new: _Cover, touching touched: inout _TileTable) {
+    mutating func reindex(_ slot: Int32, from old: _StoredCover, to new: _StoredCover, touching touched: inout _TileTable) {
         if case .chain(var a) = old, case .chain(var b) = new, let zooms = indexZooms {
             // Two chains (each a geometry inside one deepest tile): they differ up to the
             // deepest common ancestor, and agree from there on.
@@ -226,7 +226,7 @@ public struct FeatureStore {
         entries[Int(slot)].cover.forEach(indexZooms) { index.remove(slot, $0) }
     }
 
-    mutating func delete(_ k: FeatureKey) -> _Cover {
+    mutating func delete(_ k: FeatureKey) -> _StoredCover {
         guard let slot = slotOf.removeValue(forKey: k) else { return .list([]) }
         unindex(slot)
         let old = entries[Int(slot)].cover
@@ -375,7 +375,7 @@ public struct FeatureStore {
 
     /// Gives `slot` the cover of its new geometry `g` and moves it in the index. The old
     /// tiles must be touched already; only the new ones are added to `touched`.
-    mutating func move(_ slot: Int32, from oldCover: _Cover, to g: Geometry, touching touched: inout _TileTable) {
+    mutating func move(_ slot: Int32, from oldCover: _StoredCover, to g: Geometry, touching touched: inout _TileTable) {
         let newCover = cover(of: g)
         reindex(slot, from: oldCover, to: newCover, touching: &touched)
         entries[Int(slot)].cover = newCover
@@ -386,11 +386,11 @@ public struct FeatureStore {
     /// first tile already touched: that tile's ancestors are touched too.
     /// (Static: a method on `self`, called from `apply`, copied the store, and the next
     /// mutation then copied its dictionaries.)
-    static func touch(_ cover: _Cover, _ zooms: ClosedRange<Int>?, _ touched: inout _TileTable) {
+    static func touch(_ cover: _StoredCover, _ zooms: ClosedRange<Int>?, _ touched: inout _TileTable) {
         switch cover {
         case .chain(let t):
             guard let zooms else { return }
-            _RangeCover.insertWithAncestors(CollectionOfOne(t), zooms, into: &touched)
+            ZoomRangeCover.insertWithAncestors(CollectionOfOne(t), zooms) { touched.insert($0) }
         case .list(let tiles):
             if let zooms, tiles.count == zooms.count {
                 for t in tiles where !touched.insert(t) { return }

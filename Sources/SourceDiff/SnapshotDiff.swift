@@ -58,7 +58,7 @@ public struct SnapshotDiff {
     /// The diff so far: adds and updates as the new snapshot is read; removes at `finish`.
     public private(set) var diff = GeoJSONSourceDiff()
     /// Tiles touched by the changes, over the index's zoom range. (Filled only through
-    /// `_RangeCover.insertWithAncestors`, which relies on that.)
+    /// `ZoomRangeCover.insertWithAncestors`, which relies on that.)
     var touched = _TileTable()
     /// Tiles touched by the changes, over the index's zoom range, as a set (built on each
     /// call: O(touched tiles)).
@@ -242,7 +242,7 @@ public struct SnapshotDiff {
     /// Tiles at the deepest zoom of the range; the shallower ones are their ancestors.
     func deepTiles(_ g: Geometry?) -> [TileID] {
         guard let zooms = indexZooms else { return [] }
-        return _RangeCover.deepest(g, zooms)
+        return ZoomRangeCover.deepest(g, zooms)
     }
 
     /// Touches the tiles of an old feature.
@@ -252,7 +252,7 @@ public struct SnapshotDiff {
             return
         }
         let lon = points[2 * Int(o.tileStart)], lat = points[2 * Int(o.tileStart) + 1]
-        if let z = indexZooms?.upperBound, let t = _RangeCover.pointTile(longitude: lon, latitude: lat, zoom: z) {
+        if let z = indexZooms?.upperBound, let t = ZoomRangeCover.pointTile(longitude: lon, latitude: lat, zoom: z) {
             touch(CollectionOfOne(t))
         } else {
             touch(deepTiles(Geometry(kind: .point, coordinates: [lon, lat])))
@@ -261,7 +261,7 @@ public struct SnapshotDiff {
 
     mutating func touch<C: Collection>(_ deep: C) where C.Element == TileID {
         guard let zooms = indexZooms else { return }
-        _RangeCover.insertWithAncestors(deep, zooms, into: &touched)
+        ZoomRangeCover.insertWithAncestors(deep, zooms) { touched.insert($0) }
     }
 
     /// One feature of the old snapshot.

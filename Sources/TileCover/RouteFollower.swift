@@ -1,3 +1,4 @@
+import GeoModel
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -46,7 +47,7 @@ public struct RouteFollower {
         public let drop: [CameraTile]
     }
 
-    public let route: [GPXDocument.Point]
+    public let route: [GeoPosition]
     /// The camera's zoom, pitch, viewport and field of view; its centre and bearing are
     /// set by the simulation.
     public let template: Camera
@@ -56,7 +57,7 @@ public struct RouteFollower {
 
     /// - Throws: `CameraError.outOfRange` for an empty route, a factor outside 0...1, a
     ///   non-positive speed or rate, or a template camera the camera cover rejects.
-    public init(route: [GPXDocument.Point], template: Camera, options: CameraCoverOptions = .init(),
+    public init(route: [GeoPosition], template: Camera, options: CameraCoverOptions = .init(),
                 mode: Mode, sampling: Sampling = .vertices) throws(CameraError)
     {
         guard !route.isEmpty else { throw .outOfRange("route points", 0) }
@@ -106,7 +107,7 @@ public struct RouteFollower {
     }
 
     /// Great-circle distance (haversine, mean Earth radius 6,371,008.8 m).
-    static func metres(_ a: GPXDocument.Point, _ b: GPXDocument.Point) -> Double {
+    static func metres(_ a: GeoPosition, _ b: GeoPosition) -> Double {
         let r = 6_371_008.8, rad = Double.pi / 180
         let dLat = (b.latitude - a.latitude) * rad, dLon = (b.longitude - a.longitude) * rad
         let h = sin(dLat / 2) * sin(dLat / 2) + cos(a.latitude * rad) * cos(b.latitude * rad) * sin(dLon / 2) * sin(dLon / 2)

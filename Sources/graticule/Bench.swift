@@ -1,7 +1,8 @@
+import GraticuleSupport
 import ArgumentParser
 import BenchKit
 import Foundation
-import GraticuleBenchmarks
+import Workloads
 
 struct Bench: ParsableCommand {
     static let configuration = CommandConfiguration(

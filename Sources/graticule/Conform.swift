@@ -1,3 +1,4 @@
+import GraticuleSupport
 import ArgumentParser
 import BenchKit
 import Conformance
@@ -134,7 +135,7 @@ struct Conform: ParsableCommand {
         let table = tally.map { t in
             [t.suite, t.implementation, "\(t.pass)/\(t.cases)", String(t.fail), String(t.unsupported), t.verdictOnly ? "verdict only" : "full"]
         }
-        print(SummaryTable.table(header: ["suite", "implementation", "pass", "fail", "unsupported", "judged on"], rows: table))
+        print(TextTable.render(header: ["suite", "implementation", "pass", "fail", "unsupported", "judged on"], rows: table))
         let exercised = coverage.rules.filter { !$0.cases.isEmpty }
         let missing = coverage.rules.filter { $0.cases.isEmpty }
         print("rules: \(catalogue.count) in \(rulesPath); \(exercised.count) exercised by graticule's cases, \(missing.count) by none")

@@ -1,3 +1,4 @@
+import GraticuleSupport
 import ArgumentParser
 import BenchKit
 import CorpusGenerators
@@ -79,12 +80,12 @@ struct CorpusCommand: ParsableCommand {
             guard let fmt = MixedGeoJSON.Format(rawValue: format ?? "geojson") else { fail("--format must be geojson, seq or ndjson") }
             guard let f = fopen(output, "wb") else { fail("cannot create \(output)") }
             defer { fclose(f) }
-            var bar = GeoJSONCommand.Progress(total: limit > 0 ? limit : nil)
+            var bar = ProgressLine(total: limit > 0 ? limit : nil)
             var written = 0, pieces = 0
             let r = try MixedGeoJSON.generate(count: count ?? (limit > 0 ? 0 : 10_000), bytes: limit, seed: seed, format: fmt) { chunk in
                 guard fwrite(chunk, 1, chunk.count, f) == chunk.count else { throw ValidationError("write failed: \(output)") }
                 written += chunk.count; pieces += 1
-                if pieces % 64 == 0 { bar.update(written, features: 0) }
+                if pieces % 64 == 0 { bar.update(written, count: 0) }
             }
             bar.finish()
             print("features: \(r.features) features, \(r.bytes) bytes -> \(output)")
@@ -119,7 +120,7 @@ struct CorpusCommand: ParsableCommand {
                 }
             default: fail("--format must be dir, mbtiles or pmtiles for tiles")
             }
-            var bar = GeoJSONCommand.Progress(total: count, unit: "tiles")
+            var bar = ProgressLine(total: count, unit: "tiles")
             var total = 0
             for id in 0..<UInt64(count) {
                 let t = PMTiles.tile(id: id)!
@@ -127,7 +128,7 @@ struct CorpusCommand: ParsableCommand {
                 let data = gz ? Gzip.compress(raw) : raw
                 try add(t, data)
                 total += data.count
-                if id % 1024 == 0 { bar.update(Int(id), features: Int(id)) }
+                if id % 1024 == 0 { bar.update(Int(id), count: Int(id)) }
             }
             try finish()
             bar.finish()

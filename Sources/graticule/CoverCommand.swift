@@ -1,8 +1,10 @@
+import GraticuleSupport
 import ArgumentParser
 import BenchKit
 import Foundation
 import GeoJSON
 import GeoModel
+import GPX
 import TileCover
 
 struct CoverCommand: ParsableCommand {
@@ -65,27 +67,10 @@ struct CoverCommand: ParsableCommand {
     }
 }
 
-/// A GeoJSON FeatureCollection of tile squares (longitudes shifted by 360° per world copy),
-/// with z, x, y, quadkey, and wrap / overscaledZ when they say something.
+/// The tile squares as a GeoJSON FeatureCollection (`TileSquares`), one line.
 func tileFeatureCollection(_ tiles: [CameraTile]) -> String {
-    var features: [GeoFeature] = []
-    features.reserveCapacity(tiles.count)
-    for ct in tiles {
-        let t = ct.tile
-        let b = t.bounds
-        let shift = 360 * Double(ct.wrap)
-        let (w, e) = (b.west + shift, b.east + shift)
-        let ring = [w, b.south, e, b.south, e, b.north, w, b.north, w, b.south]
-        var props: PropertyList = ["z": .int(Int64(t.z)), "x": .int(Int64(t.x)), "y": .int(Int64(t.y)),
-                                   "quadkey": .string(t.quadkey)]
-        if ct.wrap != 0 { props.append(key: "wrap", value: .int(Int64(ct.wrap))) }
-        if ct.overscaledZ != Int(t.z) { props.append(key: "overscaledZ", value: .int(Int64(ct.overscaledZ))) }
-        features.append(GeoFeature(id: .string(ct.description),
-                                   geometry: Geometry(kind: .polygon, coordinates: ring, partStarts: [0], polygonStarts: [0]),
-                                   properties: props))
-    }
-    return String(decoding: GeoJSONWriter.encode(GeoJSONDocument(object: .featureCollection(features), bbox: nil, crs: nil)),
-                  as: UTF8.self) + "\n"
+    String(decoding: GeoJSONWriter.encode(GeoJSONDocument(object: .featureCollection(TileSquares.features(tiles)))),
+           as: UTF8.self) + "\n"
 }
 
 /// Writes `text` to `output` and prints the summary with the path, or prints the text

@@ -1,5 +1,6 @@
 import ArgumentParser
-import BenchKit
+import GraticuleSupport
+import SourceDiffJSON
 import CorpusGenerators
 import Foundation
 import GeoJSON
@@ -57,17 +58,16 @@ struct DiffCommand: ParsableCommand {
             print("repeated ids (later copies ignored): \(differ.duplicateIDs.count), first \(differ.duplicateIDs[0])")
         }
         var line = String(format: "%.2f s", seconds)
-        if let peak = GeoJSONCommand.peakResidentBytes() { line += String(format: ", peak resident %.0f MiB", Double(peak) / 1048576) }
+        if let peak = ProcessStatus.peakResidentBytes() { line += String(format: ", peak resident %.0f MiB", Double(peak) / 1048576) }
         print("\(line) -> \(out) (\(bytes.count) bytes)")
     }
 
     func read(_ path: String, label: String, _ body: (GeoFeature) -> Void) throws {
-        let source: FileByteSource
-        do { source = try FileByteSource(path: path) } catch { fail("\(error)") }
-        var bar = GeoJSONCommand.Progress(total: source.size, force: progress)
+        var stream: GeoJSONFeatureStream
+        do { stream = try GeoJSONFeatureStream(path: path) } catch { fail("\(error)") }
+        var bar = ProgressLine(total: stream.source.size, force: progress)
         do {
-            let broken = try GeoJSONCommand.forEachFeature(source, sequence: GeoJSONCommand.isSequence(path, format: .auto),
-                                                           bar: &bar, body)
+            let broken = try GeoJSONCommand.forEachFeature(&stream, bar: &bar, body)
             if let (n, first) = broken { print("\(path) (\(label)): broken elements skipped: \(n) (first: \(first))") }
         } catch {
             bar.finish()

@@ -1,3 +1,4 @@
+import GraticuleSupport
 import ArgumentParser
 import BenchKit
 import GeoJSON
@@ -46,7 +47,7 @@ struct MVT: ParsableCommand {
                     }
                 }
                 print("\(file): \(bytes.count) bytes, \(rows.count) layers")
-                print(SummaryTable.table(header: ["layer", "version", "extent", "features", "points", "lines",
+                print(TextTable.render(header: ["layer", "version", "extent", "features", "points", "lines",
                                                   "polygons", "unknown", "bad type", "keys", "values"], rows: rows))
                 return findings
             }

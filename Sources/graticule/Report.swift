@@ -1,3 +1,4 @@
+import GraticuleSupport
 import ArgumentParser
 import BenchKit
 import Conformance

@@ -1,3 +1,4 @@
+import GraticuleSupport
 import XCTest
 @testable import BenchKit
 

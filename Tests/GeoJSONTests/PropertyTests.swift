@@ -1,3 +1,4 @@
+import GraticuleSupport
 import XCTest
 @testable import GeoJSON
 import GeoModel
@@ -15,23 +16,13 @@ struct OneWaySource: GeoJSONByteSource {
 /// the whole-buffer reader and for chunked readers of any chunk size, over re-readable and
 /// one-way sources; and nothing crashes or hangs.
 final class ReaderPropertyTests: XCTestCase {
-    struct Rng: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
 
     func outcome(_ f: () throws -> GeoJSONDocument) -> String {
         do { return "ok \(try f())" } catch { return "error \(error)" }
     }
 
     func testChunkingNeverChangesTheOutcome() {
-        var rng = Rng(state: 42)
+        var rng = SplitMix64(seed: 42)
         let base = Array((GeoJSONReaderTests.sample + "\n" + "\r\n  ").utf8)
         let alphabet = Array("{}[],:\"\\-0123456789.eE tfnul\n\r\u{1E}é".utf8)
         for round in 0..<400 {
@@ -55,7 +46,7 @@ final class ReaderPropertyTests: XCTestCase {
 
     /// Random valid documents: write → read gives the same model; reading in chunks too.
     func testRandomDocumentsRoundTrip() throws {
-        var rng = Rng(state: 7)
+        var rng = SplitMix64(seed: 7)
         func coordinate() -> Double {
             switch Int.random(in: 0..<4, using: &rng) {
             case 0: return Double(Int.random(in: -180...180, using: &rng))

@@ -1,3 +1,4 @@
+import GraticuleSupport
 import XCTest
 @testable import PBF
 
@@ -108,14 +109,8 @@ final class PBFReaderTests: XCTestCase {
 
     /// Property: reader(writer(x)) == x for random values of every width and encoding.
     func testRoundTripProperty() throws {
-        var state: UInt64 = 0x1234_5678
-        func rnd() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
+        var rng = SplitMix64(seed: 0x1234_5678)
+        func rnd() -> UInt64 { rng.next() }
         var values: [UInt64] = [0, 1, 127, 128, 16383, 16384, UInt64(UInt32.max), 1 << 63, UInt64.max]
         for _ in 0..<2000 { values.append(rnd() >> (rnd() % 64)) }
         var w = PBFWriter()

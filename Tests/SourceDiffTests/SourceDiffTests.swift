@@ -2,6 +2,7 @@ import XCTest
 import GeoModel
 import TileCover
 @testable import SourceDiff
+import SourceDiffJSON
 
 /// Property tests of diff, apply, merge and touched tiles on random stores and edits, and
 /// the id cases of MapLibre's diff behaviour pinned per mode.

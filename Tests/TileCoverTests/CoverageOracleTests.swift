@@ -1,3 +1,4 @@
+import GraticuleSupport
 import XCTest
 @testable import TileCover
 import GeoModel
@@ -11,16 +12,6 @@ final class CoverageOracleTests: XCTestCase {
     var n: Int { 1 << zoom }
     let scale = 4               // vertices are multiples of 1/4 tile
 
-    struct Rng: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
 
     // MARK: The oracle (integer units: one tile = `scale`)
 
@@ -133,7 +124,7 @@ final class CoverageOracleTests: XCTestCase {
     func minimalCover(_ g: Geometry) -> Set<UInt64> { Set(TileCoverage.tileKeys(tileSpace: g, zoom: zoom, mode: .minimal)) }
 
     func testMinimalModeAgainstOracle() {
-        var rng = Rng(state: 9)
+        var rng = SplitMix64(seed: 9)
         for round in 0..<300 {
             let pts = (0..<Int.random(in: 1...4, using: &rng)).map { _ in vertex(&rng) }
             XCTAssertEqual(minimalCover(geometry(.multiPoint, [pts])), minimalOracle(points: pts), "points \(pts)")
@@ -166,7 +157,7 @@ final class CoverageOracleTests: XCTestCase {
 
     // MARK: Random geometries
 
-    func vertex(_ rng: inout Rng) -> (Int, Int) {
+    func vertex(_ rng: inout SplitMix64) -> (Int, Int) {
         // Mostly inside the world, sometimes on its border or just outside.
         (Int.random(in: -2...(n * scale + 2), using: &rng), Int.random(in: -2...(n * scale + 2), using: &rng))
     }
@@ -184,7 +175,7 @@ final class CoverageOracleTests: XCTestCase {
     func cover(_ g: Geometry) -> Set<UInt64> { Set(TileCoverage.tileKeys(tileSpace: g, zoom: zoom)) }
 
     func testPointsOnEdgesAndCorners() {
-        var rng = Rng(state: 1)
+        var rng = SplitMix64(seed: 1)
         for _ in 0..<300 {
             let pts = (0..<Int.random(in: 1...6, using: &rng)).map { _ in vertex(&rng) }
             XCTAssertEqual(cover(geometry(.multiPoint, [pts])), oracle(points: pts), "\(pts)")
@@ -195,7 +186,7 @@ final class CoverageOracleTests: XCTestCase {
     }
 
     func testLines() {
-        var rng = Rng(state: 2)
+        var rng = SplitMix64(seed: 2)
         for _ in 0..<400 {
             let line = (0..<Int.random(in: 1...7, using: &rng)).map { _ in vertex(&rng) }
             XCTAssertEqual(cover(geometry(.lineString, [line])), oracle(lines: [line]), "\(line)")
@@ -210,7 +201,7 @@ final class CoverageOracleTests: XCTestCase {
     /// bounding box; vertices still on the 1/4-tile grid, so many rows end on grid lines.
     func testLongLinesAtDeeperZoom() {
         let z = 9, world = 1 << z
-        var rng = Rng(state: 9)
+        var rng = SplitMix64(seed: 9)
         for round in 0..<12 {
             var line: [(Int, Int)] = [(Int.random(in: 0...(world * scale), using: &rng), Int.random(in: 0...(world * scale), using: &rng))]
             for _ in 0..<60 {
@@ -236,7 +227,7 @@ final class CoverageOracleTests: XCTestCase {
     }
 
     func testPolygonsWithHolesAndSelfIntersections() {
-        var rng = Rng(state: 3)
+        var rng = SplitMix64(seed: 3)
         for round in 0..<300 {
             var polys: [[[(Int, Int)]]] = []
             for _ in 0..<Int.random(in: 1...2, using: &rng) {
@@ -264,7 +255,7 @@ final class CoverageOracleTests: XCTestCase {
     /// carry dozens of crossings, so the fill's row-bucketed ordering and its per-row sorts
     /// of more than 16 crossings are exercised, against the oracle.
     func testPolygonsWithManyCrossingsPerRow() {
-        var rng = Rng(state: 31)
+        var rng = SplitMix64(seed: 31)
         var largestRow = 0
         for round in 0..<150 {
             var rings: [[(Int, Int)]] = []

@@ -1,78 +1,12 @@
 import XCTest
 import Foundation
+import GeoModel
+import GPX
+import GraticuleTestSupport
 import TileCover
 
-/// The GPX reader against the sample files of ../shared/corpora/gpx (expected counts and
-/// first points from the table in its SOURCES.md, which were derived with another XML
-/// parser), malformed input, and the follow simulation's invariants.
+/// The follow simulation's invariants, on a route from ../shared/corpora/gpx.
 final class FollowTests: XCTestCase {
-    func gpxFolder() throws -> String {
-        let p = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/corpora/gpx").path
-        guard FileManager.default.fileExists(atPath: p) else { throw XCTSkip("gpx corpus not found") }
-        return p
-    }
-
-    func read(_ path: String) throws -> GPXDocument {
-        try GPXReader.read(Array(try Data(contentsOf: URL(fileURLWithPath: path))))
-    }
-
-    /// Every file listed in SOURCES.md's table (and present) reads to its stated counts.
-    func testSamplesMatchTheSourcesTable() throws {
-        let folder = try gpxFolder()
-        let table = try String(contentsOfFile: folder + "/SOURCES.md", encoding: .utf8)
-        var checked = 0
-        for line in table.split(separator: "\n") where line.hasPrefix("| ") && line.contains(".gpx |") {
-            let cells = line.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
-            guard cells.count >= 7, !cells[0].contains("→") else { continue }
-            let path = folder + "/" + cells[0]
-            guard FileManager.default.fileExists(atPath: path) else { continue }
-            let doc = try read(path)
-            func ints(_ s: String) -> [Int] { s.split(separator: "/").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) } }
-            XCTAssertEqual(doc.waypoints.count, Int(cells[2]), cells[0])
-            XCTAssertEqual([doc.routes.count, doc.routes.map(\.count).reduce(0, +)], ints(cells[3]), cells[0])
-            XCTAssertEqual([doc.tracks.count, doc.tracks.map(\.count).reduce(0, +), doc.tracks.flatMap { $0 }.map(\.count).reduce(0, +)],
-                           ints(cells[4]), cells[0])
-            func point(_ s: String) -> GPXDocument.Point? {
-                let v = s.split(separator: ",").compactMap { Double($0) }
-                return v.count == 2 ? GPXDocument.Point(latitude: v[0], longitude: v[1]) : nil
-            }
-            XCTAssertEqual(doc.tracks.flatMap { $0 }.flatMap { $0 }.first, point(cells[5]), cells[0])
-            XCTAssertEqual(doc.routes.flatMap { $0 }.first, point(cells[6]), cells[0])
-            checked += 1
-        }
-        XCTAssertGreaterThanOrEqual(checked, 10)
-    }
-
-    func testFirstPathAndMalformedInput() throws {
-        let fells = try read(try gpxFolder() + "/openlayers/fells_loop.gpx")
-        XCTAssertEqual(fells.firstPath?.count, 46, "no track: the first route")
-        let doc = try GPXReader.read(Array("""
-            \u{FEFF}<?xml version="1.0"?><!-- a comment with <trkpt> inside --><!DOCTYPE gpx>
-            <g:gpx xmlns:g="http://www.topografix.com/GPX/1/1"><g:trk><g:trkseg/><g:trkseg>
-            <g:trkpt lon='13.5' lat="46.25"><ele>10</ele><![CDATA[<trkpt lat="1" lon="1"/>]]></g:trkpt>
-            <g:trkpt lat=" 46.5 " lon="13.75"/></g:trkseg></g:trk></g:gpx>
-            """.utf8))
-        XCTAssertEqual(doc.firstPath, [.init(latitude: 46.25, longitude: 13.5), .init(latitude: 46.5, longitude: 13.75)])
-        func error(_ s: String) -> GPXError? {
-            do { _ = try GPXReader.read(Array(s.utf8)); return nil } catch { return error }
-        }
-        XCTAssertEqual(error("<gpx><trk><trkseg><trkpt lat=\"1\"/></trkseg></trk></gpx>")?.reason, "point without a numeric lat and lon")
-        let e = error("<gpx>\n  <trk>\n  </gpx>")
-        XCTAssertEqual(e?.line, 3)
-        XCTAssertEqual(e?.column, 3)
-        XCTAssertEqual(e?.reason, "end tag </gpx> closes <trk>")
-        XCTAssertNotNil(error("<gpx><wpt lat=\"91\" lon=\"0\"/></gpx>"))
-        XCTAssertNotNil(error("<gpx><!-- never closed </gpx>"))
-        XCTAssertNotNil(error("<gpx><wpt lat=\"1\" lon=\"2\"></gpx>"))
-        XCTAssertNotNil(error(""))
-        // Every prefix of a sample either reads or fails with an offset inside it.
-        let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: try gpxFolder() + "/gpxpy/track-with-empty-segment.gpx")))
-        for cut in 0...bytes.count {
-            do { _ = try GPXReader.read(Array(bytes[..<cut])) } catch { XCTAssertLessThanOrEqual(error.offset, cut) }
-        }
-    }
-
     func testProjectUnprojectRoundTrip() {
         for (pitch, bearing) in [(0.0, 0.0), (45, 30), (70, 300)] {
             let c = Camera(longitude: 13.4, latitude: 52.5, zoom: 15.5, bearing: bearing, pitch: pitch, width: 390, height: 844)
@@ -89,8 +23,11 @@ final class FollowTests: XCTestCase {
         }
     }
 
-    func route() throws -> [GPXDocument.Point] {
-        try XCTUnwrap(try read(try gpxFolder() + "/gpxpy/Mojstrovka.gpx").firstPath)
+    /// A route read from the shared GPX samples (the test is skipped where they are absent).
+    func route() throws -> [GeoPosition] {
+        let path = TestPaths.shared("gpx/gpxpy/Mojstrovka.gpx")
+        guard FileManager.default.fileExists(atPath: path) else { throw XCTSkip("gpx corpus not found") }
+        return try XCTUnwrap(try GPXReader.read(Array(try Data(contentsOf: URL(fileURLWithPath: path)))).firstPath)
     }
 
     /// The tiles held after each update equal the starting cover plus every load minus

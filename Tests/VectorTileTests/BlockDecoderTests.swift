@@ -1,3 +1,5 @@
+import GraticuleSupport
+import GraticuleTestSupport
 #if arch(x86_64) || arch(i386)
 import CVarintBlock
 #endif
@@ -42,7 +44,7 @@ final class BlockDecoderTests: XCTestCase {
     func testShuffleDecoderMatchesPlainReading() throws {
         #if arch(x86_64) || arch(i386)
         guard gr_has_ssse3() != 0 else { throw XCTSkip("this CPU has no SSSE3") }
-        var rng = Rng(state: 0x626C_6F63_6B31_3600)
+        var rng = Rng(seed: 0x626C_6F63_6B31_3600)
         var stoppedAtLong = 0, stoppedNearEnd = 0, full = 0
         for iteration in 0..<20_000 {
             let (stream, values, lengths) = Self.randomStream(&rng, count: Int(rng.below(200)), longPercent: rng.chance(50) ? 0 : 4)
@@ -134,7 +136,7 @@ final class BlockDecoderTests: XCTestCase {
     /// reference decoder's events in both modes, with the record followed by bytes that
     /// look like geometry.
     func testLongRunsMatchReferenceDecoder() throws {
-        var rng = Rng(state: 0x6C6F_6E67_7275_6E00)
+        var rng = Rng(seed: 0x6C6F_6E67_7275_6E00)
         for iteration in 0..<3000 {
             let type: UInt64 = rng.chance(50) ? 2 : 3
             var v: [UInt64] = []

@@ -1,3 +1,4 @@
+import GraticuleSupport
 import PBF
 
 /// A packed varint stream shaped like vector-tile geometry (MVT 2.1 §4.3): command
@@ -7,7 +8,7 @@ import PBF
 public enum GeometryVarints {
     /// - Returns: the bytes and the number of varints they hold.
     public static func generate(varints target: Int, seed: UInt64 = 2) -> (bytes: [UInt8], items: Int) {
-        var rng = SeededRandom(seed: seed)
+        var rng = SplitMix64(seed: seed)
         var w = PBFWriter(capacity: target * 2)
         var n = 0
         var x: Int32 = 2048, y: Int32 = 2048

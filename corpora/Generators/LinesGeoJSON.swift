@@ -1,3 +1,5 @@
+import GraticuleSupport
+
 /// GeoJSON LineStrings for line-coverage benchmarks: a long random walk (a GPS trace or a
 /// road network's worth of vertices in one line) and a single long segment.
 ///
@@ -8,7 +10,7 @@ public enum LinesGeoJSON {
     public static func randomWalk(vertices: Int, seed: UInt64 = 4, lon0: Double = 10.0, lat0: Double = 47.0,
                                   step: Double = 0.0004) -> (bytes: [UInt8], items: Int)
     {
-        var rng = SeededRandom(seed: seed)
+        var rng = SplitMix64(seed: seed)
         var out = [UInt8]()
         out.reserveCapacity(vertices * 24 + 128)
         func put(_ s: String) { out.append(contentsOf: s.utf8) }
@@ -41,7 +43,7 @@ public enum GPXTrackGenerator {
     public static func generate(points: Int, seed: UInt64 = 5, lon0: Double = 14.5, lat0: Double = 46.05,
                                 step: Double = 0.0002) -> (bytes: [UInt8], items: Int)
     {
-        var rng = SeededRandom(seed: seed)
+        var rng = SplitMix64(seed: seed)
         var out = [UInt8]()
         func put(_ s: String) { out.append(contentsOf: s.utf8) }
         put("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<gpx version=\"1.1\" creator=\"graticule corpus generator\" ")

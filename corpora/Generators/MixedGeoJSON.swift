@@ -1,3 +1,5 @@
+import GraticuleSupport
+
 /// A map's worth of mixed GeoJSON features, streamed: clustered points (shops, stops),
 /// road-like polylines (a heading that turns slowly, like a street), building-like
 /// polygons (small rotated rectangles, some with a courtyard hole) and country-like
@@ -23,7 +25,7 @@ public enum MixedGeoJSON {
     @discardableResult
     public static func generate(count: Int, bytes: Int = 0, seed: UInt64 = 7, format: Format = .featureCollection,
                                 sink: ([UInt8]) throws -> Void) rethrows -> (features: Int, bytes: Int) {
-        var rng = SeededRandom(seed: seed)
+        var rng = SplitMix64(seed: seed)
         let cities = (0..<64).map { _ in (rng.uniform(-170, 170), rng.uniform(-55, 70), rng.uniform(0.02, 0.6)) }
         var out = [UInt8]()
         out.reserveCapacity(80_000)

@@ -1,3 +1,5 @@
+import GraticuleSupport
+
 /// A GeoJSON FeatureCollection (RFC 7946) of clustered points with typical properties, as
 /// a map's point layer (shops, sensors, vehicles) holds them.
 ///
@@ -17,7 +19,7 @@ public enum PointsGeoJSON {
     /// and `edits / 10` new ones added after the last id. Which features change is drawn
     /// from `editSeed`; with `edits` 0 the output is `generate(count:seed:)` exactly.
     public static func generate(count: Int, seed: UInt64, edits: Int, editSeed: UInt64 = 99) -> (bytes: [UInt8], items: Int) {
-        var pick = SeededRandom(seed: editSeed)
+        var pick = SplitMix64(seed: editSeed)
         var moved = Set<Int>(), removed = Set<Int>()
         if count > 0 {
             while moved.count < min(edits, count) { moved.insert(pick.below(count)) }
@@ -27,7 +29,7 @@ public enum PointsGeoJSON {
             }
         }
         let added = edits / 10
-        var rng = SeededRandom(seed: seed)
+        var rng = SplitMix64(seed: seed)
         let clusters = Self.clusters(&rng, count: count, spread: 0.05, 1.5)
         let categories = ["cafe", "fuel", "school", "park", "hospital", "bus_stop", "shop", "bank"]
         var out = [UInt8]()
@@ -63,7 +65,7 @@ public enum PointsGeoJSON {
 
     /// Cluster centres, a few dozen "cities" for `count` features: (longitude, latitude,
     /// spread in degrees), the spread drawn from `lo`...`hi`.
-    static func clusters(_ rng: inout SeededRandom, count: Int, spread lo: Double, _ hi: Double) -> [(Double, Double, Double)] {
+    static func clusters(_ rng: inout SplitMix64, count: Int, spread lo: Double, _ hi: Double) -> [(Double, Double, Double)] {
         (0..<max(1, min(48, count / 50 + 1))).map { _ in
             (rng.uniform(-170, 170), rng.uniform(-60, 70), rng.uniform(lo, hi))
         }

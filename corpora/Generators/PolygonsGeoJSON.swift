@@ -1,3 +1,5 @@
+import GraticuleSupport
+
 /// A GeoJSON FeatureCollection (RFC 7946) of clustered building footprints: small rotated
 /// rectangles (about 20–200 m a side, one closed ring of five positions) with typical
 /// properties, as a map's building or parcel layer holds them. Integer ids 1...count.
@@ -7,7 +9,7 @@
 public enum PolygonsGeoJSON {
     /// - Returns: the document's bytes (UTF-8, no BOM) and the feature count.
     public static func generate(count: Int, seed: UInt64 = 11) -> (bytes: [UInt8], items: Int) {
-        var rng = SeededRandom(seed: seed)
+        var rng = SplitMix64(seed: seed)
         let clusters = PointsGeoJSON.clusters(&rng, count: count, spread: 0.02, 0.6)
         let uses = ["residential", "commercial", "industrial", "school", "retail", "garage", "church", "office"]
         var out = [UInt8]()

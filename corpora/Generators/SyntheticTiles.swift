@@ -1,3 +1,4 @@
+import GraticuleSupport
 import PBF
 
 /// Seeded vector tiles (MVT 2.1) shaped like a street map's: a `poi` layer of points, a
@@ -10,7 +11,7 @@ import PBF
 public enum SyntheticTiles {
     /// - Returns: the tiles packed with `TileSet.pack`, and the tile count.
     public static func generate(tiles count: Int, seed: UInt64 = 3) -> (bytes: [UInt8], items: Int) {
-        var rng = SeededRandom(seed: seed)
+        var rng = SplitMix64(seed: seed)
         var tiles: [[UInt8]] = []
         for _ in 0..<count { tiles.append(tile(&rng)) }
         return (TileSet.pack(tiles), count)
@@ -95,11 +96,11 @@ public enum SyntheticTiles {
     public static func tile(z: Int, x: Int, y: Int, seed: UInt64 = 3, density: Double = 1) -> [UInt8] {
         var h = seed &* 0x9E37_79B9_7F4A_7C15
         for v in [UInt64(z), UInt64(x), UInt64(y)] { h = (h ^ v) &* 0xBF58_476D_1CE4_E5B9; h ^= h >> 31 }
-        var rng = SeededRandom(seed: h)
+        var rng = SplitMix64(seed: h)
         return tile(&rng, density: density)
     }
 
-    static func tile(_ rng: inout SeededRandom, density: Double = 1) -> [UInt8] {
+    static func tile(_ rng: inout SplitMix64, density: Double = 1) -> [UInt8] {
         func scaled(_ n: Int) -> Int { density == 1 ? n : max(1, Int(Double(n) * density)) }
         func coord(_ lo: Int, _ hi: Int) -> Int32 { Int32(lo + rng.below(hi - lo)) }
         var poi = LayerBuilder(name: "poi")

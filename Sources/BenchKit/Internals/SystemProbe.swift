@@ -1,3 +1,4 @@
+import GraticuleSupport
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -30,31 +31,12 @@ enum _SystemProbe {
 
     /// Peak resident set size (VmHWM) of a process in bytes, from /proc.
     static func peakResidentBytes(pid: String = "self") -> UInt64? {
-        statusField("VmHWM", pid: pid)
+        ProcessStatus.peakResidentBytes(pid: pid)
     }
 
     static func statusField(_ field: String, pid: String) -> UInt64? {
-        guard let text = readSmallFile("/proc/\(pid)/status") else { return nil }
-        for line in text.split(separator: "\n") where line.hasPrefix(field + ":") {
-            let parts = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
-            guard parts.count >= 2, let kb = UInt64(parts[1]) else { return nil }
-            return kb * 1024
-        }
-        return nil
+        ProcessStatus.field(field, pid: pid)
     }
 
-    /// Reads a small text file (procfs files report size 0, so this reads until EOF).
-    static func readSmallFile(_ path: String) -> String? {
-        let fd = open(path, O_RDONLY)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, 4096) }
-            if n <= 0 { break }
-            bytes.append(contentsOf: chunk[0..<n])
-        }
-        return String(decoding: bytes, as: UTF8.self)
-    }
+    static func readSmallFile(_ path: String) -> String? { ProcessStatus.readSmallFile(path) }
 }

@@ -1,11 +1,16 @@
 import Foundation
 
-/// Whole-file reads and writes for datasets and reports (outside any measured region).
+/// Whole-file reads and writes for datasets, reports and command output (outside any
+/// measured region).
 public enum FileIO {
     public struct Failure: Error, CustomStringConvertible {
         public let path: String
         public let reason: String
         public var description: String { "\(path): \(reason)" }
+        public init(path: String, reason: String) {
+            self.path = path
+            self.reason = reason
+        }
     }
 
     public static func readAll(_ path: String) throws -> [UInt8] {

@@ -25,6 +25,10 @@ public enum CSV {
         public var line: Int
         public var reason: String
         public var description: String { "CSV line \(line): \(reason)" }
+        public init(line: Int, reason: String) {
+            self.line = line
+            self.reason = reason
+        }
     }
 
     /// Parses a whole document into records. Quoted fields may span lines.

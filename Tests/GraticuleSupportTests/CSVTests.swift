@@ -1,5 +1,5 @@
 import XCTest
-@testable import BenchKit
+import GraticuleSupport
 
 final class CSVTests: XCTestCase {
     func testEscapingFollowsRFC4180() {

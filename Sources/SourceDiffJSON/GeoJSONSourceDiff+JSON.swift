@@ -1,3 +1,4 @@
+import SourceDiff
 import GeoJSON
 import GeoModel
 

@@ -1,0 +1,110 @@
+import Foundation
+import GeoJSON
+import GeoModel
+import GraticuleSupport
+import TileCover
+
+extension DatasetProfile {
+    /// min, p50, p90, p99 and max of `v` (nearest rank below).
+    static func quantiles(_ v: [UInt32]) -> (min: UInt32, p50: UInt32, p90: UInt32, p99: UInt32, max: UInt32) {
+        let s = v.sorted()
+        func q(_ p: Double) -> UInt32 { s[min(s.count - 1, Int(Double(s.count - 1) * p))] }
+        return (s.first ?? 0, q(0.5), q(0.9), q(0.99), s.last ?? 0)
+    }
+
+    /// The figures as `section, key, value` rows, in a fixed order (the CSV of `profile`).
+    public func rows() -> [[String]] {
+        var r: [[String]] = [["source", "format", format], ["source", "bytes", "\(sourceBytes)"],
+                             ["run", "seconds", String(format: "%.3f", seconds)],
+                             ["run", "mb_per_s", String(format: "%.1f", Double(sourceBytes) / 1e6 / max(seconds, 1e-9))],
+                             ["run", "peak_resident_bytes", "\(peakResident)"]]
+        for (k, v) in metadata { r.append(["metadata", k, v]) }
+        r.append(["count", "features", "\(features)"])
+        if tiles > 0 { r.append(["count", "tiles", "\(tiles)"]) }
+        for (k, v) in byType.sorted(by: { $0.key < $1.key }) { r.append(["geometry_type", k, "\(v)"]) }
+        for (name, h) in [("vertices", vertices), ("properties", properties)] {
+            r += [[name, "total", "\(h.total)"], [name, "mean", String(format: "%.2f", h.mean)], [name, "max", "\(h.max)"],
+                  [name, "p50_at_most", "\(h.quantileUpperBound(0.5))"], [name, "p99_at_most", "\(h.quantileUpperBound(0.99))"]]
+        }
+        for (k, v) in keyCounts.sorted(by: { ($0.value, $1.key) > ($1.value, $0.key) }).prefix(25) { r.append(["property_key", k, "\(v)"]) }
+        for z in tileSizes.keys.sorted() {
+            let q = Self.quantiles(tileSizes[z]!)
+            r += [["zoom_\(z)", "tiles", "\(tileSizes[z]!.count)"], ["zoom_\(z)", "stored_bytes", "\(tileSizes[z]!.reduce(0) { $0 + Int($1) })"],
+                  ["zoom_\(z)", "raw_bytes", "\(rawBytes[z] ?? 0)"], ["zoom_\(z)", "size_min", "\(q.min)"],
+                  ["zoom_\(z)", "size_p50", "\(q.p50)"], ["zoom_\(z)", "size_p90", "\(q.p90)"],
+                  ["zoom_\(z)", "size_p99", "\(q.p99)"], ["zoom_\(z)", "size_max", "\(q.max)"]]
+        }
+        for (k, v) in layers.sorted(by: { $0.key < $1.key }) { r += [["layer", k + ".features", "\(v.features)"], ["layer", k + ".tiles", "\(v.tiles)"]] }
+        r += [["coverage", "zoom", "\(zoom)"], ["coverage", "tiles", "\(coverage.count)"],
+              ["coverage", "max_per_tile", "\(coverage.values.max() ?? 0)"]]
+        r += [["findings", "errors", "\(errors)"], ["findings", "warnings", "\(warnings)"]]
+        for (i, f) in shown.enumerated() { r.append(["finding", "\(i + 1)", f]) }
+        return r
+    }
+
+    /// The rows as RFC 4180 CSV with the header `section,key,value`.
+    public func csv() -> String {
+        "section,key,value\n" + rows().map { $0.map(CSV.escape).joined(separator: ",") }.joined(separator: "\n") + "\n"
+    }
+
+    /// The summary `profile` prints.
+    public func summary() -> String {
+        var out = "\(format): \(sourceBytes) bytes in \(String(format: "%.2f", seconds)) s, "
+            + String(format: "%.1f MB/s", Double(sourceBytes) / 1e6 / max(seconds, 1e-9))
+            + ", peak resident \(peakResident / (1 << 20)) MiB\n"
+        for (k, v) in metadata { out += "  \(k): \(v)\n" }
+        out += "features \(features)" + (tiles > 0 ? ", tiles \(tiles)" : "") + "\n"
+        out += "by type: " + byType.sorted(by: { $0.key < $1.key }).map { "\($0.key) \($0.value)" }.joined(separator: ", ") + "\n"
+        out += String(format: "vertices per feature: mean %.1f, p50 ≤ %d, p99 ≤ %d, max %d (total %d)\n", vertices.mean,
+                      vertices.quantileUpperBound(0.5), vertices.quantileUpperBound(0.99), vertices.max, vertices.total)
+        out += String(format: "properties per feature: mean %.1f, max %d; %d distinct keys\n", properties.mean, properties.max, keyCounts.count)
+        if !tileSizes.isEmpty {
+            var t: [[String]] = []
+            for z in tileSizes.keys.sorted() {
+                let q = Self.quantiles(tileSizes[z]!)
+                t.append(["\(z)", "\(tileSizes[z]!.count)", "\(q.min)", "\(q.p50)", "\(q.p90)", "\(q.p99)", "\(q.max)", "\(rawBytes[z] ?? 0)"])
+            }
+            out += TextTable.render(header: ["zoom", "tiles", "min B", "p50 B", "p90 B", "p99 B", "max B", "raw bytes"], rows: t) + "\n"
+            out += "layers: " + layers.sorted(by: { $0.key < $1.key }).map { "\($0.key) (\($0.value.features) features in \($0.value.tiles) tiles)" }.joined(separator: ", ") + "\n"
+        }
+        out += "coverage at z\(zoom): \(coverage.count) tiles, up to \(coverage.values.max() ?? 0) features per tile"
+            + (coverageSkipped > 0 ? " (\(coverageSkipped) tiles below z\(zoom) not counted)" : "") + "\n"
+        out += "findings: \(errors) errors, \(warnings) warnings\n"
+        for f in shown { out += "  " + f + "\n" }
+        return out
+    }
+
+    /// The coverage grid as a GeoJSON FeatureCollection of tile squares (`TileSquares`) with
+    /// a `count` property: the features in each tile.
+    public func heatmapGeoJSON() -> String {
+        let features = coverage.sorted(by: { $0.key < $1.key }).map { k, n in
+            TileSquares.feature(CameraTile(tile: TileID(z: zoom, x: Int(k >> 32), y: Int(k & 0xFFFF_FFFF))!),
+                                extra: ["count": .int(Int64(n))])
+        }
+        return String(decoding: GeoJSONWriter.encode(GeoJSONDocument(object: .featureCollection(features))), as: UTF8.self) + "\n"
+    }
+
+    /// An HTML page with charts (features by type, tiles and median size by zoom, vertices
+    /// per feature) and every figure.
+    public func html(title: String) -> String {
+        func bars(_ items: [(String, Double)], _ unit: String) -> String {
+            HTML.barChart(items.map { HTML.Bar(label: $0.0, value: $0.1, low: $0.1, high: $0.1) }, unit: unit,
+                          format: { String(Int($0.rounded())) })
+        }
+        var page = "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>Profile of \(HTML.escape(title))</title>"
+            + "<style>body{font-family:system-ui,sans-serif;margin:2em;max-width:1100px}table{border-collapse:collapse;font-size:13px}td,th{border:1px solid #ccc;padding:3px 6px}svg text{font-size:12px}</style></head><body>"
+            + "<h1>Profile of \(HTML.escape(title))</h1>\n<h2>Features by geometry type</h2>\n"
+            + bars(byType.sorted(by: { $0.key < $1.key }).map { ($0.key, Double($0.value)) }, "features")
+        if !tileSizes.isEmpty {
+            page += "<h2>Tiles by zoom</h2>\n" + bars(tileSizes.keys.sorted().map { ("z\($0) tiles", Double(tileSizes[$0]!.count)) }, "tiles")
+            page += "<h2>Median stored tile size by zoom</h2>\n"
+                + bars(tileSizes.keys.sorted().map { ("z\($0) median size", Double(Self.quantiles(tileSizes[$0]!).p50)) }, "B")
+        }
+        let vertexBars = vertices.buckets.enumerated().filter { $0.element > 0 }
+            .map { ("≤ \($0.offset == 0 ? 0 : 1 << ($0.offset - 1)) vertices", Double($0.element)) }
+        page += "<h2>Vertices per feature</h2>\n" + bars(vertexBars, "features")
+        page += "<h2>All figures</h2>\n<table><tr><th>section</th><th>key</th><th>value</th></tr>\n"
+        for r in rows() { page += "<tr>" + r.map { "<td>\(HTML.escape($0))</td>" }.joined() + "</tr>\n" }
+        return page + "</table></body></html>\n"
+    }
+}

@@ -1,0 +1,122 @@
+import Foundation
+import GeoJSON
+import GeoModel
+import TileArchive
+import TileCover
+
+extension DatasetProfile {
+    /// How far a profile run has come: `done` of `total` (bytes for GeoJSON, tiles for
+    /// tile sources) and `count` items (`unit`) seen.
+    public struct Progress: Sendable {
+        public var done: Int
+        public var total: Int?
+        public var count: Int
+        public var unit: String
+    }
+
+    /// Why a dataset cannot be profiled (findings inside a readable dataset are not errors).
+    public struct Failure: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// Streams the dataset at `path` into this profile: a tile folder (`z/x/y.mvt` or
+    /// `.pbf`), an MBTiles or PMTiles v3 archive (by name, or a PMTiles magic number), one
+    /// `.mvt`/`.pbf` tile, or else GeoJSON in any layout `GeoJSONFeatureStream` reads.
+    /// `progress` is called every few hundred items.
+    ///
+    /// - Throws: `Failure` when the path cannot be read, or the error of the reader when
+    ///   the data is not of its format.
+    public mutating func profile(path: String, validate: Bool = true,
+                                 progress: (Progress) -> Void = { _ in }) throws {
+        var isDir: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else {
+            throw Failure(description: "\(path): no such file or folder")
+        }
+        if isDir.boolValue { try profileFolder(path, validate: validate, progress: progress) }
+        else if path.hasSuffix(".mbtiles") { try profileMBTiles(path, validate: validate, progress: progress) }
+        else if path.hasSuffix(".pmtiles") || Self.hasPMTilesMagic(path) { try profilePMTiles(path, validate: validate, progress: progress) }
+        else if path.hasSuffix(".mvt") || path.hasSuffix(".pbf") {
+            format = "tile"
+            guard let d = FileManager.default.contents(atPath: path) else { throw Failure(description: "cannot read \(path)") }
+            sourceBytes = d.count
+            [UInt8](d).withUnsafeBytes { addTile(TileID(z: 0, x: 0, y: 0)!, stored: $0, validate: validate) }
+        } else {
+            try profileGeoJSON(path, progress: progress)
+        }
+    }
+
+    static func hasPMTilesMagic(_ p: String) -> Bool {
+        guard let h = FileHandle(forReadingAtPath: p) else { return false }
+        defer { try? h.close() }
+        return h.readData(ofLength: 7) == Data("PMTiles".utf8)
+    }
+
+    mutating func profileGeoJSON(_ path: String, progress: (Progress) -> Void) throws {
+        var stream = try GeoJSONFeatureStream(path: path, skipsInvalidFeatures: true)
+        sourceBytes = stream.source.size ?? 0
+        let total = stream.source.size
+        format = stream.layout
+        try stream.forEach(progress: { progress(Progress(done: $0, total: total, count: $1, unit: "features")) },
+                           problem: { finding(error: true, "\($0)") },
+                           { addFeature($0) })
+        format = stream.layout
+    }
+
+    mutating func profileFolder(_ path: String, validate: Bool, progress: (Progress) -> Void) throws {
+        format = "tile folder"
+        guard let e = FileManager.default.enumerator(atPath: path) else { throw Failure(description: "cannot list \(path)") }
+        var files: [(TileID, String)] = []
+        while let f = e.nextObject() as? String {
+            guard f.hasSuffix(".mvt") || f.hasSuffix(".pbf") else { continue }
+            let parts = f.split(separator: "/")
+            let stem = parts.last!.split(separator: ".").first!
+            if parts.count >= 3, let z = Int(parts[parts.count - 3]), let x = Int(parts[parts.count - 2]), let y = Int(stem),
+               let t = TileID(z: z, x: x, y: y) {
+                files.append((t, f))
+            } else {
+                finding(error: false, "\(f): not under z/x/y; profiled without a tile id")
+                files.append((TileID(z: 0, x: 0, y: 0)!, f))
+            }
+        }
+        for (i, (t, f)) in files.enumerated() {
+            guard let d = FileManager.default.contents(atPath: path + "/" + f) else { finding(error: true, "\(f): unreadable"); continue }
+            sourceBytes += d.count
+            [UInt8](d).withUnsafeBytes { addTile(t, stored: $0, validate: validate) }
+            if i & 255 == 0 { progress(Progress(done: i, total: files.count, count: i, unit: "tiles")) }
+        }
+    }
+
+    mutating func profileMBTiles(_ path: String, validate: Bool, progress: (Progress) -> Void) throws {
+        format = "MBTiles"
+        let r = try MBTilesReader(path: path)
+        let total = try r.count()
+        sourceBytes = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+        for (k, v) in try r.metadata() where ["name", "format", "minzoom", "maxzoom", "bounds"].contains(k) { metadata.append((k, v)) }
+        var n = 0
+        try r.forEachTile(invalid: { finding(error: true, "tiles row with \($0): not a tile") }) { t, bytes in
+            addTile(t, stored: bytes, validate: validate)
+            n += 1
+            if n & 1023 == 0 { progress(Progress(done: n, total: total, count: n, unit: "tiles")) }
+            return true
+        }
+    }
+
+    mutating func profilePMTiles(_ path: String, validate: Bool, progress: (Progress) -> Void) throws {
+        format = "PMTiles v3"
+        let r = try PMTilesReader(path: path)
+        sourceBytes = r.fileSize
+        let h = r.header
+        metadata += [("addressed tiles", "\(h.addressedTiles)"), ("tile entries", "\(h.tileEntries)"),
+                     ("tile contents", "\(h.tileContents)"), ("clustered", "\(h.clustered)"),
+                     ("zooms", "\(h.minZoom)–\(h.maxZoom)"), ("tile compression", "\(h.tileCompression)"),
+                     ("tile type", "\(h.tileType)")]
+        var n = 0
+        try r.forEachEntry { t, e in
+            let data = try r.tileData(e)
+            data.withUnsafeBytes { addTile(t, stored: $0, validate: validate) }
+            n += 1
+            if n & 1023 == 0 { progress(Progress(done: n, total: Int(h.addressedTiles), count: n, unit: "tiles")) }
+            return true
+        }
+    }
+}

@@ -1,0 +1,145 @@
+import GeoModel
+import TileArchive
+import TileCover
+import VectorTile
+
+/// What is in a dataset: counts by geometry type (and by zoom and layer for tiles),
+/// vertices and properties per feature, the most common property keys, tile sizes, the
+/// coverage at one zoom, and validation findings with their locations. `graticule profile`
+/// fills one while it streams a dataset (`profile(path:)`) and writes it as text, CSV, a
+/// heat map and an HTML page.
+///
+/// Memory is bounded: histograms of fixed size, key and layer tables capped, the coverage
+/// grid at one zoom, four bytes per tile for the size quantiles.
+public struct DatasetProfile {
+    /// The zoom of the coverage grid.
+    public let zoom: Int
+    /// How many findings keep their text (all are counted).
+    public let keep: Int
+    /// The layout read ("MBTiles", "GeoJSON text sequence (RFC 8142)", ...).
+    public var format = ""
+    public var sourceBytes = 0
+    /// Wall-clock seconds and peak resident bytes of the run, set by the caller.
+    public var seconds = 0.0
+    public var peakResident = 0
+    /// Archive metadata worth showing, in order.
+    public var metadata: [(String, String)] = []
+
+    public internal(set) var features = 0
+    public internal(set) var byType: [String: Int] = [:]
+    public internal(set) var vertices = Log2Histogram()
+    public internal(set) var properties = Log2Histogram()
+    public internal(set) var keyCounts: [String: Int] = [:]
+    public internal(set) var otherKeys = 0
+    /// Features per tile of the coverage grid, by `TileID.x << 32 | y`.
+    public internal(set) var coverage: [UInt64: Int] = [:]
+    /// Tiles above the coverage zoom, not counted in the grid.
+    public internal(set) var coverageSkipped = 0
+
+    public internal(set) var tiles = 0
+    public internal(set) var tileSizes: [Int: [UInt32]] = [:]
+    public internal(set) var rawBytes: [Int: Int] = [:]
+    public internal(set) var layers: [String: (features: Int, tiles: Int)] = [:]
+
+    public internal(set) var errors = 0, warnings = 0
+    /// The first `keep` findings, as text.
+    public internal(set) var shown: [String] = []
+
+    public init(zoom: Int, keep: Int) { self.zoom = zoom; self.keep = keep }
+
+    /// Counts a finding and keeps its text while fewer than `keep` are kept.
+    public mutating func finding(error: Bool, _ text: String) {
+        if error { errors += 1 } else { warnings += 1 }
+        if shown.count < keep { shown.append((error ? "error: " : "warning: ") + text) }
+    }
+
+    mutating func key(_ k: String) {
+        if keyCounts[k] != nil || keyCounts.count < 10_000 { keyCounts[k, default: 0] += 1 } else { otherKeys += 1 }
+    }
+
+    static func key(_ t: TileID) -> UInt64 { UInt64(t.x) << 32 | UInt64(t.y) }
+
+    /// Adds one feature of a GeoJSON dataset.
+    public mutating func addFeature(_ f: GeoFeature) {
+        features += 1
+        let props = f.properties?.count ?? 0
+        properties.add(props)
+        if let p = f.properties { for k in p.keys { key(k) } }
+        guard let g = f.geometry else { byType["null", default: 0] += 1; return }
+        byType[g.kind.rawValue, default: 0] += 1
+        vertices.add(Self.vertexCount(g))
+        for t in TileCoverage.tiles(for: g, zoom: zoom) { coverage[Self.key(t), default: 0] += 1 }
+    }
+
+    static func vertexCount(_ g: Geometry) -> Int {
+        g.kind == .geometryCollection ? g.geometries.reduce(0) { $0 + vertexCount($1) } : g.coordinates.count / max(g.dimensions, 1)
+    }
+
+    /// Counts vertices (the other callbacks keep the protocol's empty defaults).
+    struct _VertexCounter: GeometryHandler {
+        var n = 0
+        mutating func point(x: Int64, y: Int64) { n += 1 }
+        mutating func linePoint(x: Int64, y: Int64) { n += 1 }
+        mutating func ringPoint(x: Int64, y: Int64) { n += 1 }
+    }
+
+    /// Adds one vector tile as stored (gzip-compressed or not), validating it (MVT 2.1)
+    /// when `validate` is set.
+    public mutating func addTile(_ t: TileID, stored: UnsafeRawBufferPointer, validate: Bool) {
+        tiles += 1
+        tileSizes[Int(t.z), default: []].append(UInt32(clamping: stored.count))
+        var inflated: [UInt8]?
+        if Gzip.isGzip(stored) {
+            do { inflated = try Gzip.decompress(stored, limit: 64 << 20) } catch {
+                finding(error: true, "tile \(t): \(error)")
+                return
+            }
+        }
+        if let inflated { inflated.withUnsafeBytes { addDecodedTile(t, $0, validate: validate) } }
+        else { addDecodedTile(t, stored, validate: validate) }
+    }
+
+    mutating func addDecodedTile(_ t: TileID, _ raw: UnsafeRawBufferPointer, validate: Bool) {
+        rawBytes[Int(t.z), default: 0] += raw.count
+        let tile = VectorTile(bytes: raw)
+        if validate {
+            for f in MVTValidator.validate(tile) {
+                finding(error: f.severity != .warning, "tile \(t): \(f)")
+            }
+        }
+        let (ls, skipped) = tile.readableLayers()
+        if !validate { for f in skipped { finding(error: true, "tile \(t): \(f)") } }
+        var inTile = 0
+        for l in ls {
+            var entry = layers[l.name] ?? (0, 0)
+            entry.features += l.featureCount
+            entry.tiles += 1
+            if layers[l.name] != nil || layers.count < 1000 { layers[l.name] = entry }
+            for k in l.keys { key(String(decoding: k, as: UTF8.self)) }
+            l.forEachFeature { (f: Feature) in
+                features += 1
+                inTile += 1
+                let type: String
+                switch f.type {
+                case .point?: type = "Point"
+                case .lineString?: type = "LineString"
+                case .polygon?: type = "Polygon"
+                default: type = "Unknown"
+                }
+                byType[type, default: 0] += 1
+                var c = _VertexCounter()
+                try? f.decodeGeometry(into: &c, mode: .tolerant)
+                vertices.add(c.n)
+                var tags = 0
+                try? f.forEachTag { _, _ in tags += 1 }
+                properties.add(tags)
+            }
+        }
+        if Int(t.z) >= zoom {
+            let p = TileID(z: zoom, x: Int(t.x >> (UInt32(t.z) - UInt32(zoom))), y: Int(t.y >> (UInt32(t.z) - UInt32(zoom))))!
+            coverage[Self.key(p), default: 0] += inTile
+        } else {
+            coverageSkipped += 1
+        }
+    }
+}

@@ -1,0 +1,123 @@
+import GeoModel
+
+/// Every feature of a GeoJSON file of any size, whatever its layout: a FeatureCollection (or
+/// a lone Feature or geometry), an RFC 8142 text sequence, or newline-delimited GeoJSON.
+/// This is the loop the command-line tools and the dataset profiler share: the format is
+/// sniffed, elements that are not features are turned into features, and features or
+/// elements that cannot be read are reported to the caller, never dropped silently.
+///
+/// Memory is bounded by the largest feature plus the read window.
+public struct GeoJSONFeatureStream {
+    /// How a file's layout is chosen.
+    public enum Format: String, Sendable, CaseIterable {
+        /// A sequence when the name ends in `.geojsonl`, `.geojsons`, `.geojsonseq`, `.ndjson`
+        /// or `.jsonl`, or the first byte that is not white space is RS (0x1E, RFC 8142 §2);
+        /// a single GeoJSON text otherwise.
+        case auto
+        /// One GeoJSON text (RFC 7946), usually a FeatureCollection.
+        case collection
+        /// A GeoJSON text sequence (RFC 8142) or newline-delimited GeoJSON.
+        case sequence
+    }
+
+    /// A feature or sequence element that could not be read and was skipped.
+    public struct Problem: Sendable, Equatable, CustomStringConvertible {
+        /// Index of the feature in the collection, or of the element in the sequence.
+        public var index: Int
+        /// Where the feature starts (collections only).
+        public var location: SourceLocation?
+        public var error: GeoJSONError
+
+        public var description: String {
+            location.map { "feature \(index) at \($0): \(error)" } ?? "element \(index): \(error)"
+        }
+    }
+
+    /// The file being read.
+    public let source: FileByteSource
+    /// Whether it is read as a sequence.
+    public let isSequence: Bool
+    /// Whether a feature of a collection that is not valid GeoJSON is skipped and reported
+    /// (true) or ends the stream with its error (false). Broken elements of a sequence are
+    /// always skipped and reported (RFC 8142 §2.4).
+    public let skipsInvalidFeatures: Bool
+    /// What the stream found the file to be, once `forEach` has run: "GeoJSON FeatureCollection",
+    /// "GeoJSON text sequence (RFC 8142)" or "newline-delimited GeoJSON".
+    public private(set) var layout: String
+
+    /// - Throws: `GeoJSONSourceError` when the file cannot be opened.
+    public init(path: String, format: Format = .auto, skipsInvalidFeatures: Bool = false) throws(GeoJSONSourceError) {
+        let source = try FileByteSource(path: path)
+        self.source = source
+        isSequence = Self.isSequence(source, format: format)
+        self.skipsInvalidFeatures = skipsInvalidFeatures
+        layout = isSequence ? "GeoJSON sequence" : "GeoJSON FeatureCollection"
+    }
+
+    /// Whether `source` is read as a sequence under `format` (by its name, then by its
+    /// first bytes).
+    public static func isSequence(_ source: FileByteSource, format: Format) -> Bool {
+        switch format {
+        case .collection: return false
+        case .sequence: return true
+        case .auto:
+            if [".geojsonl", ".geojsons", ".geojsonseq", ".ndjson", ".jsonl"].contains(where: { source.path.hasSuffix($0) }) {
+                return true
+            }
+            var head = [UInt8](repeating: 0, count: 4096)
+            let n = head.withUnsafeMutableBytes { source.reread(at: 0, into: $0) } ?? 0
+            return head.prefix(n).first(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }) == 0x1E
+        }
+    }
+
+    /// Calls `body` with every feature in file order: a bare geometry becomes a feature
+    /// without properties, a collection element gives its features. `progress` is called
+    /// with the bytes read and the features so far every 256 features; `problem` with each
+    /// feature or element skipped. Returns the number of features given to `body`.
+    ///
+    /// - Throws: `GeoJSONError` when the file is not GeoJSON (or, unless
+    ///   `skipsInvalidFeatures`, a feature of a collection is invalid), with its location.
+    /// - Complexity: O(bytes).
+    @discardableResult
+    public mutating func forEach(progress: (_ bytes: Int, _ features: Int) -> Void = { _, _ in },
+                                 problem: (Problem) -> Void = { _ in },
+                                 _ body: (GeoFeature) -> Void) throws(GeoJSONError) -> Int {
+        var n = 0
+        if isSequence {
+            let reader = GeoJSONSequenceReader(source: source)
+            var reported = 0
+            while let o = try reader.next() {
+                switch o {
+                case .geometry(let g): body(GeoFeature(geometry: g, properties: nil)); n += 1
+                case .feature(let f): body(f); n += 1
+                case .featureCollection(let fs): fs.forEach(body); n += fs.count
+                }
+                if n & 255 == 0 { progress(reader.bytesConsumed, n) }
+                while reported < reader.broken.count {
+                    let b = reader.broken[reported]
+                    problem(Problem(index: b.index, location: nil, error: b.error))
+                    reported += 1
+                }
+            }
+            for b in reader.broken.dropFirst(reported) { problem(Problem(index: b.index, location: nil, error: b.error)) }
+            layout = reader.format == .rfc8142 ? "GeoJSON text sequence (RFC 8142)" : "newline-delimited GeoJSON"
+            progress(reader.bytesConsumed, n)
+            return n
+        }
+        let reader = GeoJSONFeatureReader(source: source, onInvalidFeature: skipsInvalidFeatures ? .skip : .fail)
+        var reported = 0
+        while let f = try reader.next() {
+            body(f)
+            n += 1
+            if n & 255 == 0 { progress(reader.bytesConsumed, n) }
+            while reported < reader.skipped.count {
+                let k = reader.skipped[reported]
+                problem(Problem(index: k.index, location: k.location, error: k.error))
+                reported += 1
+            }
+        }
+        for k in reader.skipped.dropFirst(reported) { problem(Problem(index: k.index, location: k.location, error: k.error)) }
+        progress(reader.bytesConsumed, n)
+        return n
+    }
+}

@@ -1,0 +1,69 @@
+import XCTest
+import CorpusGenerators
+import DatasetProfile
+import Foundation
+
+final class DatasetProfileTests: XCTestCase {
+    func temporaryPath(_ name: String) -> String {
+        let dir = NSTemporaryDirectory() + "graticule-profile-\(getpid())-\(UInt32.random(in: 0 ... .max))"
+        try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        addTeardownBlock { try? FileManager.default.removeItem(atPath: dir) }
+        return dir + "/" + name
+    }
+
+    /// A text sequence with a feature, a bare geometry and a broken element: both readable
+    /// elements are counted, the broken one is a located finding (RFC 8142 §2.4), not lost.
+    func testSequenceCountsFeaturesAndReportsBrokenElements() throws {
+        let path = temporaryPath("three.geojsons")
+        let text = "\u{1E}{\"type\":\"Feature\",\"geometry\":{\"type\":\"Point\",\"coordinates\":[1,2]},\"properties\":{\"a\":1,\"b\":2}}\n"
+            + "\u{1E}{\"type\":\"LineString\",\"coordinates\":[[0,0],[1,1]]}\n"
+            + "\u{1E}{\"type\":\"Point\",\"coordinates\":[1,\n"
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        var p = DatasetProfile(zoom: 2, keep: 5)
+        try p.profile(path: path)
+        XCTAssertEqual(p.format, "GeoJSON text sequence (RFC 8142)")
+        XCTAssertEqual(p.features, 2)
+        XCTAssertEqual(p.byType, ["Point": 1, "LineString": 1])
+        XCTAssertEqual(p.vertices.total, 3)
+        XCTAssertEqual(p.properties.total, 2)
+        XCTAssertEqual(p.keyCounts, ["a": 1, "b": 1])
+        XCTAssertEqual(p.errors, 1)
+        XCTAssertTrue(p.shown.first?.hasPrefix("error: element 2") ?? false, "\(p.shown)")
+        XCTAssertTrue(p.csv().contains("\ncount,features,2\n"))
+        XCTAssertTrue(p.heatmapGeoJSON().contains("\"count\":"))
+    }
+
+    /// A tile folder laid out z/x/y: every tile counted at its zoom, generated tiles valid.
+    func testTileFolderCountsTilesByZoom() throws {
+        let root = temporaryPath("tiles")
+        for (z, x, y) in [(1, 0, 1), (1, 1, 1), (2, 3, 2)] {
+            let dir = "\(root)/\(z)/\(x)"
+            try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+            try Data(SyntheticTiles.tile(z: z, x: x, y: y, density: 0.05)).write(to: URL(fileURLWithPath: "\(dir)/\(y).mvt"))
+        }
+        var p = DatasetProfile(zoom: 1, keep: 5)
+        try p.profile(path: root)
+        XCTAssertEqual(p.format, "tile folder")
+        XCTAssertEqual(p.tiles, 3)
+        XCTAssertEqual(p.tileSizes.mapValues(\.count), [1: 2, 2: 1])
+        XCTAssertEqual(p.errors, 0, "\(p.shown)")
+        XCTAssertEqual(Set(p.layers.keys), ["poi", "roads", "buildings"])
+        XCTAssertEqual(p.coverage.count, 2, "z2 3/2 lies in z1 1/1")
+    }
+
+    func testAMissingPathIsAFailure() {
+        var p = DatasetProfile(zoom: 1, keep: 1)
+        XCTAssertThrowsError(try p.profile(path: "/nonexistent/graticule")) { XCTAssertTrue($0 is DatasetProfile.Failure) }
+    }
+
+    func testLog2HistogramBucketsAndQuantiles() {
+        var h = Log2Histogram()
+        for v in [0, 1, 2, 3, 4, 100] { h.add(v) }
+        XCTAssertEqual(h.count, 6)
+        XCTAssertEqual(h.total, 110)
+        XCTAssertEqual(h.max, 100)
+        XCTAssertEqual(Array(h.buckets.prefix(8)), [1, 1, 2, 1, 0, 0, 0, 1])
+        XCTAssertEqual(h.quantileUpperBound(0.5), 3)     // the third value (2) lies in bucket 2: 2...3
+        XCTAssertEqual(h.quantileUpperBound(1), 100)     // bucket 7 tops at 127, capped by the max
+    }
+}
