@@ -57,14 +57,14 @@ let package = Package(
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .target(name: "GraticuleSupport"),
-        .target(name: "PBF"),
+        .target(name: "PBF", dependencies: ["CVarintBlock"]),
         .target(name: "TileArchive", dependencies: ["CSQLite", "CZlib", "PBF", "TileCover"]),
         .target(name: "GeoModel"),
         .target(name: "GeoJSON", dependencies: ["GeoModel"], exclude: ["Tables"]),
-        // The byte-shuffle block decoder of VectorTile's geometry loop (x86 with SSSE3):
+        // PBF's SIMD kernels (x86: the SSSE3 zigzag pair decoder, the SSE2 pair bound check):
         // inline C in its header, compiled into the modules that use it.
         .target(name: "CVarintBlock"),
-        .target(name: "VectorTile", dependencies: ["PBF", "GeoModel", "CVarintBlock"]),
+        .target(name: "VectorTile", dependencies: ["PBF", "GeoModel"]),
         .target(name: "TileCover", dependencies: ["GeoModel"]),
         .target(name: "GPX", dependencies: ["GeoModel"]),
         .target(name: "SourceDiff", dependencies: ["GeoModel", "TileCover"]),
@@ -99,10 +99,10 @@ let package = Package(
 
         // Helpers the test targets share (data paths, the seeded generator's test helpers).
         .target(name: "GraticuleTestSupport", dependencies: ["GraticuleSupport"], path: "Tests/Support"),
-        .testTarget(name: "PBFTests", dependencies: ["PBF", "GraticuleSupport"]),
+        .testTarget(name: "PBFTests", dependencies: ["PBF", "CVarintBlock", "GraticuleSupport", "GraticuleTestSupport"]),
         .testTarget(name: "GeoModelTests", dependencies: ["GeoModel"]),
         .testTarget(name: "GeoJSONTests", dependencies: ["GeoJSON", "GeoModel", "GraticuleSupport", "GraticuleTestSupport"]),
-        .testTarget(name: "VectorTileTests", dependencies: ["VectorTile", "PBF", "GeoModel", "CVarintBlock", "GraticuleSupport", "GraticuleTestSupport"]),
+        .testTarget(name: "VectorTileTests", dependencies: ["VectorTile", "PBF", "GeoModel", "GraticuleSupport", "GraticuleTestSupport"]),
         .testTarget(name: "TileCoverTests", dependencies: ["TileCover", "GPX", "GeoModel", "GraticuleSupport", "GraticuleTestSupport"]),
         .testTarget(name: "GPXTests", dependencies: ["GPX", "GeoModel", "GraticuleTestSupport"]),
         .testTarget(name: "SourceDiffTests", dependencies: ["SourceDiff", "SourceDiffJSON", "GeoModel", "TileCover"]),

@@ -1,4 +1,3 @@
-import CVarintBlock
 import PBF
 
 /// Receives a feature's geometry as it is decoded, so no array is built unless the handler
@@ -347,7 +346,7 @@ struct _GeometryDecoder<S: _GeometrySource> {
     /// four-byte word is sorted by its continuation bits into the shapes real tiles have
     /// (two one-byte values; one of each; two two-byte values), each decoded without a
     /// loop. On x86 CPUs with SSSE3, runs of 16 pairs or more are first read 8 bytes at a
-    /// time with a byte shuffle (`gr_zigzag_pairs16`), which needs no branch on a pair's
+    /// time with a byte shuffle (`_zigzagPairs16`, PBF's SSSE3 kernel), which needs no branch on a pair's
     /// shape; its values take one or two bytes, so they keep the bound below.
     ///
     /// Ring areas are summed in trapezoid form, (x₁ + x₂)·(y₂ − y₁) (see `_ShoelaceSum`),
@@ -387,7 +386,7 @@ struct _GeometryDecoder<S: _GeometrySource> {
             #if arch(x86_64) || arch(i386)
             if left >= 16 && p &+ 16 <= end {
                 // Long runs: pairs of one- and two-byte values decoded 8 bytes at a time with
-                // a byte shuffle (`gr_zigzag_pairs16`), into a buffer on the stack, then
+                // a byte shuffle (`_zigzagPairs16`, PBF's SSSE3 kernel), into a buffer on the stack, then
                 // taken from there with no branch on each pair's shape. It stops at a longer
                 // value, at a zero-length step (found here) and near the record's end, and
                 // the loop below goes on from there.
@@ -396,7 +395,7 @@ struct _GeometryDecoder<S: _GeometrySource> {
                     blocks: while left > 0 {
                         var used = 0
                         let want = min(Int(left), 64)
-                        let got = gr_zigzag_pairs16(base + p, end &- p, want, out, &used)
+                        let got = _zigzagPairs16(base + p, end &- p, want, out, &used)
                         var k = 0
                         while k < got {
                             let dx = Int64(out[2 &* k]), dy = Int64(out[2 &* k &+ 1])
@@ -941,31 +940,4 @@ func _singlePoint(_ b: UnsafeRawPointer, _ n: Int, _ before: Int, _ loadable: In
         ux = lx; uy = ly
     }
     return (ZigZag.decode(ux), ZigZag.decode(uy))
-}
-
-/// The offset after the `count` varints of one or two bytes at `p`.
-@usableFromInline @inline(never)
-func _skipShortVarints(_ b: UnsafeRawPointer, _ p: Int, _ count: Int) -> Int {
-    var q = p
-    for _ in 0..<count {
-        // Safe: these varints were read before, within the record.
-        q &+= b.load(fromByteOffset: q, as: UInt8.self) < 0x80 ? 1 : 2
-    }
-    return q
-}
-
-/// The pair of varints at `p` as uint32 readings (any length, the low 32 bits kept), and
-/// the offset after them; nil when either is malformed or does not end before `n`. Two
-/// values of up to three bytes each, eight bytes or more before `n`, are read from one load.
-@usableFromInline @inline(never)
-func _rawVarintPair(_ b: UnsafeRawPointer, _ p: Int, _ n: Int) -> (UInt32, UInt32, Int)? {
-    if p &+ 8 <= n {
-        // Both of one to three bytes (what unclipped geometry mostly has), from one load.
-        // Safe: p + 8 <= n.
-        if let (x, y, length) = _varintPair3(UInt64(littleEndian: b.loadUnaligned(fromByteOffset: p, as: UInt64.self))) {
-            return (UInt32(truncatingIfNeeded: x), UInt32(truncatingIfNeeded: y), p &+ length)
-        }
-    }
-    guard let (x, p1) = _rawVarintLong(b, p, n, n), let (y, p2) = _rawVarintLong(b, p1, n, n) else { return nil }
-    return (UInt32(truncatingIfNeeded: x), UInt32(truncatingIfNeeded: y), p2)
 }

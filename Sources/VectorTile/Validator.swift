@@ -88,16 +88,16 @@ public enum MVTValidator {
     }
 
     static func validateFeatures(_ layer: Layer, layerIndex: Int, warnings: Bool, into findings: inout [MVTFinding]) {
-        // The bounds of the tag check for large tables (`gr_check_tags`), made once per layer.
-        var bounds = _TagBounds(keys: UInt32(truncatingIfNeeded: layer.keys.count),
-                                values: UInt32(truncatingIfNeeded: layer.values.count))
+        // The bounds of the tag check for large tables (`_checkPairBlocks`), made once per layer.
+        var bounds = _PairBounds(first: UInt32(truncatingIfNeeded: layer.keys.count),
+                                 second: UInt32(truncatingIfNeeded: layer.values.count))
         withUnsafePointer(to: &bounds) {
             validateFeatures(layer, layerIndex: layerIndex, warnings: warnings, tagBounds: $0,
                              into: &findings)
         }
     }
 
-    static func validateFeatures(_ layer: Layer, layerIndex: Int, warnings: Bool, tagBounds: UnsafePointer<_TagBounds>,
+    static func validateFeatures(_ layer: Layer, layerIndex: Int, warnings: Bool, tagBounds: UnsafePointer<_PairBounds>,
                                  into findings: inout [MVTFinding])
     {
         var index = 0
@@ -113,7 +113,7 @@ public enum MVTValidator {
 
     /// The MUST rules of one feature (and, with `warnings`, B5 and D7).
     @inline(__always)
-    static func validateFeature(_ f: Feature, layerIndex: Int, index: Int, warnings: Bool, tagBounds: UnsafePointer<_TagBounds>,
+    static func validateFeature(_ f: Feature, layerIndex: Int, index: Int, warnings: Bool, tagBounds: UnsafePointer<_PairBounds>,
                                 ids: inout Set<UInt64>, into findings: inout [MVTFinding])
     {
         struct Discard: GeometryHandler {}

@@ -16,6 +16,7 @@ struct Sink: GeometryHandler {
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOne(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = UnsafeRawBufferPointer(start: data, count: size)
+    checkPBFKernels(bytes)
     let tile = VectorTile(bytes: bytes)
     for f in MVTValidator.validate(tile) {
         precondition(f.error.offset <= size, "finding offset outside the input")

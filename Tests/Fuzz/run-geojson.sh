@@ -7,15 +7,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 secs=${1:-60}; shift || true
-out=.build/fuzz
-mkdir -p "$out" "$out/corpus-geojson" corpora/regressions/geojson
-flags=(-sanitize=fuzzer,address -parse-as-library -O -g)
-swiftc "${flags[@]}" -emit-library -static -emit-module -module-name GeoModel \
-  -emit-module-path "$out/GeoModel.swiftmodule" Sources/GeoModel/*.swift -o "$out/libGeoModel.a"
-swiftc "${flags[@]}" -I "$out" -emit-library -static -emit-module -module-name GeoJSON \
-  -emit-module-path "$out/GeoJSON.swiftmodule" $(find Sources/GeoJSON -name '*.swift') -o "$out/libGeoJSON.a"
-swiftc "${flags[@]}" -I "$out" Tests/Fuzz/FuzzGeoJSON.swift "$out/libGeoJSON.a" "$out/libGeoModel.a" \
-  -o "$out/fuzz-geojson"
+. Tests/Fuzz/lib.sh
+mkdir -p "$out/corpus-geojson" corpora/regressions/geojson
+build_module GeoModel
+build_module GeoJSON
+swiftc "${flags[@]}" Tests/Fuzz/FuzzGeoJSON.swift "$out/libGeoJSON.a" "$out/libGeoModel.a" -o "$out/fuzz-geojson"
 if [ -z "$(ls -A "$out/corpus-geojson")" ]; then
   for d in geojsonhint geojson-schema geojson-invalid-geometry json-test-suite/test_parsing; do
     [ -d "../shared/corpora/$d" ] || continue

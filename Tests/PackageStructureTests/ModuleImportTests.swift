@@ -17,7 +17,7 @@ final class ModuleImportTests: XCTestCase {
         "PBF": ("Sources/PBF", ["CVarintBlock"]),
         "GeoModel": ("Sources/GeoModel", []),
         "GeoJSON": ("Sources/GeoJSON", ["GeoModel"]),
-        "VectorTile": ("Sources/VectorTile", ["PBF", "GeoModel", "CVarintBlock"]),
+        "VectorTile": ("Sources/VectorTile", ["PBF", "GeoModel"]),
         "TileCover": ("Sources/TileCover", ["GeoModel"]),
         "GPX": ("Sources/GPX", ["GeoModel"]),
         "SourceDiff": ("Sources/SourceDiff", ["GeoModel", "TileCover"]),

@@ -1,3 +1,4 @@
+import GraticuleTestSupport
 import GraticuleSupport
 import PBF
 import XCTest
@@ -156,17 +157,7 @@ final class DecoderDifferentialTests: XCTestCase {
 
     /// `v` as a varint of at least its minimal length, padded with continuation bytes to
     /// `length` bytes (overlong encodings are valid, P2).
-    static func varint(_ v: UInt64, length: Int) -> [UInt8] {
-        var out: [UInt8] = []
-        var rest = v
-        repeat {
-            out.append(UInt8(rest & 0x7F) | 0x80)
-            rest >>= 7
-        } while rest != 0
-        while out.count < length { out.append(0x80) }
-        out[out.count - 1] &= 0x7F
-        return out
-    }
+    static func varint(_ v: UInt64, length: Int) -> [UInt8] { TestVarint.encode(v, length: length) }
 
     static func encode(_ values: [UInt64], _ rng: inout Rng) -> [UInt8] {
         var out: [UInt8] = []
@@ -1194,7 +1185,7 @@ final class DecoderDifferentialTests: XCTestCase {
                     return
                 }
                 // With bounds made as the validator makes them for a layer.
-                var bounds = _TagBounds(keys: UInt32(keyCount), values: UInt32(valueCount))
+                var bounds = _PairBounds(first: UInt32(keyCount), second: UInt32(valueCount))
                 let stop = withUnsafePointer(to: &bounds) { feature._checkTagBlocks($0) }
                 let validEnd = expected == .ok ? bytes.count : boundaries.last!
                 XCTAssertTrue(stop == bytes.count ? expected == .ok : boundaries.contains(stop) && stop <= validEnd,
