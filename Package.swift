@@ -60,7 +60,7 @@ let package = Package(
         .target(name: "PBF", dependencies: ["CVarintBlock"]),
         .target(name: "TileArchive", dependencies: ["CSQLite", "CZlib", "PBF", "TileCover"]),
         .target(name: "GeoModel"),
-        .target(name: "GeoJSON", dependencies: ["GeoModel"], exclude: ["Tables"]),
+        .target(name: "GeoJSON", dependencies: ["GeoModel"], exclude: ["Internals/generate_pow5.py"]),
         // PBF's SIMD kernels (x86: the SSSE3 zigzag pair decoder, the SSE2 pair bound check):
         // inline C in its header, compiled into the modules that use it.
         .target(name: "CVarintBlock"),
@@ -94,7 +94,8 @@ let package = Package(
                 "BenchKit", "Conformance", "Workloads", "CorpusGenerators", "SwiftProtobufPeer", "TileArchive", "GeoJSON", "GeoModel",
                 "SourceDiff", "SourceDiffJSON", "TileCover", "GPX", "VectorTile", "DatasetProfile", "GraticuleSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            ],
+            exclude: ["README.md"]
         ),
 
         // Helpers the test targets share (data paths, the seeded generator's test helpers).

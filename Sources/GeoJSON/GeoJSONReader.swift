@@ -85,7 +85,7 @@ public enum GeoJSONReader {
     /// - Throws: `GeoJSONError` with the byte offset, line, column and member path.
     public static func read(_ bytes: UnsafeRawBufferPointer,
                             options: GeoJSONReadOptions = GeoJSONReadOptions()) throws(GeoJSONError) -> GeoJSONDocument {
-        var parser = _GeoJSONParser(cursor: _Cursor(borrowing: bytes, maxDepth: options.maxDepth), options: options)
+        var parser = _GeoJSONParser(cursor: _Tokenizer(borrowing: bytes, maxDepth: options.maxDepth), options: options)
         try parser.c.skipBOM()
         return try parser.readDocument()
     }
@@ -105,7 +105,7 @@ public enum GeoJSONReader {
     /// - Throws: `GeoJSONError`.
     public static func read(from source: some GeoJSONByteSource, chunkSize: Int = 65_536,
                             options: GeoJSONReadOptions = GeoJSONReadOptions()) throws(GeoJSONError) -> GeoJSONDocument {
-        var parser = _GeoJSONParser(cursor: _Cursor(source: source, chunkSize: chunkSize, maxDepth: options.maxDepth), options: options)
+        var parser = _GeoJSONParser(cursor: _Tokenizer(source: source, chunkSize: chunkSize, maxDepth: options.maxDepth), options: options)
         defer { parser.c.deallocate() }
         try parser.c.skipBOM()
         return try parser.readDocument()

@@ -29,7 +29,7 @@ public final class GeoJSONSequenceReader {
     var started = false
 
     public init(source: some GeoJSONByteSource, chunkSize: Int = 65_536, options: GeoJSONReadOptions = GeoJSONReadOptions()) {
-        parser = _GeoJSONParser(cursor: _Cursor(source: source, chunkSize: chunkSize, maxDepth: options.maxDepth),
+        parser = _GeoJSONParser(cursor: _Tokenizer(source: source, chunkSize: chunkSize, maxDepth: options.maxDepth),
                                 options: options)
     }
 
@@ -108,7 +108,7 @@ public final class GeoJSONSequenceReader {
             }
             let b = parser.c.base[parser.c.pos]
             if b == 0x0A || b == Self.rs { return }
-            guard _Cursor.isWhitespace(b) else { throw parser.c.error(.trailingContent, at: parser.c.pos) }
+            guard _Tokenizer.isWhitespace(b) else { throw parser.c.error(.trailingContent, at: parser.c.pos) }
             parser.c.pos += 1
         }
     }

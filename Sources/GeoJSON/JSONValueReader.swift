@@ -11,7 +11,7 @@ public enum JSONValueReader {
     /// - Complexity: O(n); allocates the resulting tree.
     /// - Throws: `GeoJSONError` with byte offset, line, column and member path.
     public static func read(_ bytes: UnsafeRawBufferPointer, maxDepth: Int = 512) throws(GeoJSONError) -> PropertyValue {
-        var c = _Cursor(borrowing: bytes, maxDepth: maxDepth)
+        var c = _Tokenizer(borrowing: bytes, maxDepth: maxDepth)
         try c.skipBOM()
         return try readText(&c)
     }
@@ -27,14 +27,14 @@ public enum JSONValueReader {
     /// Parses one JSON text from a source read in `chunkSize` pieces.
     public static func read(from source: some GeoJSONByteSource, chunkSize: Int = 65_536,
                             maxDepth: Int = 512) throws(GeoJSONError) -> PropertyValue {
-        var c = _Cursor(source: source, chunkSize: chunkSize, maxDepth: maxDepth)
+        var c = _Tokenizer(source: source, chunkSize: chunkSize, maxDepth: maxDepth)
         defer { c.deallocate() }
         try c.skipBOM()
         return try readText(&c)
     }
 
-    static func readText(_ c: inout _Cursor) throws(GeoJSONError) -> PropertyValue {
-        let v = try c.readValue(depth: 0)
+    static func readText(_ c: inout _Tokenizer) throws(GeoJSONError) -> PropertyValue {
+        let v = try _ValueReader.readValue(&c, depth: 0)
         // RFC 8259 §2: only whitespace may follow. A top-level number must be followed by
         // whitespace or the end, which the number scanner's atEnd logic already ensures.
         if try c.peekNonWhitespace() != nil { throw c.error(.trailingContent, at: c.pos) }
