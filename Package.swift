@@ -44,6 +44,8 @@ let package = Package(
         // Runtime only, for the swift-protobuf peer in the benchmarks (its code is generated
         // once with protoc-gen-swift and committed).
         .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
+        // `swift package generate-documentation`: the DocC catalogs beside each module's sources.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // jemalloc, found through pkg-config (Debian: libjemalloc-dev). Linking it replaces

@@ -398,7 +398,10 @@ public struct GeoJSONStreamWriter {
     let flushThreshold: Int
     var count = 0
 
-    /// - Parameter sink: receives the text in pieces, in order.
+    /// - Parameters:
+    ///   - flushThreshold: how many bytes are gathered before `sink` is called.
+    ///   - bbox: the collection's `bbox` member (RFC 7946 §5), written before its features.
+    ///   - sink: receives the text in pieces, in order.
     public init(flushThreshold: Int = 1 << 16, bbox: [Double]? = nil, sink: @escaping ([UInt8]) throws -> Void) {
         self.sink = sink
         self.flushThreshold = flushThreshold

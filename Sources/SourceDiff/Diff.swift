@@ -113,6 +113,7 @@ extension GeoJSONSourceDiff {
     /// folded into the add; updates of one id merge (`FeatureUpdate.followed(by:)`).
     /// To coalesce many diffs, fold them into one `DiffMerger`, which keeps its indexes.
     ///
+    /// - Parameter later: the diff applied after this one.
     /// - Parameter promoteId: the property that names features, when ids are promoted.
     public func merged(with later: GeoJSONSourceDiff, promoteId: String? = nil) -> GeoJSONSourceDiff {
         var m = DiffMerger(self, promoteId: promoteId)

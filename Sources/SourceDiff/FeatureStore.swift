@@ -80,6 +80,7 @@ public struct FeatureStore {
     /// A store of `features`.
     ///
     /// - Parameters:
+    ///   - features: the features, in order (a later copy of an id is a duplicate).
     ///   - promoteId: the property whose value keys each feature, instead of `id`.
     ///   - indexZooms: the zooms of the tile index (within 0...29), or nil for none.
     ///   - mode: strict rejects duplicate and missing ids; lenient keeps the last feature

@@ -30,6 +30,7 @@ public struct MVTFinding: Equatable, Sendable, CustomStringConvertible {
 /// next layers are (layers are self-contained, A13); a malformed tile-level field stops the
 /// scan, as nothing after it can be located.
 public enum MVTValidator {
+    /// - Parameter tile: the tile to check (a view: its bytes must outlive the call).
     /// - Parameter warnings: also check the SHOULD rules (A1, A3, A7, A8, A9, B5, D7). The
     ///   duplicate checks hash every key, value and id, which costs about as much as the
     ///   decode itself on tiles with large property tables; D7 reads every polygon's
