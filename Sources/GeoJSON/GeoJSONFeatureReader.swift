@@ -66,7 +66,7 @@ public final class GeoJSONFeatureReader {
     public var bytesConsumed: Int { parser.c.baseOffset + parser.c.pos }
 
     /// Bytes currently held by the read window (its capacity).
-    public var windowCapacity: Int { parser.c.window.capacity }
+    public var windowCapacity: Int { parser.c.capacity }
 
     /// The collection's `bbox` member, once read.
     public var bbox: [Double]? { root.bbox }
@@ -219,7 +219,7 @@ public final class GeoJSONFeatureReader {
             // The feature is JSON but not GeoJSON: go back to its start and step over it.
             parser.c.pos = start - parser.c.baseOffset
             let location = parser.c.location(of: parser.c.pos)
-            try _ValueReader.skipValue(&parser.c, depth: 2)
+            try parser.c.skipValue(depth: 2)
             skipped.append(SkippedFeature(index: index, location: location, error: e))
             return nil
         }

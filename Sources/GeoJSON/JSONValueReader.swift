@@ -34,7 +34,7 @@ public enum JSONValueReader {
     }
 
     static func readText(_ c: inout _Tokenizer) throws(GeoJSONError) -> PropertyValue {
-        let v = try _ValueReader.readValue(&c, depth: 0)
+        let v = try c.readValue(depth: 0)
         // RFC 8259 §2: only whitespace may follow. A top-level number must be followed by
         // whitespace or the end, which the number scanner's atEnd logic already ensures.
         if try c.peekNonWhitespace() != nil { throw c.error(.trailingContent, at: c.pos) }

@@ -318,12 +318,12 @@ struct _GeoJSONParser {
                 parts.properties = .some(nil)
             } else if b == UInt8(ascii: "{") {
                 if options.skipProperties {
-                    try _ValueReader.skipValue(&c, depth: depth)
+                    try c.skipValue(depth: depth)
                     parts.properties = .some(PropertyList())
                 } else {
                     let at = c.offset(c.pos)
                     c.remember(c.pos)
-                    let list = try _ValueReader.readObject(&c, depth: depth + 1)
+                    let list = try c.readObject(depth: depth + 1)
                     if findings != nil, Set(list.keys).count != list.keys.count {
                         warn("RFC 8259 §4", "duplicate member names in \"properties\" (kept in order; I-JSON forbids them)", at: at, path: [.key("properties")])
                     }
@@ -357,7 +357,7 @@ struct _GeoJSONParser {
         case .bbox:
             let at = c.offset(c.pos)
             c.remember(c.pos)
-            guard case .array(let items) = try _ValueReader.readValue(&c, depth: depth) else {
+            guard case .array(let items) = try c.readValue(depth: depth) else {
                 throw fail("RFC 7946 §5", "\"bbox\" must be an array of numbers", at: at)
             }
             var box: [Double] = []
@@ -376,12 +376,12 @@ struct _GeoJSONParser {
         case .crs:
             let at = c.offset(c.pos)
             c.remember(c.pos)
-            parts.crs = try _ValueReader.readValue(&c, depth: depth)
+            parts.crs = try c.readValue(depth: depth)
             warn("RFC 7946 §4", "the \"crs\" member was removed from GeoJSON (coordinates are WGS 84 longitude/latitude)", at: at, path: [.key("crs")])
         case .other:
             // Foreign member (RFC 7946 §6.1): validated as JSON and ignored; GeoJSON
             // semantics do not apply inside it.
-            try _ValueReader.skipValue(&c, depth: depth)
+            try c.skipValue(depth: depth)
         }
     }
 

@@ -1,11 +1,143 @@
 import GeoModel
 
-/// The tokenizer: JSON's tokens (whitespace and punctuation, numbers, literals, strings and
-/// member names) scanned from a read window, with the positions needed to locate any byte
-/// in an error. The GeoJSON parser and the value readers (`_ValueReader`) read through it.
+// The tokenizer of the GeoJSON reader, in one file: line counting of released bytes
+// (`_LineCounter`, `_Locator`), the read window and its refill, the tokens (whitespace and
+// punctuation, numbers, literals, strings and member names) and the value readers (any
+// value, objects, skipping), each part under its own MARK.
+//
+// Kept as one struct in one file on measurement: the same code with the window, the
+// positions of released bytes and the value readers as types of their own cost up to 2.3%
+// more instructions in `geojson.parse` (ne_10m_populated_places geometry-only 355.5 ->
+// 363.5 M, points-20k geometry-only 169.6 -> 170.9 M), and the same struct with its parts
+// in files of their own (extensions) cost as much (363.3 M, 170.5 M): the order in which the
+// compiler meets the functions changes how the skipping loop is inlined. This form measures
+// 355.8 M and 169.6 M.
+
+/// Line and column bookkeeping for bytes a streaming reader has already let go of.
+struct _LineCounter {
+    var line = 1
+    var column = 1
+    var lastWasCR = false
+
+    /// Continues the count over `bytes` (same rules as `SourceLocation`).
+    ///
+    /// Eight bytes at a time: line feeds are counted with a per-byte equality mask and
+    /// columns by counting bytes that are not UTF-8 continuation bytes; a word holding a
+    /// carriage return (or following one) takes the byte-by-byte path. Measured on
+    /// canada.json streamed in 64 KiB reads: this bookkeeping went from 9% of the time
+    /// (byte loop) to under 1%.
+    mutating func advance(_ p: UnsafePointer<UInt8>, _ count: Int) {
+        var i = 0
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let high: UInt64 = 0x8080_8080_8080_8080
+        let low7: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
+        @inline(__always) func equalMask(_ w: UInt64, _ b: UInt8) -> UInt64 {
+            let t = w ^ (ones &* UInt64(b))
+            // High bit of each byte set exactly where the byte of t is zero.
+            return ~(((t & low7) &+ low7) | t) & high
+        }
+        while i + 8 <= count {
+            let w = UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self)
+            if lastWasCR || equalMask(w, 0x0D) != 0 {
+                for k in 0..<8 { step(p[i + k]) }
+                i += 8
+                continue
+            }
+            let lf = equalMask(w, 0x0A)
+            // Continuation bytes are 10xxxxxx: bit 7 set, bit 6 clear.
+            let cont = w & ~(w << 1) & high
+            if lf == 0 {
+                column += 8 - cont.nonzeroBitCount
+            } else {
+                line += lf.nonzeroBitCount
+                let lastLF = (63 - lf.leadingZeroBitCount) / 8          // byte index in the word
+                let after: UInt64 = lastLF == 7 ? 0 : ~0 << UInt64((lastLF + 1) * 8)
+                let bytesAfter = 7 - lastLF
+                column = 1 + bytesAfter - (cont & after).nonzeroBitCount
+            }
+            i += 8
+        }
+        while i < count {
+            step(p[i])
+            i += 1
+        }
+    }
+
+    @inline(__always)
+    mutating func step(_ b: UInt8) {
+        if b == 0x0A {
+            if !lastWasCR { line += 1 }
+            column = 1
+            lastWasCR = false
+        } else if b == 0x0D {
+            line += 1
+            column = 1
+            lastWasCR = true
+        } else {
+            lastWasCR = false
+            if b & 0xC0 != 0x80 { column += 1 }
+        }
+    }
+}
+
+/// Finds line and column of an absolute offset by re-reading the source from the last
+/// point found (or from the start when the target lies before it).
+final class _Locator {
+    var offset = 0
+    var counter = _LineCounter()
+
+    func locate(_ target: Int, in source: any GeoJSONByteSource) -> SourceLocation {
+        if target < offset {
+            offset = 0
+            counter = _LineCounter()
+        }
+        let chunk = 1 << 16
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunk, alignment: 1)
+        defer { buffer.deallocate() }
+        while offset < target {
+            let want = min(chunk, target - offset)
+            guard let n = source.reread(at: offset, into: UnsafeMutableRawBufferPointer(rebasing: buffer[..<want])), n > 0 else { break }
+            counter.advance(buffer.baseAddress!.assumingMemoryBound(to: UInt8.self), n)
+            offset += n
+        }
+        return SourceLocation(offset: target, line: counter.line, column: counter.column)
+    }
+}
+
+/// The one place that touches raw bytes: a window `base[0..<end]` over the input, the
+/// read position `pos`, and (when streaming) a source that refills the window.
+///
+/// Tokens are always scanned from contiguous bytes: when a token runs into the end of the
+/// window before the input ends, `refill()` keeps the bytes from `pos` (the token's start),
+/// reads more and the token is scanned again. So results never depend on where reads cut
+/// the input, and the window only grows beyond the chunk size for a single larger token.
 struct _Tokenizer {
-    var window: _ReadWindow
-    var positions = _SourcePositions()
+    var base: UnsafePointer<UInt8>
+    var pos = 0
+    var end: Int
+    /// True when no byte will follow `end`.
+    var atEnd: Bool
+
+    // Streaming state.
+    var storage: UnsafeMutablePointer<UInt8>?
+    var capacity = 0
+    var source: (any GeoJSONByteSource)?
+    var chunkSize = 0
+    /// Absolute offset of `base[0]` in the input.
+    var baseOffset = 0
+    /// For sources that cannot be re-read: line/column at absolute offset `countedTo`
+    /// (counted over bytes before they are released), and the locations of the offsets
+    /// the parser may report after their bytes are gone (object and member starts).
+    var released = _LineCounter()
+    var countedTo = 0
+    var snapshots: [Int: SourceLocation] = [:]
+    var rootSnapshot: (offset: Int, location: SourceLocation)?
+    /// True when the source can re-read released bytes; then lines are not counted while
+    /// reading, and an error's line and column are found by re-reading up to it.
+    var rereadable = false
+    /// Where the last re-read location search ended, so errors in increasing order cost
+    /// O(file) in all.
+    let locator = _Locator()
     var maxDepth: Int
     /// Scratch for strings with escapes.
     var scratch: [UInt8] = []
@@ -13,58 +145,141 @@ struct _Tokenizer {
     var keyCache: [String?] = []
     /// Members of the last object read, to size the next one.
     var lastObjectSize = 0
+    /// Absolute offset of bytes a reader may need to go back to (the start of the current
+    /// feature); refills keep them. Nil: only the current token is kept.
+    var mark: Int?
 
-    /// A tokenizer over a whole document held by the caller.
+    /// A cursor over a whole document held by the caller.
     init(borrowing bytes: UnsafeRawBufferPointer, maxDepth: Int) {
-        window = _ReadWindow(borrowing: bytes)
+        // Safe: a zero-length buffer may have a nil base; point at a static byte instead.
+        base = bytes.count > 0 ? bytes.baseAddress!.assumingMemoryBound(to: UInt8.self) : _Tokenizer.emptyByte
+        end = bytes.count
+        atEnd = true
         self.maxDepth = maxDepth
     }
 
-    /// A tokenizer that pulls `chunkSize`-byte reads from `source` into its own window.
+    /// A cursor that pulls `chunkSize`-byte reads from `source` into its own window.
     init(source: any GeoJSONByteSource, chunkSize: Int, maxDepth: Int) {
-        window = _ReadWindow(source: source, chunkSize: chunkSize)
+        precondition(chunkSize > 0, "chunk size must be positive")
+        capacity = max(chunkSize, 64)
+        let s = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+        storage = s
+        base = UnsafePointer(s)
+        end = 0
+        atEnd = false
+        self.source = source
+        self.chunkSize = chunkSize
         self.maxDepth = maxDepth
+        rereadable = source.reread(at: 0, into: UnsafeMutableRawBufferPointer(start: nil, count: 0)) != nil
     }
 
-    // The window's state, as the tokenizer and its readers use it.
-    var base: UnsafePointer<UInt8> { @inline(__always) get { window.base } }
-    var pos: Int {
-        @inline(__always) get { window.pos }
-        @inline(__always) set { window.pos = newValue }
-    }
-    var end: Int { @inline(__always) get { window.end } }
-    var atEnd: Bool { @inline(__always) get { window.atEnd } }
-    var baseOffset: Int { @inline(__always) get { window.baseOffset } }
-    var mark: Int? {
-        @inline(__always) get { window.mark }
-        @inline(__always) set { window.mark = newValue }
-    }
+    nonisolated(unsafe) static let emptyByte: UnsafePointer<UInt8> = {
+        let p = UnsafeMutablePointer<UInt8>.allocate(capacity: 1)
+        p.initialize(to: 0)
+        return UnsafePointer(p)
+    }()
 
-    /// Frees the window (streaming tokenizers only). The owner calls this once.
-    mutating func deallocate() { window.deallocate() }
+    /// Frees the window (streaming cursors only). The owner calls this once.
+    mutating func deallocate() {
+        storage?.deallocate()
+        storage = nil
+    }
 
     /// Absolute offset of window index `i`.
-    @inline(__always) func offset(_ i: Int) -> Int { window.offset(i) }
+    @inline(__always) func offset(_ i: Int) -> Int { baseOffset + i }
 
-    /// Refills the window (see `_ReadWindow.refill`).
-    @inline(__always)
-    mutating func refill() throws(GeoJSONError) -> Bool { try window.refill(&positions) }
+    /// Drops the bytes before `pos`, reads more after the kept ones. Returns true when the
+    /// caller should scan again (bytes arrived, or the input just turned out to end), false
+    /// when nothing can change.
+    @inline(never)
+    mutating func refill() throws(GeoJSONError) -> Bool {
+        guard !atEnd else { return false }
+        guard let storage, source != nil else {
+            atEnd = true
+            return true
+        }
+        var keep = pos
+        if let mark { keep = min(keep, max(mark - baseOffset, 0)) }
+        if !rereadable && countedTo < baseOffset + keep {
+            let from = countedTo - baseOffset
+            released.advance(base + from, keep - from)
+            countedTo = baseOffset + keep
+        }
+        baseOffset += keep
+        let remaining = end - keep
+        if keep > 0 {
+            // Safe: both ranges lie inside the window; memmove semantics via update(from:).
+            storage.update(from: storage + keep, count: remaining)
+        }
+        pos -= keep
+        end = remaining
+        if end > capacity / 2 {
+            // Kept bytes (one token, or the feature being read) fill half the window: grow
+            // it, so reads stay chunk-sized.
+            let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity * 2)
+            bigger.update(from: storage, count: end)
+            storage.deallocate()
+            self.storage = bigger
+            capacity *= 2
+            base = UnsafePointer(bigger)
+        }
+        let target = self.storage! + end
+        let room = min(capacity - end, max(chunkSize, 1))
+        let n: Int
+        do {
+            n = try source!.read(into: UnsafeMutableRawBufferPointer(start: target, count: room))
+        } catch {
+            throw GeoJSONError(kind: .readFailed(error.message), location: location(of: end))
+        }
+        if n == 0 {
+            atEnd = true
+        } else {
+            end += n
+        }
+        return true
+    }
 
     /// The location of window index `i`.
-    func location(of i: Int) -> SourceLocation { positions.location(of: i, in: window) }
+    func location(of i: Int) -> SourceLocation {
+        let target = baseOffset + min(i, end)
+        if rereadable, let source {
+            return locator.locate(target, in: source)
+        }
+        if let s = snapshots[target] { return s }
+        if let r = rootSnapshot, r.offset == target { return r.location }
+        // Bytes from `countedTo` on are still in the window.
+        var c = released
+        let from = countedTo - baseOffset
+        let to = max(min(i, end), from)
+        c.advance(base + from, to - from)
+        return SourceLocation(offset: baseOffset + to, line: c.line, column: c.column)
+    }
 
     /// Records the location of window index `i` for a later error report, when the source
     /// is one-way (a no-op otherwise: whole buffers keep every byte, re-readable sources
     /// re-read). Locations are asked for in increasing order, so the counting is one pass.
     @inline(__always)
     mutating func remember(_ i: Int, root: Bool = false) {
-        guard !window.rereadable, window.source != nil else { return }
-        positions.remember(i, root: root, in: window)
+        guard !rereadable, source != nil else { return }
+        rememberSlow(i, root: root)
+    }
+
+    @inline(never)
+    mutating func rememberSlow(_ i: Int, root: Bool) {
+        let from = countedTo - baseOffset
+        if i > from {
+            released.advance(base + from, i - from)
+            countedTo = baseOffset + i
+        }
+        let loc = SourceLocation(offset: baseOffset + i, line: released.line, column: released.column)
+        if root { rootSnapshot = (loc.offset, loc) } else { snapshots[loc.offset] = loc }
     }
 
     /// Drops remembered locations (after a feature, whose offsets will not be reported).
     @inline(__always)
-    mutating func forgetRemembered() { positions.forget() }
+    mutating func forgetRemembered() {
+        if !snapshots.isEmpty { snapshots.removeAll(keepingCapacity: true) }
+    }
 
     func error(_ kind: GeoJSONError.Kind, at i: Int) -> GeoJSONError {
         GeoJSONError(kind: kind, location: location(of: i))
@@ -163,5 +378,327 @@ struct _Tokenizer {
         case UInt8(ascii: "f"): return .bool(false)
         default: return .null
         }
+    }
+
+    // MARK: Strings
+
+    /// Scans the string whose opening quote is at `pos`: validates it, leaves `pos` after
+    /// the closing quote and returns the window range of its contents (valid until the
+    /// next refill) and whether it holds escapes.
+    @inline(__always)
+    mutating func scanString() throws(GeoJSONError) -> (start: Int, end: Int, escaped: Bool) {
+        while true {
+            var i = pos + 1
+            var escaped = false
+            // Safe: every read is guarded by `i < end` or by the explicit length checks.
+            scan: while i < end {
+                let b = base[i]
+                if b == UInt8(ascii: "\"") {
+                    let start = pos + 1
+                    pos = i + 1
+                    return (start, i, escaped)
+                }
+                if b >= 0x20 && b < 0x80 && b != UInt8(ascii: "\\") {
+                    i += 1
+                    continue
+                }
+                if b == UInt8(ascii: "\\") {
+                    escaped = true
+                    guard i + 1 < end else { break scan }
+                    switch base[i + 1] {
+                    case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"),
+                         UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+                        i += 2
+                    case UInt8(ascii: "u"):
+                        guard i + 6 <= end else { break scan }
+                        guard let u = _Tokenizer.hex4(base, i + 2) else { throw error(.invalidEscape, at: i) }
+                        if u >= 0xD800 && u <= 0xDBFF {
+                            // A high surrogate must be followed by an escaped low one.
+                            guard i + 12 <= end else { break scan }
+                            guard base[i + 6] == UInt8(ascii: "\\"), base[i + 7] == UInt8(ascii: "u"),
+                                  let l = _Tokenizer.hex4(base, i + 8), l >= 0xDC00 && l <= 0xDFFF
+                            else { throw error(.invalidEscape, at: i) }
+                            i += 12
+                        } else if u >= 0xDC00 && u <= 0xDFFF {
+                            throw error(.invalidEscape, at: i)
+                        } else {
+                            i += 6
+                        }
+                    default:
+                        throw error(.invalidEscape, at: i)
+                    }
+                    continue
+                }
+                if b < 0x20 { throw error(.controlCharacterInString, at: i) }
+                // Multi-byte UTF-8 (RFC 3629 §4).
+                let need: Int
+                var lo: UInt8 = 0x80, hi: UInt8 = 0xBF
+                switch b {
+                case 0xC2...0xDF: need = 1
+                case 0xE0: need = 2; lo = 0xA0
+                case 0xE1...0xEC, 0xEE...0xEF: need = 2
+                case 0xED: need = 2; hi = 0x9F
+                case 0xF0: need = 3; lo = 0x90
+                case 0xF1...0xF3: need = 3
+                case 0xF4: need = 3; hi = 0x8F
+                default: throw error(.invalidUTF8, at: i)
+                }
+                guard i + need < end else { break scan }
+                let c1 = base[i + 1]
+                guard c1 >= lo && c1 <= hi else { throw error(.invalidUTF8, at: i) }
+                if need >= 2 { guard base[i + 2] & 0xC0 == 0x80 else { throw error(.invalidUTF8, at: i) } }
+                if need == 3 { guard base[i + 3] & 0xC0 == 0x80 else { throw error(.invalidUTF8, at: i) } }
+                i += need + 1
+            }
+            // Ran out of bytes inside the string.
+            if try !refill() { throw error(.unexpectedEnd, at: end) }
+        }
+    }
+
+    static func hex4(_ p: UnsafePointer<UInt8>, _ i: Int) -> UInt32? {
+        var v: UInt32 = 0
+        for k in 0..<4 {
+            let c = p[i + k]
+            let d: UInt8
+            switch c {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): d = c - 0x30
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): d = c - 0x61 + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): d = c - 0x41 + 10
+            default: return nil
+            }
+            v = v << 4 | UInt32(d)
+        }
+        return v
+    }
+
+    /// Reads a string at `pos` into a Swift String.
+    mutating func readString() throws(GeoJSONError) -> String {
+        let (s, e, escaped) = try scanString()
+        if !escaped {
+            return String(decoding: UnsafeBufferPointer(start: base + s, count: e - s), as: UTF8.self)
+        }
+        decodeEscapes(s, e)
+        return String(decoding: scratch, as: UTF8.self)
+    }
+
+    /// Reads a member name, reusing the String of an identical earlier name: the features
+    /// of a collection repeat the same property names, so most names cost a hash and a
+    /// byte comparison instead of building and validating a new String.
+    @inline(__always)
+    mutating func readKey() throws(GeoJSONError) -> String {
+        let (s, e, escaped) = try scanString()
+        let n = e - s
+        guard !escaped, n <= 64 else {
+            if !escaped { return String(decoding: UnsafeBufferPointer(start: base + s, count: n), as: UTF8.self) }
+            decodeEscapes(s, e)
+            return String(decoding: scratch, as: UTF8.self)
+        }
+        // FNV-1a over the bytes selects one of the cache slots.
+        var h: UInt32 = 2_166_136_261
+        for i in s..<e { h = (h ^ UInt32(base[i])) &* 16_777_619 }
+        let slot = Int(h & UInt32(_Tokenizer.keyCacheSize - 1))
+        if keyCache.isEmpty { keyCache = Array(repeating: nil, count: _Tokenizer.keyCacheSize) }
+        if let cached = keyCache[slot], cached.utf8.count == n {
+            var hit = true
+            var k = s
+            for b in cached.utf8 {
+                if b != base[k] { hit = false; break }
+                k += 1
+            }
+            if hit { return cached }
+        }
+        let key = String(decoding: UnsafeBufferPointer(start: base + s, count: n), as: UTF8.self)
+        keyCache[slot] = key
+        return key
+    }
+
+    static let keyCacheSize = 512
+
+    /// Decodes an already validated string body with escapes into `scratch`.
+    mutating func decodeEscapes(_ s: Int, _ e: Int) {
+        scratch.removeAll(keepingCapacity: true)
+        var i = s
+        while i < e {
+            let b = base[i]
+            guard b == UInt8(ascii: "\\") else {
+                scratch.append(b)
+                i += 1
+                continue
+            }
+            let c = base[i + 1]
+            switch c {
+            case UInt8(ascii: "b"): scratch.append(0x08); i += 2
+            case UInt8(ascii: "f"): scratch.append(0x0C); i += 2
+            case UInt8(ascii: "n"): scratch.append(0x0A); i += 2
+            case UInt8(ascii: "r"): scratch.append(0x0D); i += 2
+            case UInt8(ascii: "t"): scratch.append(0x09); i += 2
+            case UInt8(ascii: "u"):
+                var u = _Tokenizer.hex4(base, i + 2)!
+                i += 6
+                if u >= 0xD800 && u <= 0xDBFF {
+                    let l = _Tokenizer.hex4(base, i + 2)!
+                    u = 0x10000 + ((u - 0xD800) << 10) + (l - 0xDC00)
+                    i += 6
+                }
+                appendUTF8(u)
+            default: scratch.append(c); i += 2      // \" \\ \/
+            }
+        }
+    }
+
+    mutating func appendUTF8(_ u: UInt32) {
+        switch u {
+        case 0..<0x80: scratch.append(UInt8(u))
+        case 0x80..<0x800:
+            scratch.append(UInt8(0xC0 | u >> 6)); scratch.append(UInt8(0x80 | u & 0x3F))
+        case 0x800..<0x10000:
+            scratch.append(UInt8(0xE0 | u >> 12)); scratch.append(UInt8(0x80 | (u >> 6) & 0x3F))
+            scratch.append(UInt8(0x80 | u & 0x3F))
+        default:
+            scratch.append(UInt8(0xF0 | u >> 18)); scratch.append(UInt8(0x80 | (u >> 12) & 0x3F))
+            scratch.append(UInt8(0x80 | (u >> 6) & 0x3F)); scratch.append(UInt8(0x80 | u & 0x3F))
+        }
+    }
+
+    // MARK: Generic values
+
+    /// Reads any JSON value into a `PropertyValue` (objects keep member order; duplicate
+    /// member names are kept as they come, see `GeoJSONReader`).
+    mutating func readValue(depth: Int) throws(GeoJSONError) -> PropertyValue {
+        guard let b = try peekNonWhitespace() else { throw error(.unexpectedEnd, at: end) }
+        switch b {
+        case UInt8(ascii: "\""):
+            return .string(try readString())
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            return try readNumber().propertyValue
+        case UInt8(ascii: "{"):
+            return .object(try readObject(depth: depth + 1))
+        case UInt8(ascii: "["):
+            guard depth + 1 <= maxDepth else { throw error(.depthLimitExceeded(maxDepth), at: pos) }
+            pos += 1
+            var items: [PropertyValue] = []
+            if try peekNonWhitespace() == UInt8(ascii: "]") {
+                pos += 1
+                return .array(items)
+            }
+            repeat {
+                do {
+                    items.append(try readValue(depth: depth + 1))
+                } catch {
+                    throw error.prefixed(.index(items.count))
+                }
+            } while try afterArrayElement()
+            return .array(items)
+        case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
+            return try readLiteral()
+        default:
+            throw error(.unexpectedByte(b, expected: "a JSON value"), at: pos)
+        }
+    }
+
+    /// Reads an object at `pos` (its `{` not yet consumed) into a property list.
+    mutating func readObject(depth: Int) throws(GeoJSONError) -> PropertyList {
+        guard depth <= maxDepth else { throw error(.depthLimitExceeded(maxDepth), at: pos) }
+        try expect(UInt8(ascii: "{"), "'{'")
+        var list = PropertyList()
+        if try peekNonWhitespace() == UInt8(ascii: "}") {
+            pos += 1
+            return list
+        }
+        // Features of one collection usually share a schema: size for the last object.
+        if lastObjectSize > 0 {
+            list.keys.reserveCapacity(lastObjectSize)
+            list.values.reserveCapacity(lastObjectSize)
+        }
+        defer { lastObjectSize = list.count }
+        while true {
+            let q = try nextNonWhitespace(expected: "a member name")
+            guard q == UInt8(ascii: "\"") else { throw error(.unexpectedByte(q, expected: "a member name"), at: pos - 1) }
+            pos -= 1
+            let key = try readKey()
+            try expect(UInt8(ascii: ":"), "':'")
+            do {
+                list.append(key: key, value: try readValue(depth: depth))
+            } catch {
+                throw error.prefixed(.key(key))
+            }
+            let c = try nextNonWhitespace(expected: "',' or '}'")
+            if c == UInt8(ascii: "}") { return list }
+            guard c == UInt8(ascii: ",") else { throw self.error(.unexpectedByte(c, expected: "',' or '}'"), at: pos - 1) }
+        }
+    }
+
+    /// Skips any JSON value, validating it, without building anything.
+    mutating func skipValue(depth: Int) throws(GeoJSONError) {
+        guard let b = try peekNonWhitespace() else { throw error(.unexpectedEnd, at: end) }
+        switch b {
+        case UInt8(ascii: "\""):
+            _ = try scanString()
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            _ = try readNumber()
+        case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
+            _ = try readLiteral()
+        case UInt8(ascii: "["):
+            guard depth + 1 <= maxDepth else { throw error(.depthLimitExceeded(maxDepth), at: pos) }
+            pos += 1
+            if try peekNonWhitespace() == UInt8(ascii: "]") {
+                pos += 1
+                return
+            }
+            var index = 0
+            repeat {
+                do { try skipValue(depth: depth + 1) } catch { throw error.prefixed(.index(index)) }
+                index += 1
+            } while try afterArrayElement()
+        case UInt8(ascii: "{"):
+            guard depth + 1 <= maxDepth else { throw error(.depthLimitExceeded(maxDepth), at: pos) }
+            pos += 1
+            if try peekNonWhitespace() == UInt8(ascii: "}") {
+                pos += 1
+                return
+            }
+            while true {
+                let q = try nextNonWhitespace(expected: "a member name")
+                guard q == UInt8(ascii: "\"") else { throw error(.unexpectedByte(q, expected: "a member name"), at: pos - 1) }
+                pos -= 1
+                // The name is decoded only if its value turns out bad; the mark keeps its
+                // bytes in the window until then.
+                let keyAbs = offset(pos)
+                let savedMark = mark
+                mark = min(savedMark ?? keyAbs, keyAbs)
+                let (ks, ke, kEscaped) = try scanString()
+                let keyLength = ke - ks
+                try expect(UInt8(ascii: ":"), "':'")
+                do {
+                    try skipValue(depth: depth + 1)
+                } catch {
+                    let s = keyAbs - baseOffset + 1
+                    let key: String
+                    if kEscaped {
+                        decodeEscapes(s, s + keyLength)
+                        key = String(decoding: scratch, as: UTF8.self)
+                    } else {
+                        key = String(decoding: UnsafeBufferPointer(start: base + s, count: keyLength), as: UTF8.self)
+                    }
+                    mark = savedMark
+                    throw error.prefixed(.key(key))
+                }
+                mark = savedMark
+                let c = try nextNonWhitespace(expected: "',' or '}'")
+                if c == UInt8(ascii: "}") { return }
+                guard c == UInt8(ascii: ",") else { throw self.error(.unexpectedByte(c, expected: "',' or '}'"), at: pos - 1) }
+            }
+        default:
+            throw error(.unexpectedByte(b, expected: "a JSON value"), at: pos)
+        }
+    }
+}
+
+extension GeoJSONError {
+    /// The same error one level further out in the member path.
+    func prefixed(_ c: JSONPathComponent) -> GeoJSONError {
+        var e = self
+        e.path.insert(c, at: 0)
+        return e
     }
 }
