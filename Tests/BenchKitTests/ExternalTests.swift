@@ -1,3 +1,4 @@
+import GraticuleTestSupport
 import GraticuleSupport
 import XCTest
 @testable import BenchKit
@@ -96,8 +97,7 @@ final class ExternalTests: XCTestCase {
     /// file of the repository (the conformance manifests, `conform-*.json`, are checked by
     /// the conformance tests).
     func testManifestsInTheRepositoryLoad() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().path
+        let root = TestPaths.repositoryRoot
         let dir = root + "/Benchmarks/Adapters"
         let names = try FileManager.default.contentsOfDirectory(atPath: dir)
             .filter { $0.hasSuffix(".json") && !$0.hasPrefix("conform-") }.sorted()

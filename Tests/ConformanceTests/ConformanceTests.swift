@@ -1,12 +1,11 @@
+import GraticuleTestSupport
 import XCTest
 @testable import Conformance
 
 final class ConformanceTests: XCTestCase {
     /// The suite's fixtures live in the project's corpora/; find them from this file.
     var fixtureDirectory: String {
-        let here = URL(fileURLWithPath: #filePath)
-        return here.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("corpora/conformance/pbf-varint").path
+        TestPaths.corpora("conformance/pbf-varint")
     }
 
     func testPBFVarintSuitePassesEveryCase() throws {

@@ -1,3 +1,4 @@
+import GraticuleTestSupport
 import XCTest
 import Foundation
 @testable import Conformance
@@ -6,9 +7,7 @@ import Foundation
 /// implementation-defined outcomes pinned to the documented policies.
 final class GeoJSONSuitesTests: XCTestCase {
     func corpus(_ name: String) throws -> String {
-        let p = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("shared/corpora/" + name).path
+        let p = TestPaths.shared("" + name)
         guard FileManager.default.fileExists(atPath: p) else { throw XCTSkip("\(name) not found") }
         return p
     }
@@ -72,8 +71,7 @@ final class GeoJSONSuitesTests: XCTestCase {
 /// three inputs reaching longitude 180 are flagged as tile-cover listing non-tiles.
 final class TileCoverSuiteTests: XCTestCase {
     func testTileCoverFixtures() throws {
-        let p = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/corpora/tile-cover").path
+        let p = TestPaths.shared("tile-cover")
         guard FileManager.default.fileExists(atPath: p) else { throw XCTSkip("tile-cover fixtures not found") }
         let cases = try TileCoverSuite().loadCases(from: p)
         XCTAssertGreaterThanOrEqual(cases.count, 18)

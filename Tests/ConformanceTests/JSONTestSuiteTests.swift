@@ -1,11 +1,10 @@
+import GraticuleTestSupport
 import XCTest
 @testable import Conformance
 
 final class JSONTestSuiteTests: XCTestCase {
     var corpus: String {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("shared/corpora/json-test-suite").path
+        TestPaths.shared("json-test-suite")
     }
 
     func testRuleMapping() {

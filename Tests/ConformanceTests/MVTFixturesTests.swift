@@ -1,3 +1,4 @@
+import GraticuleTestSupport
 import XCTest
 @testable import Conformance
 import VectorTile
@@ -5,9 +6,7 @@ import VectorTile
 /// Runs the mvt-fixtures suite from ../shared/corpora (beside the repository in CI).
 final class MVTFixturesTests: XCTestCase {
     var corpus: String {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("shared/corpora/mvt-fixtures").path
+        TestPaths.shared("mvt-fixtures")
     }
 
     func testEveryFixtureGetsItsVerdict() throws {

@@ -1,3 +1,4 @@
+import GraticuleTestSupport
 import Foundation
 import XCTest
 @testable import Conformance
@@ -5,8 +6,7 @@ import XCTest
 /// The rule catalogue, the registry, the project's own suites and the external protocol.
 final class RulesAndRegistryTests: XCTestCase {
     var root: String {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().path
+        TestPaths.repositoryRoot
     }
     var shared: String { root + "/../shared" }
 

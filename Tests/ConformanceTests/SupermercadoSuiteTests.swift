@@ -1,11 +1,11 @@
+import GraticuleTestSupport
 import XCTest
 import Foundation
 @testable import Conformance
 
 final class SupermercadoSuiteTests: XCTestCase {
     func testCorpusEdgesAndUnion() throws {
-        let p = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/corpora/supermercado").path
+        let p = TestPaths.shared("supermercado")
         guard FileManager.default.fileExists(atPath: p) else { throw XCTSkip("supermercado corpus not found") }
         let cases = try SupermercadoSuite().loadCases(from: p)
         XCTAssertTrue(Set(cases.map(\.id)).isSuperset(of: ["edges", "union"]))

@@ -1,3 +1,4 @@
+import GraticuleTestSupport
 import XCTest
 import GeoModel
 import GeoJSON
@@ -57,8 +58,7 @@ final class GeoJSONRoundTripTests: XCTestCase {
             let doc = try GeoJSONReader.read(Array(text.utf8))
             XCTAssertEqual(try GeoJSONReader.read(GeoJSONWriter.encode(doc)), doc)
         }
-        let dir = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("corpora/regressions/geojson").path
+        let dir = TestPaths.corpora("regressions/geojson")
         for f in (try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? [] {
             let bytes = [UInt8](FileManager.default.contents(atPath: dir + "/" + f)!)
             if let doc = try? GeoJSONReader.read(bytes) {
@@ -86,8 +86,7 @@ final class GeoJSONRoundTripTests: XCTestCase {
     }
 
     func testCorpusRoundTrip() throws {
-        let dir = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/corpora/geojson").path
+        let dir = TestPaths.shared("geojson")
         for name in ["canada.json", "ne_10m_populated_places.json"] {
             guard let data = FileManager.default.contents(atPath: dir + "/" + name) else { throw XCTSkip("corpus missing") }
             let doc = try GeoJSONReader.read([UInt8](data))

@@ -1,3 +1,4 @@
+import GraticuleTestSupport
 import XCTest
 import Foundation
 @testable import GeoJSON
@@ -7,9 +8,7 @@ import GeoModel
 /// patterns were computed by independent exact converters (../shared/corpora/parse-number-fxx).
 final class NumberParsingTests: XCTestCase {
     static var corpus: String {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("shared/corpora/parse-number-fxx").path
+        TestPaths.shared("parse-number-fxx")
     }
 
     func parse(_ s: String) -> NumberScanResult {

@@ -1,3 +1,4 @@
+import GraticuleTestSupport
 import XCTest
 import Foundation
 @testable import GeoJSON
@@ -5,9 +6,7 @@ import GeoModel
 
 final class StreamingTests: XCTestCase {
     static var corpus: String {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("shared/corpora/geojson").path
+        TestPaths.shared("geojson")
     }
 
     func corpusFile(_ name: String) throws -> [UInt8] {

@@ -494,8 +494,7 @@ final class DecoderDifferentialTests: XCTestCase {
     /// the check's words, each with another varint's end: the check took it, then met
     /// the end of the record, where decoding reports the long varint.)
     func testFuzzRegressionsDecodeAlike() throws {
-        let dir = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("corpora/regressions/mvt")
+        let dir = URL(fileURLWithPath: TestPaths.corpora("regressions/mvt"))
         let names = try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted()
         XCTAssertFalse(names.isEmpty)
         var lines = 0

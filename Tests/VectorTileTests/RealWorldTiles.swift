@@ -1,3 +1,4 @@
+import GraticuleTestSupport
 import Foundation
 import XCTest
 
@@ -5,9 +6,7 @@ import XCTest
 /// every area but `compressed`), in name order, each with its label `area/name`. Skips the
 /// calling test when the corpus is not beside the repository.
 func realWorldTiles() throws -> [(label: String, bytes: [UInt8])] {
-    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("shared/corpora/mvt-fixtures/real-world")
+    let root = URL(fileURLWithPath: TestPaths.shared("mvt-fixtures/real-world"))
     guard let areas = try? FileManager.default.contentsOfDirectory(atPath: root.path) else {
         throw XCTSkip("real-world tiles not found at \(root.path)")
     }
