@@ -1,6 +1,7 @@
 import ArgumentParser
 import GraticuleSupport
 import Foundation
+import DatasetProfile
 import GeoJSON
 import GeoModel
 
@@ -121,36 +122,9 @@ struct GeoJSONCommand: ParsableCommand {
             var (stream, bar) = input.open()
             let source = stream.source
             let t0 = Date()
-            var byType: [String: Int] = [:]
-            var features = 0, positions = 0, properties = 0, maxProperties = 0, maxPositions = 0, nullGeometry = 0
-            var ids: [String: Int] = [:]
-            var box: BoundingBox?
-            func count(_ g: Geometry) {
-                byType[g.kind.rawValue, default: 0] += 1
-                if g.kind == .geometryCollection { g.geometries.forEach(count) }
-                positions += g.positionCount
-            }
-            func take(_ f: GeoFeature) {
-                features += 1
-                if let g = f.geometry {
-                    let before = positions
-                    count(g)
-                    maxPositions = max(maxPositions, positions - before)
-                    if let b = g.boundingBox { box = box.map { $0.union(b) } ?? b }
-                } else {
-                    nullGeometry += 1
-                }
-                let n = f.properties?.count ?? 0
-                properties += n
-                maxProperties = max(maxProperties, n)
-                switch f.id {
-                case .string?: ids["string", default: 0] += 1
-                case .int?, .uint?, .double?: ids["number", default: 0] += 1
-                case nil: ids["none", default: 0] += 1
-                }
-            }
+            var stats = FeatureStatistics()
             do {
-                let broken = try GeoJSONCommand.forEachFeature(&stream, bar: &bar, take)
+                let broken = try GeoJSONCommand.forEachFeature(&stream, bar: &bar) { stats.add($0) }
                 if let (n, first) = broken { print("broken elements: \(n) (first: \(first))") }
             } catch {
                 bar.finish()
@@ -160,16 +134,7 @@ struct GeoJSONCommand: ParsableCommand {
             bar.finish()
             let seconds = Date().timeIntervalSince(t0)
             let size = source.size ?? 0
-            var rows: [(String, String)] = [
-                ("bytes", String(size)), ("features", String(features)), ("null_geometries", String(nullGeometry)),
-                ("positions", String(positions)), ("max_positions_per_feature", String(maxPositions)),
-                ("properties", String(properties)), ("max_properties_per_feature", String(maxProperties)),
-            ]
-            for (k, v) in byType.sorted(by: { $0.key < $1.key }) { rows.append(("geometry_" + k, String(v))) }
-            for (k, v) in ids.sorted(by: { $0.key < $1.key }) { rows.append(("id_" + k, String(v))) }
-            if let box {
-                rows.append(("bbox", "\(box.minX) \(box.minY) \(box.maxX) \(box.maxY)"))
-            }
+            var rows = [("bytes", String(size))] + stats.rows()
             rows.append(("seconds", String(format: "%.3f", seconds)))
             rows.append(("mb_per_s", String(format: "%.1f", Double(size) / 1e6 / max(seconds, 1e-9))))
             if let peak = ProcessStatus.peakResidentBytes() { rows.append(("peak_resident_bytes", String(peak))) }

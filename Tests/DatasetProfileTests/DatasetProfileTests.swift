@@ -2,6 +2,7 @@ import XCTest
 import CorpusGenerators
 import DatasetProfile
 import Foundation
+import GeoModel
 
 final class DatasetProfileTests: XCTestCase {
     func temporaryPath(_ name: String) -> String {
@@ -65,5 +66,26 @@ final class DatasetProfileTests: XCTestCase {
         XCTAssertEqual(Array(h.buckets.prefix(8)), [1, 1, 2, 1, 0, 0, 0, 1])
         XCTAssertEqual(h.quantileUpperBound(0.5), 3)     // the third value (2) lies in bucket 2: 2...3
         XCTAssertEqual(h.quantileUpperBound(1), 100)     // bucket 7 tops at 127, capped by the max
+    }
+
+    /// Collections count their members; ids by kind; the extent spans every geometry.
+    func testFeatureStatisticsCountsMembersIdsAndExtent() {
+        var s = FeatureStatistics()
+        let point = Geometry(kind: .point, coordinates: [1, 2], partStarts: [0])
+        let line = Geometry(kind: .lineString, coordinates: [0, 0, 3, -1], partStarts: [0])
+        var collection = Geometry(kind: .geometryCollection, coordinates: [], partStarts: [])
+        collection.geometries = [point, line]
+        s.add(GeoFeature(id: .string("a"), geometry: collection, properties: ["k": .int(1), "l": .null]))
+        s.add(GeoFeature(id: .int(7), geometry: point, properties: nil))
+        s.add(GeoFeature(id: nil, geometry: nil, properties: ["k": .bool(true)]))
+        XCTAssertEqual(s.features, 3)
+        XCTAssertEqual(s.nullGeometries, 1)
+        XCTAssertEqual(s.byType, ["GeometryCollection": 1, "Point": 2, "LineString": 1])
+        XCTAssertEqual(s.positions, 4)
+        XCTAssertEqual(s.maxPositionsPerFeature, 3)
+        XCTAssertEqual(s.properties, 3)
+        XCTAssertEqual(s.maxPropertiesPerFeature, 2)
+        XCTAssertEqual(s.ids, ["string": 1, "number": 1, "none": 1])
+        XCTAssertEqual(s.rows().first { $0.0 == "bbox" }?.1, "0.0 -1.0 3.0 2.0")
     }
 }
