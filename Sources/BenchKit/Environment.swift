@@ -49,13 +49,13 @@ public enum RunEnvironment {
         let commit = shell(["git", "-C", directory, "rev-parse", "HEAD"]) ?? "unknown"
         let dirty = !(shell(["git", "-C", directory, "status", "--porcelain", "--untracked-files=no"]) ?? "").isEmpty
         var cpu = "unknown"
-        if let info = _SystemProbe.readSmallFile("/proc/cpuinfo"),
+        if let info = ProcessStatus.readSmallFile("/proc/cpuinfo"),
            let line = info.split(separator: "\n").first(where: { $0.hasPrefix("model name") }),
            let colon = line.firstIndex(of: ":") {
             cpu = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
         }
         var os = ProcessInfo.processInfo.operatingSystemVersionString
-        if let rel = _SystemProbe.readSmallFile("/etc/os-release"),
+        if let rel = ProcessStatus.readSmallFile("/etc/os-release"),
            let line = rel.split(separator: "\n").first(where: { $0.hasPrefix("PRETTY_NAME=") }) {
             os = line.dropFirst("PRETTY_NAME=".count).trimmingCharacters(in: CharacterSet(charactersIn: "\""))
         }
@@ -64,7 +64,7 @@ public enum RunEnvironment {
         let kernel = withUnsafeBytes(of: &uts.release) { raw in
             String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
         }
-        let load = _SystemProbe.readSmallFile("/proc/loadavg")?.split(separator: " ").prefix(3)
+        let load = ProcessStatus.readSmallFile("/proc/loadavg")?.split(separator: " ").prefix(3)
             .joined(separator: " ") ?? "unknown"
         return RunMetadata(runID: id, timestamp: fmt.string(from: now), gitCommit: commit,
                            gitDirty: dirty, toolchain: toolchain, buildConfiguration: buildConfiguration,

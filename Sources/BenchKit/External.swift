@@ -104,7 +104,7 @@ final class _ExternalSampler: _Sampler {
     var allocationsUnsupportedReason: String { "external program: its allocator is not observed" }
 
     func peakResident(_ iterations: Int) -> Double? {
-        _SystemProbe.peakResidentBytes(pid: String(program.processIdentifier)).map { Double($0) }
+        ProcessStatus.peakResidentBytes(pid: String(program.processIdentifier)).map { Double($0) }
     }
 
     func close() { program.finish() }

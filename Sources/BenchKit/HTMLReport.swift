@@ -25,10 +25,10 @@ public enum HTMLReport {
         var extra = ""
         if !history.isEmpty { extra += historySection(history + [report]) }
         for t in tables {
-            extra += "<h2>\(esc(t.title))</h2>\n"
-            if !t.note.isEmpty { extra += "<p>\(esc(t.note))</p>\n" }
-            extra += "<table><tr>" + t.header.map { "<th>\(esc($0))</th>" }.joined() + "</tr>\n"
-            for r in t.rows { extra += "<tr>" + r.map { "<td>\(esc($0))</td>" }.joined() + "</tr>\n" }
+            extra += "<h2>\(HTML.escape(t.title))</h2>\n"
+            if !t.note.isEmpty { extra += "<p>\(HTML.escape(t.note))</p>\n" }
+            extra += "<table><tr>" + t.header.map { "<th>\(HTML.escape($0))</th>" }.joined() + "</tr>\n"
+            for r in t.rows { extra += "<tr>" + r.map { "<td>\(HTML.escape($0))</td>" }.joined() + "</tr>\n" }
             extra += "</table>\n"
         }
         return render(report, beforeTable: extra)
@@ -41,7 +41,7 @@ public enum HTMLReport {
         for (i, r) in runs.enumerated() {
             let m = r.metadata
             html += "<tr>" + ["\(i + 1)", m.runID, m.timestamp, String(m.gitCommit.prefix(10)), "\(m.cpuModel) × \(m.cpuCount)", m.loadAverage]
-                .map { "<td>\(esc($0))</td>" }.joined() + "</tr>\n"
+                .map { "<td>\(HTML.escape($0))</td>" }.joined() + "</tr>\n"
         }
         html += "</table>\n"
         var keys: [CaseKey] = []
@@ -65,7 +65,7 @@ public enum HTMLReport {
             var cells = [k.benchmark, k.implementation, k.dataset + (k.parameters.isEmpty ? "" : " (\(k.parameters))")]
             cells += v.map { $0.map(formatMetric) ?? "" }
             cells.append((change >= 0 ? "+" : "") + format2(change) + "%")
-            html += "<tr>" + cells.map { "<td>\(esc($0))</td>" }.joined() + "<td>\(sparkline(v))</td></tr>\n"
+            html += "<tr>" + cells.map { "<td>\(HTML.escape($0))</td>" }.joined() + "<td>\(sparkline(v))</td></tr>\n"
         }
         return html + "</table>\n"
     }
@@ -93,7 +93,7 @@ public enum HTMLReport {
         let m = report.metadata
         var html = """
         <!DOCTYPE html>
-        <html lang="en"><head><meta charset="utf-8"><title>Graticule benchmark report \(esc(m.runID))</title>
+        <html lang="en"><head><meta charset="utf-8"><title>Graticule benchmark report \(HTML.escape(m.runID))</title>
         <style>
         body{font-family:system-ui,sans-serif;margin:2em;color:#222;max-width:1100px}
         table{border-collapse:collapse;font-size:13px}td,th{border:1px solid #ccc;padding:3px 6px;text-align:right}
@@ -108,7 +108,7 @@ public enum HTMLReport {
             ("build", m.buildConfiguration), ("toolchain", m.toolchain), ("cpu", "\(m.cpuModel) × \(m.cpuCount)"),
             ("os", "\(m.os), kernel \(m.kernel)"), ("load", m.loadAverage), ("allocator", m.allocator),
         ]
-        for (k, v) in meta { html += "<tr><th>\(esc(k))</th><td>\(esc(v))</td></tr>\n" }
+        for (k, v) in meta { html += "<tr><th>\(HTML.escape(k))</th><td>\(HTML.escape(v))</td></tr>\n" }
         html += "</table>\n"
 
         // Throughput charts, one per benchmark × dataset.
@@ -124,7 +124,7 @@ public enum HTMLReport {
                     low: r.summary!.ciLow, high: r.summary!.ciHigh)
             }
             let ceiling = rows.first.flatMap { ceilings[$0.key.dataset] }
-            html += "<h3>\(esc(name))</h3>\n" + barChart(bars, unit: "MB/s",
+            html += "<h3>\(HTML.escape(name))</h3>\n" + barChart(bars, unit: "MB/s",
                                                           ceiling: rows.first?.key.benchmark == "baseline.memscan" ? nil : ceiling)
         }
 
@@ -138,7 +138,7 @@ public enum HTMLReport {
                     Bar(label: r.key.implementation + " vs " + r.ratio!.reference, value: 1 / r.ratio!.value,
                         low: 1 / r.ratio!.high, high: 1 / r.ratio!.low)
                 }
-                html += "<h3>\(esc(name))</h3>\n" + barChart(bars, unit: "×", ceiling: 1)
+                html += "<h3>\(HTML.escape(name))</h3>\n" + barChart(bars, unit: "×", ceiling: 1)
             }
         }
 
@@ -160,7 +160,7 @@ public enum HTMLReport {
             }
             cells.append(r.ratio.map { format2($0.value) } ?? "")
             cells.append(r.detail)
-            html += "<tr>" + cells.map { "<td>\(esc($0))</td>" }.joined() + "</tr>\n"
+            html += "<tr>" + cells.map { "<td>\(HTML.escape($0))</td>" }.joined() + "</tr>\n"
         }
         html += "</table>\n</body></html>\n"
         return html
@@ -172,5 +172,4 @@ public enum HTMLReport {
         HTML.barChart(bars, unit: unit, ceiling: ceiling, format: formatMetric)
     }
 
-    static func esc(_ s: String) -> String { HTML.escape(s) }
 }

@@ -63,7 +63,7 @@ final class _InProcessSampler: _Sampler {
     func peakResident(_ iterations: Int) -> Double? {
         guard _SystemProbe.resetPeakResident() else { return nil }
         runWithInjection(iterations)
-        return _SystemProbe.peakResidentBytes().map { Double($0) }
+        return ProcessStatus.peakResidentBytes().map { Double($0) }
     }
 
     /// Runs `n` operations inside the region that instruction counting collects.

@@ -83,6 +83,9 @@ public struct GeoJSONFeatureStream {
                                  problem: (Problem) -> Void = { _ in },
                                  _ body: (GeoFeature) -> Void) throws(GeoJSONError) -> Int {
         var n = 0
+        // The next count at which to report progress (a collection element can add many
+        // features at once, so a count is not tested for a multiple of 256).
+        var nextReport = 256
         if isSequence {
             let reader = GeoJSONSequenceReader(source: source)
             var reported = 0
@@ -92,7 +95,7 @@ public struct GeoJSONFeatureStream {
                 case .feature(let f): body(f); n += 1
                 case .featureCollection(let fs): fs.forEach(body); n += fs.count
                 }
-                if n & 255 == 0 { progress(reader.bytesConsumed, n) }
+                if n >= nextReport { progress(reader.bytesConsumed, n); nextReport = n + 256 }
                 while reported < reader.broken.count {
                     let b = reader.broken[reported]
                     problem(Problem(index: b.index, location: nil, error: b.error))
@@ -109,7 +112,7 @@ public struct GeoJSONFeatureStream {
         while let f = try reader.next() {
             body(f)
             n += 1
-            if n & 255 == 0 { progress(reader.bytesConsumed, n) }
+            if n >= nextReport { progress(reader.bytesConsumed, n); nextReport = n + 256 }
             while reported < reader.skipped.count {
                 let k = reader.skipped[reported]
                 problem(Problem(index: k.index, location: k.location, error: k.error))

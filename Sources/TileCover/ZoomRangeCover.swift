@@ -90,11 +90,5 @@ public enum ZoomRangeCover {
             z -= 1
         }
     }
-
-    /// Every tile of `geometry`'s closed cover at every zoom of `zooms`, deepest first.
-    public static func tiles(for geometry: Geometry?, zooms: ClosedRange<Int>) -> [TileID] {
-        var out: [TileID] = []
-        forEachWithAncestors(deepest(geometry, zooms), zooms) { out.append($0) }
-        return out
-    }
 }
+

@@ -28,15 +28,4 @@ enum _SystemProbe {
         return false
         #endif
     }
-
-    /// Peak resident set size (VmHWM) of a process in bytes, from /proc.
-    static func peakResidentBytes(pid: String = "self") -> UInt64? {
-        ProcessStatus.peakResidentBytes(pid: pid)
-    }
-
-    static func statusField(_ field: String, pid: String) -> UInt64? {
-        ProcessStatus.field(field, pid: pid)
-    }
-
-    static func readSmallFile(_ path: String) -> String? { ProcessStatus.readSmallFile(path) }
 }
