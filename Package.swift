@@ -18,7 +18,9 @@ import PackageDescription
 //   CorpusGenerators            seeded generators of the built-in datasets (corpora/Generators)
 //   GraticuleSupport            internal: files, tables, CSV, HTML, the seeded generator,
 //                               one subprocess line-protocol client (no product)
-//   graticule                   the command-line tool: parses arguments, calls the above
+//   GraticuleTool               the command line as a library (other packages add their
+//                               implementations and run it)
+//   graticule                   the command-line tool: GraticuleTool's main
 
 let package = Package(
     name: "Graticule",
@@ -37,6 +39,8 @@ let package = Package(
         .library(name: "SourceDiffJSON", targets: ["SourceDiffJSON"]),
         .library(name: "DatasetProfile", targets: ["DatasetProfile"]),
         .library(name: "Workloads", targets: ["Workloads"]),
+        .library(name: "CorpusGenerators", targets: ["CorpusGenerators"]),
+        .library(name: "GraticuleTool", targets: ["GraticuleTool"]),
         .executable(name: "graticule", targets: ["graticule"]),
     ],
     dependencies: [
@@ -90,15 +94,15 @@ let package = Package(
             dependencies: ["BenchKit", "PBF", "GeoModel", "GeoJSON", "SourceDiff", "TileCover", "VectorTile", "CorpusGenerators", "SwiftProtobufPeer", "GraticuleSupport", "GPX"],
             path: "Benchmarks/Suites"
         ),
-        .executableTarget(
-            name: "graticule",
+        .target(
+            name: "GraticuleTool",
             dependencies: [
                 "BenchKit", "Conformance", "Workloads", "CorpusGenerators", "SwiftProtobufPeer", "TileArchive", "GeoJSON", "GeoModel",
                 "SourceDiff", "SourceDiffJSON", "TileCover", "GPX", "VectorTile", "DatasetProfile", "GraticuleSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ],
-            exclude: ["README.md"]
+            ]
         ),
+        .executableTarget(name: "graticule", dependencies: ["GraticuleTool"], exclude: ["README.md"]),
 
         // Helpers the test targets share (data paths, the seeded generator's test helpers).
         .target(name: "GraticuleTestSupport", dependencies: ["GraticuleSupport"], path: "Tests/Support"),
@@ -113,7 +117,7 @@ let package = Package(
         .testTarget(name: "DatasetProfileTests", dependencies: ["DatasetProfile", "TileCover", "GeoModel", "CorpusGenerators", "TileArchive"]),
         .testTarget(name: "BenchKitTests", dependencies: ["BenchKit", "GraticuleSupport", "GraticuleTestSupport"]),
         .testTarget(name: "GraticuleSupportTests", dependencies: ["GraticuleSupport"]),
-        .testTarget(name: "ConformanceTests", dependencies: ["Conformance", "PBF", "VectorTile", "GeoJSON", "GeoModel", "GraticuleTestSupport"]),
+        .testTarget(name: "ConformanceTests", dependencies: ["Conformance", "GraticuleSupport", "PBF", "VectorTile", "GeoJSON", "GeoModel", "GraticuleTestSupport"]),
         .testTarget(name: "CorpusGeneratorsTests", dependencies: ["CorpusGenerators", "PBF", "VectorTile", "GraticuleSupport"]),
         .testTarget(name: "PackageStructureTests", dependencies: ["GraticuleTestSupport"]),
     ]

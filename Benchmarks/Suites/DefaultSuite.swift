@@ -1,4 +1,5 @@
 import BenchKit
+import GraticuleSupport
 
 /// The default benchmark suite: every registered core benchmark on the built-in datasets,
 /// plus `baseline.memscan` on each dataset.
@@ -8,8 +9,10 @@ public enum DefaultSuite {
     ///   - externalManifests: paths of external implementation manifests to add.
     ///   - dataDirectory: a corpora folder laid out like ../shared/corpora; its real-world
     ///     tiles and GeoJSON files are added as datasets.
-    public static func make(quick: Bool, externalManifests: [String] = [], dataDirectory: String? = nil) throws
-        -> BenchmarkSuite
+    ///   - implementations: implementations added in this process (their names must differ
+    ///     from every other implementation's).
+    public static func make(quick: Bool, externalManifests: [String] = [], dataDirectory: String? = nil,
+                            implementations: Implementations = Implementations()) throws -> BenchmarkSuite
     {
         var datasets = BuiltinDatasets.all(quick: quick)
         if let dataDirectory { datasets += CorpusDatasets.all(in: dataDirectory, quick: quick) }
@@ -22,8 +25,22 @@ public enum DefaultSuite {
         MVTBenchmarks.register(in: &suite, datasets: datasets)
         MVTBenchmarks.registerSwiftProtobuf(in: &suite, datasets: datasets)
         MVTBenchmarks.registerEncode(in: &suite, datasets: datasets)
+        let builtIn = Set(suite.cases.map(\.implementation))
+        if let clash = implementations.names.first(where: builtIn.contains) {
+            throw Implementations.RegistrationError.duplicateName(clash)
+        }
+        implementations.register(in: &suite, datasets: datasets)
+        let known = Set(suite.cases.map(\.name))
+        let inProcess = Set(suite.cases.map(\.implementation))
         for path in externalManifests {
-            for c in try ExternalManifest.load(path: path).cases(datasets: datasets) { suite.add(c) }
+            let manifest = try ExternalManifest.load(path: path)
+            if let unknown = manifest.unknownBenchmarks(known: known).first {
+                throw FileIO.Failure(path: path, reason: "unknown benchmark '\(unknown)'; known: \(known.sorted().joined(separator: ", "))")
+            }
+            if inProcess.contains(manifest.implementation) {
+                throw FileIO.Failure(path: path, reason: "implementation '\(manifest.implementation)' is an in-process implementation's name")
+            }
+            for c in manifest.cases(datasets: datasets) { suite.add(c) }
         }
         return suite
     }

@@ -15,7 +15,8 @@ import GeoModel
 enum GeoJSONBenchmarks {
     static func register(in suite: inout BenchmarkSuite, datasets: [Dataset]) {
         for d in datasets where d.kind == "geojson" {
-            suite.add("geojson.parse", implementation: "graticule", dataset: d, parameters: ["mode": "whole"]) { d in
+            suite.add("geojson.parse", implementation: "graticule", dataset: d, parameters: ["mode": "whole"],
+                      check: { d in ResultCheck(digest: ResultDigests.geoJSON(try GeoJSONReader.read(try d.bytes()).object)) }) { d in
                 let bytes = try d.bytes()
                 _ = try GeoJSONReader.read(bytes)
                 return Workload { n in
@@ -80,6 +81,27 @@ enum GeoJSONBenchmarks {
                     for _ in 0..<n {
                         blackHole(try? decoder.decode(CodableGeoJSON.FeatureCollection.self, from: data))
                     }
+                }
+            }
+        }
+    }
+}
+
+extension GeoJSONBenchmarks {
+    /// Another implementation's `geojson.parse` (mode `whole`) on every GeoJSON dataset, its
+    /// digest checked against graticule's first.
+    static func registerParser<P: GeoJSONParsing>(_ parser: P, name: String, in suite: inout BenchmarkSuite,
+                                                  datasets: [Dataset]) {
+        for d in datasets where d.kind == "geojson" {
+            suite.add("geojson.parse", implementation: name, dataset: d, parameters: ["mode": "whole"],
+                      check: { d in
+                          var digest = GeoJSONDigest()
+                          parser.digest(try parser.parse(try d.bytes()), into: &digest)
+                          return ResultCheck(digest: digest.digest)
+                      }) { d in
+                let bytes = try d.bytes()
+                return Workload { n in
+                    for _ in 0..<n { blackHole(try? parser.parse(bytes)) }
                 }
             }
         }

@@ -81,15 +81,21 @@ public struct BenchmarkCase {
     /// Part of the `--quick` suite.
     public let quick: Bool
     public let body: Body
+    /// Computes the case's result on the dataset (untimed, after setup), which the runner
+    /// compares with the reference implementation's before timing; nil: not checked
+    /// (external programs are checked through their `checksResult`).
+    public let check: ((Dataset) throws -> ResultCheck)?
 
     public init(name: String, implementation: String, dataset: Dataset,
-                parameters: [String: String] = [:], quick: Bool = true, body: Body) {
+                parameters: [String: String] = [:], quick: Bool = true, body: Body,
+                check: ((Dataset) throws -> ResultCheck)? = nil) {
         self.name = name
         self.implementation = implementation
         self.dataset = dataset
         self.parameters = parameters
         self.quick = quick
         self.body = body
+        self.check = check
     }
 
     /// Parameters as written to the CSV: sorted `key=value` joined by `;`.
@@ -141,10 +147,11 @@ public struct BenchmarkSuite {
     /// Registers an in-process benchmark. `setup` runs once, untimed, and returns the work.
     public mutating func add(_ name: String, implementation: String, dataset: Dataset,
                              parameters: [String: String] = [:], quick: Bool = true,
+                             check: ((Dataset) throws -> ResultCheck)? = nil,
                              setup: @escaping (Dataset) throws -> Workload) {
         cases.append(BenchmarkCase(name: name, implementation: implementation, dataset: dataset,
                                    parameters: parameters, quick: quick,
-                                   body: .inProcess(setup: setup)))
+                                   body: .inProcess(setup: setup), check: check))
     }
 
     public mutating func add(_ benchmarkCase: BenchmarkCase) {

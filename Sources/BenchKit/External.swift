@@ -9,25 +9,48 @@ import Foundation
 /// `GRATICULE_EXTERNAL_PROTOCOL=1` in its environment. Lines are UTF-8, LF-terminated.
 ///
 /// 1. The program loads the dataset and prepares (untimed), then prints `ready`.
-/// 2. The runner sends `run N`. The program performs the operation N times in a loop,
+/// 2. When the case checks results (`checksResult`), the runner sends `digest`; the
+///    program performs the operation once and prints `digest TEXT`, its `ResultDigest` in
+///    text form. A digest that differs from the reference implementation's marks the case
+///    `wrong`, and it is not timed.
+/// 3. The runner sends `run N`. The program performs the operation N times in a loop,
 ///    timing the loop with its own monotonic clock, and prints `ns T` where T is the total
 ///    elapsed nanoseconds as an integer. This repeats, interleaved with the runner's other
 ///    cases, for warm-up and for every sample.
-/// 3. The runner sends `quit`; the program exits 0.
+/// 4. The runner sends `quit`; the program exits 0.
 ///
 /// At any point the program may print `error MESSAGE` and exit non-zero; the runner then
-/// marks the case `failed` with that message. Lines starting with `#` are ignored. The
+/// marks the case `failed` with that message. Lines starting with `#` are ignored. A program
+/// that ends early is recorded as `crash`, one that takes longer than `sampleTimeout` for an
+/// answer as `timeout` (it is killed); its standard error's last lines go to the detail. The
 /// runner reads the program's peak resident memory from `/proc/PID/status` before `quit`.
 public struct ExternalProgram: Sendable, Equatable {
     public var command: [String]
     public var environment: [String: String]
     public var workingDirectory: String?
+    /// The longest the runner waits for any one answer (`ready`, `digest`, `ns`), in seconds.
+    public var sampleTimeout: Double
+    /// Whether the program answers `digest`.
+    public var checksResult: Bool
+    /// Why the program's result is known to differ from the reference's (a documented
+    /// departure, such as another edge rule). A differing digest is then written to the
+    /// detail and the case is timed; without it, the case is `wrong`.
+    public var knownDifference: String?
 
-    public init(command: [String], environment: [String: String] = [:], workingDirectory: String? = nil) {
+    public init(command: [String], environment: [String: String] = [:], workingDirectory: String? = nil,
+                sampleTimeout: Double = ExternalProgram.defaultSampleTimeout, checksResult: Bool = false,
+                knownDifference: String? = nil) {
         self.command = command
         self.environment = environment
         self.workingDirectory = workingDirectory
+        self.sampleTimeout = sampleTimeout
+        self.checksResult = checksResult
+        self.knownDifference = knownDifference
     }
+
+    /// 60 s: far above any sample the runner asks for (its target is well under a second),
+    /// so only a program that hangs reaches it.
+    public static let defaultSampleTimeout = 60.0
 }
 
 /// Errors of an external implementation.
@@ -36,6 +59,7 @@ public enum ExternalError: Error, CustomStringConvertible, Equatable {
     case exited(String)
     case protocolViolation(expected: String, got: String)
     case programError(String)
+    case timedOut(String)
 
     public var description: String {
         switch self {
@@ -43,6 +67,16 @@ public enum ExternalError: Error, CustomStringConvertible, Equatable {
         case .exited(let s): return "external program ended early: \(s)"
         case .protocolViolation(let e, let g): return "external protocol: expected \(e), got '\(g)'"
         case .programError(let s): return "external program reported: \(s)"
+        case .timedOut(let s): return "external program gave no answer in time: \(s)"
+        }
+    }
+
+    /// The status a case gets when this error ends it.
+    var status: MetricResult.Status {
+        switch self {
+        case .exited: return .crash
+        case .timedOut: return .timeout
+        default: return .failed
         }
     }
 }
@@ -50,43 +84,70 @@ public enum ExternalError: Error, CustomStringConvertible, Equatable {
 final class _ExternalSampler: _Sampler {
     private let program: LineProtocolProcess
     private let slowdown: Double
+    private let timeout: Double
+    private let errorLog: String
     private var debt = 0.0
 
-    init(program: ExternalProgram, datasetPath: String, slowdown: Double) throws {
+    init(program: ExternalProgram, datasetPath: String, slowdown: Double, scratchDirectory: String) throws {
         guard !program.command.isEmpty else { throw ExternalError.launchFailed("empty command") }
         self.slowdown = slowdown
+        self.timeout = program.sampleTimeout
+        errorLog = scratchDirectory + "/external-\(getpid())-\(UInt32.random(in: 0 ... .max)).stderr"
         var env = program.environment
         env["GRATICULE_EXTERNAL_PROTOCOL"] = "1"
         do {
             self.program = try LineProtocolProcess(command: program.command + ["--dataset", datasetPath],
-                                                   environment: env, workingDirectory: program.workingDirectory)
+                                                   environment: env, workingDirectory: program.workingDirectory,
+                                                   errorLog: errorLog)
         } catch { throw ExternalError.launchFailed("\(error)") }
-        let line = try readLine()
+        let line = try readLine(waitingFor: "ready")
         guard line == "ready" || line.hasPrefix("ready ") else {
             throw ExternalError.protocolViolation(expected: "ready", got: line)
         }
     }
 
-    private func readLine() throws -> String {
-        guard let line = program.readLine() else {
-            throw ExternalError.exited("status \(program.terminationStatus)")
+    private func stderrNote() -> String {
+        let tail = program.errorTail()
+        return tail.isEmpty ? "" : "; stderr: \(tail)"
+    }
+
+    private func readLine(waitingFor what: String) throws -> String {
+        switch program.readLine(timeout: timeout) {
+        case .line(let line):
+            if line.hasPrefix("error ") { throw ExternalError.programError(String(line.dropFirst(6)) + stderrNote()) }
+            return line
+        case .closed:
+            throw ExternalError.exited("while the runner waited for '\(what)', status \(program.terminationStatus)" + stderrNote())
+        case .timedOut:
+            program.terminate()
+            throw ExternalError.timedOut("no '\(what)' within \(timeout) s; the program was stopped" + stderrNote())
         }
-        if line.hasPrefix("error ") { throw ExternalError.programError(String(line.dropFirst(6))) }
-        return line
     }
 
     private func send(_ line: String) throws {
-        do { try program.send(line) } catch { throw ExternalError.exited("\(error)") }
+        do { try program.send(line) } catch {
+            throw ExternalError.exited("\(error), status \(program.terminationStatus)" + stderrNote())
+        }
     }
 
     private func timed(_ n: Int) throws -> UInt64 {
         try send("run \(n)")
-        let line = try readLine()
+        let line = try readLine(waitingFor: "ns")
         let parts = line.split(separator: " ")
         guard parts.count >= 2, parts[0] == "ns", let ns = UInt64(parts[1]) else {
-            throw ExternalError.protocolViolation(expected: "ns T", got: line)
+            throw ExternalError.protocolViolation(expected: "ns T", got: String(line.prefix(200)))
         }
         return ns
+    }
+
+    /// The program's `digest` answer.
+    func digest() throws -> ResultDigest {
+        try send("digest")
+        let line = try readLine(waitingFor: "digest")
+        guard line.hasPrefix("digest "), let d = ResultDigest(parsing: String(line.dropFirst(7))) else {
+            throw ExternalError.protocolViolation(expected: "digest COUNTS checksum=HEX", got: String(line.prefix(200)))
+        }
+        return d
     }
 
     func sample(_ iterations: Int) throws -> UInt64 {
@@ -107,51 +168,113 @@ final class _ExternalSampler: _Sampler {
         ProcessStatus.peakResidentBytes(pid: String(program.processIdentifier)).map { Double($0) }
     }
 
-    func close() { program.finish() }
+    func close() {
+        program.finish()
+        try? FileManager.default.removeItem(atPath: errorLog)
+    }
 }
 
-/// A registration of an external implementation, read from a JSON manifest:
+/// A registration of an external implementation, read from a JSON manifest. One program
+/// may declare several benchmarks (and, for `graticule conform`, conformance suites):
 ///
 /// ```json
-/// { "benchmark": "json.parse", "implementation": "python.orjson",
-///   "datasetKinds": ["geojson"], "command": ["python3", "Benchmarks/Adapters/json_parse.py", "orjson"],
-///   "requires": "pip install orjson", "quick": true }
+/// { "implementation": "tile-cover.js",
+///   "command": ["node", "Benchmarks/Adapters/tilecover_js.js"],
+///   "requires": "Debian's nodejs",
+///   "sampleTimeout": 60,
+///   "benchmarks": [
+///     { "benchmark": "tilecover.polygon", "arguments": ["polygon", "12"],
+///       "datasetKinds": ["geojson"], "datasetNames": ["canada"],
+///       "parameters": {"zoom": "12"}, "quick": false, "checksResult": true } ],
+///   "conformance": { "arguments": ["conform"], "suites": ["tile-cover"] } }
 /// ```
 ///
-/// Optional: `parameters` (the case's parameters, so it is compared with the in-process
-/// case of the same parameters) and `datasetNames` (substrings; only matching datasets).
-///
-/// `command` paths are relative to the working directory of the run. The runner registers
-/// one case per dataset of the listed kinds.
-public struct ExternalManifest: Codable, Equatable, Sendable {
-    public var benchmark: String
+/// Each benchmark runs `command + arguments + ["--dataset", PATH]` once per dataset of its
+/// `datasetKinds` (and, when given, whose name contains one of `datasetNames`).
+/// `parameters` make it comparable with the in-process case of the same parameters;
+/// `checksResult` says the program answers `digest`; `knownDifference` gives the reason
+/// its result differs from the reference's, when it does by design. The older one-benchmark form (the
+/// benchmark's keys at the top level, beside `implementation` and `command`) is read too.
+/// An unknown key, a missing one or a wrong type is an error naming the file and the key.
+public struct ExternalManifest: Equatable, Sendable {
+    public struct Benchmark: Equatable, Sendable {
+        public var benchmark: String
+        public var arguments: [String]
+        public var datasetKinds: [String]
+        /// When given, only datasets whose name contains one of these strings.
+        public var datasetNames: [String]?
+        public var parameters: [String: String]
+        public var quick: Bool
+        public var checksResult: Bool
+        /// Why the result is known to differ from the reference's (see `ExternalProgram`).
+        public var knownDifference: String?
+    }
+
     public var implementation: String
-    public var datasetKinds: [String]
     public var command: [String]
     public var requires: String?
-    public var quick: Bool?
-    public var parameters: [String: String]?
-    /// When given, only datasets whose name contains one of these strings (a manifest for
-    /// polygons names the polygon datasets among those of its kind).
-    public var datasetNames: [String]?
+    public var sampleTimeout: Double
+    public var benchmarks: [Benchmark]
+
+    static let benchmarkKeys: Set<String> = ["benchmark", "arguments", "datasetKinds", "datasetNames", "parameters",
+                                             "quick", "checksResult", "knownDifference"]
+    static let programKeys: Set<String> = ["implementation", "command", "requires", "sampleTimeout", "benchmarks",
+                                           "conformance"]
 
     public static func load(path: String) throws -> ExternalManifest {
-        let bytes = try FileIO.readAll(path)
-        do {
-            return try JSONDecoder().decode(ExternalManifest.self, from: Data(bytes))
-        } catch {
-            throw FileIO.Failure(path: path, reason: "not an external manifest: \(error)")
+        let o = try StrictJSONObject(path: path)
+        let implementation = try o.requiredString("implementation")
+        guard implementation != "graticule" else {
+            throw StrictJSONObject.Failure(path: path, reason: "'implementation' must not be graticule (the reference)")
         }
+        let command = try o.requiredStrings("command")
+        let timeout = try o.number("sampleTimeout") ?? ExternalProgram.defaultSampleTimeout
+        guard timeout > 0 else { throw StrictJSONObject.Failure(path: path, reason: "'sampleTimeout' must be positive") }
+        var entries: [StrictJSONObject]
+        if o.has("benchmark") {
+            try o.checkKeys(programKeys.union(benchmarkKeys))
+            guard !o.has("benchmarks") else {
+                throw StrictJSONObject.Failure(path: path, reason: "give 'benchmark' or 'benchmarks', not both")
+            }
+            entries = [o]
+        } else {
+            try o.checkKeys(programKeys)
+            entries = try o.objects("benchmarks") ?? []
+            guard !entries.isEmpty else {
+                throw StrictJSONObject.Failure(path: path, reason: "missing key 'benchmarks': the program declares no benchmark")
+            }
+        }
+        var benchmarks: [Benchmark] = []
+        for e in entries {
+            if !o.has("benchmark") { try e.checkKeys(benchmarkKeys) }
+            benchmarks.append(Benchmark(benchmark: try e.requiredString("benchmark"), arguments: try e.strings("arguments") ?? [],
+                                        datasetKinds: try e.requiredStrings("datasetKinds"),
+                                        datasetNames: try e.strings("datasetNames"),
+                                        parameters: try e.stringMap("parameters") ?? [:], quick: try e.bool("quick") ?? true,
+                                        checksResult: try e.bool("checksResult") ?? false,
+                                        knownDifference: try e.string("knownDifference")))
+        }
+        return ExternalManifest(implementation: implementation, command: command, requires: try o.string("requires"),
+                                sampleTimeout: timeout, benchmarks: benchmarks)
+    }
+
+    /// The benchmark names this manifest declares that `known` does not hold.
+    public func unknownBenchmarks(known: Set<String>) -> [String] {
+        benchmarks.map(\.benchmark).filter { !known.contains($0) }
     }
 
     /// The cases this manifest adds for the given datasets.
     public func cases(datasets: [Dataset]) -> [BenchmarkCase] {
-        datasets.filter { d in
-            datasetKinds.contains(d.kind) && (datasetNames.map { names in names.contains { d.name.contains($0) } } ?? true)
-        }.map {
-            BenchmarkCase(name: benchmark, implementation: implementation, dataset: $0,
-                          parameters: parameters ?? [:], quick: quick ?? true,
-                          body: .external(ExternalProgram(command: command)))
+        benchmarks.flatMap { b in
+            datasets.filter { d in
+                b.datasetKinds.contains(d.kind) && (b.datasetNames.map { names in names.contains { d.name.contains($0) } } ?? true)
+            }.map {
+                BenchmarkCase(name: b.benchmark, implementation: implementation, dataset: $0,
+                              parameters: b.parameters, quick: b.quick,
+                              body: .external(ExternalProgram(command: command + b.arguments, sampleTimeout: sampleTimeout,
+                                                              checksResult: b.checksResult,
+                                                              knownDifference: b.knownDifference)))
+            }
         }
     }
 }

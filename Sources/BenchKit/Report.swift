@@ -45,8 +45,20 @@ public struct MetricResult: Equatable, Sendable {
         case ok
         /// Cannot be measured here (the detail says why); never written as zero.
         case unsupported
-        /// Measuring failed (an external program died, ...); the detail says why.
+        /// Measuring failed (setup threw, a protocol error, ...); the detail says why.
         case failed
+        /// The implementation's result on the dataset differs from the reference
+        /// implementation's (`ResultCheck`); it was not timed. The detail names the first
+        /// difference.
+        case wrong
+        /// The external program ended while the case ran (its standard error is in the detail).
+        case crash
+        /// A sample took longer than the case's ceiling; the program was stopped.
+        case timeout
+
+        /// True for every status that means the case has no valid measurement because
+        /// something went wrong (not `ok`, not `unsupported`).
+        public var isFailure: Bool { self != .ok && self != .unsupported }
     }
 
     public struct Ratio: Equatable, Sendable {

@@ -94,9 +94,22 @@ public struct Runner {
     }
 
     private struct Slot {
+        /// Records why the case stopped, with the status the error calls for, and ends its sampler.
+        mutating func fail(_ message: String, _ error: Error) {
+            failure = message
+            failureStatus = (error as? ExternalError)?.status ?? .failed
+            sampler?.close()
+            sampler = nil
+        }
+
         let bcase: BenchmarkCase
         var sampler: _Sampler?
         var failure: String?
+        /// The status the case's rows get when `failure` is set.
+        var failureStatus = MetricResult.Status.failed
+        var check: ResultCheck?
+        /// Written to the detail of the case's rows (a known difference from the reference).
+        var note = ""
         var bytes = 0
         var items = 0
         var iterations = 1
@@ -129,13 +142,18 @@ public struct Runner {
                                                         slowdown: cfg.slowdown(for: c.id))
                 case .external(let program):
                     let path = try c.dataset.path(in: cfg.scratchDirectory)
-                    slots[i].sampler = try _ExternalSampler(program: program, datasetPath: path,
-                                                            slowdown: cfg.slowdown(for: c.id))
+                    let sampler = try _ExternalSampler(program: program, datasetPath: path,
+                                                       slowdown: cfg.slowdown(for: c.id),
+                                                       scratchDirectory: cfg.scratchDirectory)
+                    slots[i].sampler = sampler
+                    if program.checksResult { slots[i].check = ResultCheck(digest: try sampler.digest()) }
                 }
+                if let check = c.check { slots[i].check = try check(c.dataset) }
             } catch {
-                slots[i].failure = "setup failed: \(error)"
+                slots[i].fail("setup failed: \(error)", error)
             }
         }
+        checkResults(&slots, reference: cfg.reference)
 
         // Warm-up and iteration scaling.
         for i in slots.indices {
@@ -148,14 +166,13 @@ public struct Runner {
                 repeat {
                     let ns = try sampler.sample(n)
                     perOp = Double(ns) / Double(n)
-                    // Grow geometrically so cheap operations reach a measurable sample fast.
-                    if Double(ns) < cfg.targetSampleSeconds * 1e9 / 4 { n *= 2 }
+                    // Grow geometrically so cheap operations reach a measurable sample fast
+                    // (bounded: an operation that reports no time must not overflow n).
+                    if Double(ns) < cfg.targetSampleSeconds * 1e9 / 4, n < 1 << 40 { n *= 2 }
                 } while Double(_SystemProbe.nowNanoseconds()) < deadline
-                slots[i].iterations = max(1, Int(cfg.targetSampleSeconds * 1e9 / max(perOp, 1)))
+                slots[i].iterations = max(1, min(1 << 40, Int(cfg.targetSampleSeconds * 1e9 / max(perOp, 1e-3))))
             } catch {
-                slots[i].failure = "warm-up failed: \(error)"
-                slots[i].sampler?.close()
-                slots[i].sampler = nil
+                slots[i].fail("warm-up failed: \(error)", error)
             }
         }
 
@@ -182,10 +199,8 @@ public struct Runner {
                         slots[i].done = true
                     }
                 } catch {
-                    slots[i].failure = "sampling failed: \(error)"
+                    slots[i].fail("sampling failed: \(error)", error)
                     slots[i].times = []
-                    slots[i].sampler?.close()
-                    slots[i].sampler = nil
                 }
             }
         }
@@ -198,12 +213,14 @@ public struct Runner {
             guard let sampler = s.sampler, s.failure == nil, !s.times.isEmpty else {
                 for metric in Metric.allCases where metric != .instructions {
                     results.append(MetricResult(key: key, datasetBytes: s.bytes, datasetItems: s.items,
-                                                metric: metric.rawValue, status: .failed,
+                                                metric: metric.rawValue, status: s.failure == nil ? .failed : s.failureStatus,
                                                 detail: s.failure ?? "no samples"))
                 }
                 continue
             }
             progress.update("memory \(i + 1)/\(slots.count): \(key)")
+            let firstRow = results.count
+            defer { if !s.note.isEmpty { for j in firstRow..<results.count where results[j].status == .ok { results[j].detail = s.note } } }
             let it = s.iterations
             results.append(.measured(key, bytes: s.bytes, items: s.items, metric: .timeNs,
                                      iterations: it, samples: s.times))
@@ -253,6 +270,27 @@ public struct Runner {
         }
         progress.finish()
         return Runner.addingRatios(results, reference: cfg.reference)
+    }
+
+    /// Marks `wrong` every case whose result differs from the reference implementation's
+    /// result on the same benchmark, dataset and parameters (when both were checked).
+    private func checkResults(_ slots: inout [Slot], reference: String) {
+        var references: [String: ResultCheck] = [:]
+        for s in slots where s.bcase.implementation == reference {
+            if let c = s.check { references[s.bcase.id.comparisonGroup] = c }
+        }
+        for i in slots.indices where slots[i].bcase.implementation != reference && slots[i].failure == nil {
+            guard let mine = slots[i].check, let theirs = references[slots[i].bcase.id.comparisonGroup],
+                  let why = mine.mismatch(against: theirs) else { continue }
+            if case .external(let program) = slots[i].bcase.body, let known = program.knownDifference {
+                slots[i].note = "known difference (\(known)): \(why)"
+                continue
+            }
+            slots[i].failure = why
+            slots[i].failureStatus = .wrong
+            slots[i].sampler?.close()
+            slots[i].sampler = nil
+        }
     }
 
     /// Adds to every ok result the ratio of its median to the reference implementation's

@@ -17,7 +17,7 @@ public enum SummaryTable {
             let m = byCase[key]!
             func med(_ metric: Metric) -> String {
                 guard let r = m[metric.rawValue] else { return "" }
-                if r.status != .ok { return r.status == .failed ? "failed" : "n/a" }
+                if r.status != .ok { return r.status.isFailure ? r.status.rawValue : "n/a" }
                 return r.summary.map { formatMetric($0.median) } ?? ""
             }
             var timeText = ""

@@ -21,11 +21,28 @@ public enum Expectation: Equatable, Sendable, CustomStringConvertible {
 public enum Outcome: Equatable, Sendable, CustomStringConvertible {
     case accepted(output: String?)
     case rejected(errorClass: String, detail: String)
+    /// The implementation gave no verdict: it crashed, hung, broke its protocol or could not
+    /// run the suite. Never a pass, whatever the case expects (a dead adapter is not a
+    /// rejection).
+    case noVerdict(Failure, detail: String)
+
+    /// Why an implementation gave no verdict.
+    public enum Failure: String, Sendable {
+        /// The program ended while it worked on the case.
+        case crash
+        /// The program gave no answer within the case timeout and was stopped.
+        case timeout
+        /// The program answered out of protocol, or could not be given the case.
+        case adapterError = "adapter-error"
+        /// The program said it cannot run this suite's cases.
+        case unsupported
+    }
 
     public var description: String {
         switch self {
         case .accepted(let o): return o.map { "accept:\($0)" } ?? "accept"
         case .rejected(let c, _): return "reject:\(c)"
+        case .noVerdict(let f, _): return f.rawValue
         }
     }
 }
@@ -52,6 +69,14 @@ public protocol ConformanceSuite {
     var name: String { get }
     /// Loads the cases from the suite's fixture directory.
     func loadCases(from directory: String) throws -> [ConformanceCase]
+    /// Judges an accepted output that is not the case's expected output byte for byte, for
+    /// suites whose outputs have more than one valid text; nil keeps the exact comparison.
+    /// The default is nil.
+    func judge(_ c: ConformanceCase, output: String) -> (pass: Bool, detail: String)?
+}
+
+extension ConformanceSuite {
+    public func judge(_ c: ConformanceCase, output: String) -> (pass: Bool, detail: String)? { nil }
 }
 
 /// Something that can be run against a suite.
@@ -86,13 +111,20 @@ public enum ConformanceRunner {
     /// Runs every case and judges it.
     ///
     /// - Complexity: one implementation call per case.
-    public static func run(suite: String, cases: [ConformanceCase],
-                           implementation: ConformanceImplementation) -> [VerdictRow] {
+    ///
+    /// - Parameter judge: the suite's judge of outputs that differ from the expected text
+    ///   (`ConformanceSuite.judge`); nil compares outputs exactly.
+    public static func run(suite: String, cases: [ConformanceCase], implementation: ConformanceImplementation,
+                           judge: ((ConformanceCase, String) -> (pass: Bool, detail: String)?)? = nil) -> [VerdictRow] {
         cases.map { c in
             let outcome = implementation.run(c)
             var pass: Bool
             var detail = ""
+            var judgedOutput: String?
             switch (c.expected, outcome) {
+            case (_, .noVerdict(_, let d)):
+                pass = false
+                detail = d
             case (.either, _):
                 pass = true
             case (.accept(let want), .accepted(let got)):
@@ -101,7 +133,13 @@ public enum ConformanceRunner {
                     detail = "verdict only: this implementation gives no canonical output"
                 } else {
                     pass = want == nil || want == got
-                    if !pass { detail = "output differs: got \(got ?? "nothing")" }
+                    if !pass, let got, let judged = judge?(c, got) {
+                        pass = judged.pass
+                        detail = judged.detail
+                        judgedOutput = got
+                    } else if !pass {
+                        detail = "output differs: got \(got ?? "nothing")"
+                    }
                 }
             case (.reject(let want), .rejected(let got, let d)):
                 pass = want == nil || want == got
@@ -116,9 +154,15 @@ public enum ConformanceRunner {
             if case .rejected(_, let d) = outcome, detail.isEmpty { detail = d }
             return VerdictRow(suite: suite, implementation: implementation.name, caseID: c.id,
                               rule: c.rule, expected: c.expected.description,
-                              actual: outcome.description, verdict: pass ? .pass : .fail,
+                              actual: judgedOutput.map { Self.shortOutput($0) } ?? outcome.description, verdict: pass ? .pass : .fail,
                               detail: detail)
         }
+    }
+
+    /// A judged output as the `actual` column shows it: the first line and the size.
+    static func shortOutput(_ output: String) -> String {
+        let first = output.prefix { $0 != "\n" }
+        return first.count == output.count ? "accept:" + output : "accept:\(first)… (\(output.utf8.count) bytes)"
     }
 
     /// Column order of the verdict CSV.

@@ -18,29 +18,42 @@ import Foundation
 ///      (an empty output is `output` followed by nothing);
 ///    - `reject CLASS DETAIL...` — rejected, with an error class (`invalid`, `fatal`, ...)
 ///      and free text;
-///    - `unsupported REASON...` — the program cannot run this suite's cases (counted as a
-///      failure, with the reason in the detail).
+///    - `unsupported REASON...` — the program cannot run this suite's cases (a failure,
+///      with the reason in the detail).
 /// 3. The runner sends `quit`; the program exits 0.
 ///
-/// Lines starting with `#` are ignored. A program that dies or answers out of protocol fails
-/// the case it was on, and every later case, with the reason in the detail.
+/// Lines starting with `#` are ignored. Every case has a time limit (`timeout`, 10 s by
+/// default). A program that ends while it works on a case gets `crash` for that case, one
+/// that does not answer in time gets `timeout` (it is killed), one that answers out of
+/// protocol gets `adapter-error`; the last lines of its standard error go to the detail,
+/// and the program is started again for the next case. None of these is ever a pass.
 ///
-/// A manifest (JSON) describes one program: `name`, `command` (argv, run from the package
-/// root), `suites` (the suites it takes), `outputs` (false when it gives verdicts only) and
-/// `requires` (how to install what it needs, shown when it cannot start).
+/// A manifest (JSON) describes one program. The form shared with `graticule bench` is
+/// `implementation`, `command` (argv, run from the package root), `requires` (how to install
+/// what it needs, shown when it cannot start) and `conformance`: an object with `suites`,
+/// `arguments` (added to `command`), `outputs` (false when it gives verdicts only) and
+/// `timeout` (seconds per case). The older form has `name`, `command`, `suites`, `outputs`
+/// and `requires` at the top level. Unknown keys are errors.
 public struct ExternalConformanceManifest: Equatable, Sendable {
     public var name: String
     public var command: [String]
     public var suites: [String]
     public var outputs: Bool
     public var requires: String
+    /// Seconds a case may take before the program is stopped and the case is `timeout`.
+    public var timeout: Double
 
-    public init(name: String, command: [String], suites: [String], outputs: Bool, requires: String) {
+    /// 10 s per case.
+    public static let defaultTimeout = 10.0
+
+    public init(name: String, command: [String], suites: [String], outputs: Bool, requires: String,
+                timeout: Double = ExternalConformanceManifest.defaultTimeout) {
         self.name = name
         self.command = command
         self.suites = suites
         self.outputs = outputs
         self.requires = requires
+        self.timeout = timeout
     }
 
     public enum Error: Swift.Error, CustomStringConvertible, Equatable {
@@ -54,71 +67,127 @@ public struct ExternalConformanceManifest: Equatable, Sendable {
         }
     }
 
+    static let sharedKeys: Set<String> = ["implementation", "command", "requires", "sampleTimeout", "benchmarks", "conformance"]
+    static let sectionKeys: Set<String> = ["suites", "arguments", "outputs", "timeout"]
+    static let olderKeys: Set<String> = ["name", "command", "suites", "outputs", "requires", "timeout"]
+
     public static func load(path: String) throws(Error) -> ExternalConformanceManifest {
-        guard let data = FileManager.default.contents(atPath: path) else { throw .unreadable(path) }
-        guard let obj = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
-            throw .invalid(path, "not a JSON object")
+        do {
+            let o = try StrictJSONObject(path: path)
+            let command = try o.requiredStrings("command")
+            if let section = try o.object("conformance") {
+                try o.checkKeys(sharedKeys)
+                try section.checkKeys(sectionKeys)
+                let m = ExternalConformanceManifest(
+                    name: try o.requiredString("implementation"), command: command + (try section.strings("arguments") ?? []),
+                    suites: try section.requiredStrings("suites"), outputs: try section.bool("outputs") ?? true,
+                    requires: try o.string("requires") ?? "", timeout: try section.number("timeout") ?? defaultTimeout)
+                return try m.validated(path)
+            }
+            if o.has("implementation") {
+                throw StrictJSONObject.Failure(path: path, reason: "missing key 'conformance': the program declares no conformance suite")
+            }
+            try o.checkKeys(olderKeys)
+            let m = ExternalConformanceManifest(name: try o.requiredString("name"), command: command,
+                                                suites: try o.requiredStrings("suites"), outputs: try o.bool("outputs") ?? true,
+                                                requires: try o.string("requires") ?? "",
+                                                timeout: try o.number("timeout") ?? defaultTimeout)
+            return try m.validated(path)
+        } catch let failure as StrictJSONObject.Failure {
+            throw .invalid(failure.path, failure.reason)
+        } catch let e as Error {
+            throw e
+        } catch {
+            throw .invalid(path, "\(error)")
         }
-        guard let name = obj["name"] as? String, !name.isEmpty else { throw .invalid(path, "no name") }
-        guard let command = obj["command"] as? [String], !command.isEmpty else { throw .invalid(path, "no command") }
-        guard let suites = obj["suites"] as? [String], !suites.isEmpty else { throw .invalid(path, "no suites") }
-        return ExternalConformanceManifest(name: name, command: command, suites: suites,
-                                           outputs: obj["outputs"] as? Bool ?? true,
-                                           requires: obj["requires"] as? String ?? "")
+    }
+
+    private func validated(_ path: String) throws -> ExternalConformanceManifest {
+        guard timeout > 0 else { throw Error.invalid(path, "'timeout' must be positive") }
+        guard name != "graticule" else { throw Error.invalid(path, "the implementation must not be called graticule") }
+        return self
     }
 }
 
-/// A running external conformance program (see `ExternalConformanceManifest`).
+/// A running external conformance program (see `ExternalConformanceManifest`), started
+/// again after a case it crashed or hung on.
 public final class ExternalConformanceProgram {
-    private let program: LineProtocolProcess
+    private var program: LineProtocolProcess
     private let scratch: String
-    private var broken: String?
+    private let errorLog: String
+    private let workingDirectory: String?
     public let manifest: ExternalConformanceManifest
 
     /// Starts the program and waits for `ready`.
     public init(manifest: ExternalConformanceManifest, workingDirectory: String? = nil) throws {
         self.manifest = manifest
-        scratch = NSTemporaryDirectory() + "graticule-conform-\(getpid())-\(UInt32.random(in: 0 ... .max)).bin"
+        self.workingDirectory = workingDirectory
+        let stem = NSTemporaryDirectory() + "graticule-conform-\(getpid())-\(UInt32.random(in: 0 ... .max))"
+        scratch = stem + ".bin"
+        errorLog = stem + ".stderr"
+        program = try Self.start(manifest, workingDirectory: workingDirectory, errorLog: errorLog)
+    }
+
+    private static func start(_ manifest: ExternalConformanceManifest, workingDirectory: String?,
+                              errorLog: String) throws -> LineProtocolProcess {
+        let program: LineProtocolProcess
         do {
             program = try LineProtocolProcess(command: manifest.command, environment: ["GRATICULE_CONFORM_PROTOCOL": "1"],
-                                              workingDirectory: workingDirectory)
+                                              workingDirectory: workingDirectory, errorLog: errorLog)
         } catch {
             throw ExternalConformanceManifest.Error.invalid(manifest.name, "cannot start \(manifest.command.joined(separator: " ")): \(error)")
         }
-        let first = program.readLine()
-        guard first == "ready" else {
+        let first = program.readLine(timeout: manifest.timeout)
+        guard first == .line("ready") else {
+            let stderr = program.errorTail()
             program.terminate()
             let hint = manifest.requires.isEmpty ? "" : " (needs: \(manifest.requires))"
-            throw ExternalConformanceManifest.Error.invalid(manifest.name, "did not start: \(first ?? "no output")\(hint)")
+            let said: String
+            switch first {
+            case .line(let l): said = "'\(l.prefix(200))'"
+            case .closed: said = "it ended"
+            case .timedOut: said = "no 'ready' within \(manifest.timeout) s"
+            }
+            throw ExternalConformanceManifest.Error.invalid(
+                manifest.name, "did not start: \(said)\(hint)" + (stderr.isEmpty ? "" : "; stderr: \(stderr)"))
         }
+        return program
     }
 
     deinit { finish() }
 
     /// Sends `quit` and waits for the program to end.
     public func finish() {
-        guard program.isRunning else { return }
         program.finish()
         try? FileManager.default.removeItem(atPath: scratch)
+        try? FileManager.default.removeItem(atPath: errorLog)
     }
 
-    private func send(_ line: String) {
-        guard program.isRunning else { return }
-        try? program.send(line)
+    /// Records the failure and starts the program again for the next case.
+    private func broken(_ failure: Outcome.Failure, _ why: String) -> Outcome {
+        let stderr = program.errorTail()
+        program.terminate()
+        let detail = why + (stderr.isEmpty ? "" : "; stderr: \(stderr)")
+        do { program = try Self.start(manifest, workingDirectory: workingDirectory, errorLog: errorLog) } catch {
+            return .noVerdict(failure, detail: detail + "; restart failed: \(error)")
+        }
+        return .noVerdict(failure, detail: detail)
     }
-
-    private func readLine() -> String? { program.readLine() }
 
     /// Runs one case.
     public func run(suite: String, _ c: ConformanceCase) -> Outcome {
-        if let broken { return .rejected(errorClass: "adapter-error", detail: broken) }
         guard FileManager.default.createFile(atPath: scratch, contents: Data(c.input)) else {
-            return .rejected(errorClass: "adapter-error", detail: "cannot write \(scratch)")
+            return .noVerdict(.adapterError, detail: "cannot write \(scratch)")
         }
-        send("case \(suite) \(c.id.utf8.count) \(scratch)")
-        guard let line = readLine() else {
-            broken = "program ended (exit status \(program.isRunning ? -1 : program.terminationStatus))"
-            return .rejected(errorClass: "adapter-error", detail: broken!)
+        if !program.isRunning { return broken(.crash, "the program had ended before the case") }
+        do { try program.send("case \(suite) \(c.id.utf8.count) \(scratch)") } catch {
+            return broken(.crash, "the program ended: \(error)")
+        }
+        let line: String
+        switch program.readLine(timeout: manifest.timeout) {
+        case .line(let l): line = l
+        case .closed: return broken(.crash, "the program ended (exit status \(program.terminationStatus))")
+        case .timedOut: return broken(.timeout, "no answer within \(manifest.timeout) s; the program was stopped")
         }
         let parts = line.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: true).map(String.init)
         switch parts.first {
@@ -126,16 +195,15 @@ public final class ExternalConformanceProgram {
             return .accepted(output: nil)
         case "output":
             guard let data = Data(base64Encoded: parts.count > 1 ? parts[1] : "") else {
-                return .rejected(errorClass: "adapter-error", detail: "output is not base64")
+                return .noVerdict(.adapterError, detail: "output is not base64")
             }
             return .accepted(output: String(decoding: data, as: UTF8.self))
         case "reject":
             return .rejected(errorClass: parts.count > 1 ? parts[1] : "invalid", detail: parts.count > 2 ? parts[2] : "")
         case "unsupported":
-            return .rejected(errorClass: "unsupported", detail: parts.dropFirst().joined(separator: " "))
+            return .noVerdict(.unsupported, detail: parts.dropFirst().joined(separator: " "))
         default:
-            broken = "out of protocol: '\(line.prefix(200))'"
-            return .rejected(errorClass: "adapter-error", detail: broken!)
+            return broken(.adapterError, "out of protocol: '\(line.prefix(200))'")
         }
     }
 

@@ -68,7 +68,8 @@ public struct ConformanceTally: Equatable, Sendable {
     public var cases: Int
     public var pass: Int
     public var fail: Int
-    /// Cases the implementation could not run (`unsupported`, adapter errors).
+    /// Cases the implementation gave no verdict on (`unsupported`, `crash`, `timeout`,
+    /// adapter errors); each is also a failure.
     public var unsupported: Int
     /// True when accepted cases were judged on the verdict alone.
     public var verdictOnly: Bool
@@ -86,7 +87,7 @@ public struct ConformanceTally: Equatable, Sendable {
             }
             d[k]!.cases += 1
             if r.verdict == .pass { d[k]!.pass += 1 } else { d[k]!.fail += 1 }
-            if r.actual.hasPrefix("reject:unsupported") || r.actual.hasPrefix("reject:adapter-error") { d[k]!.unsupported += 1 }
+            if Outcome.Failure(rawValue: r.actual) != nil { d[k]!.unsupported += 1 }
             if r.detail.hasPrefix("verdict only") { d[k]!.verdictOnly = true }
         }
         return order.map { d[$0]! }

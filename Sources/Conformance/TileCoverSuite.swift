@@ -78,6 +78,45 @@ public struct TileCoverSuite: ConformanceSuite {
         return m
     }
 
+    /// Another implementation's answer: its cover at the case's `max_zoom` (merged parents
+    /// expanded) as `z/x/y` lines. It passes when it is the exact closed cover (tilecover.md
+    /// §6.1), computed by graticule's `TileCoverage`; the detail names the first tile
+    /// missing or extra and the counts.
+    public func judge(_ c: ConformanceCase, output: String) -> (pass: Bool, detail: String)? {
+        let parts = c.input.split(separator: 0, maxSplits: 2, omittingEmptySubsequences: false)
+        let zooms = parts.first.map { String(decoding: $0, as: UTF8.self).split(separator: " ").compactMap { Int($0) } } ?? []
+        guard parts.count == 3, zooms.count == 2 else { return nil }
+        let maxZ = zooms[1]
+        var theirs = Set<TileID>()
+        for line in output.split(separator: "\n") {
+            let f = line.split(separator: "/").compactMap { Int($0) }
+            guard f.count == 3, f[0] == maxZ, (0...30).contains(f[0]), f[1] >= 0, f[2] >= 0 else {
+                return (false, "not a tile at z\(maxZ): '\(line.prefix(60))'")
+            }
+            guard let t = TileID(z: f[0], x: f[1], y: f[2]) else {
+                return (false, "tile \(line) is outside the 2^z grid (tilecover.md §5)")
+            }
+            theirs.insert(t)
+        }
+        guard let geometries = try? Self.geometries(Array(parts[1])) else { return nil }
+        var exact = Set<TileID>()
+        for g in geometries { exact.formUnion(TileCoverage.tiles(for: g, zoom: maxZ)) }
+        let missing = exact.subtracting(theirs), extra = theirs.subtracting(exact)
+        if missing.isEmpty && extra.isEmpty { return (true, "") }
+        var detail = "\(theirs.count) tiles at z\(maxZ), the closed cover has \(exact.count): \(missing.count) missing, \(extra.count) extra"
+        if let m = missing.min() { detail += "; first missing \(m)" }
+        if let e = extra.min() { detail += "; first extra \(e)" }
+        return (false, detail)
+    }
+
+    static func geometries(_ bytes: [UInt8]) throws -> [Geometry] {
+        switch try GeoJSONReader.read(bytes).object {
+        case .geometry(let g): return [g]
+        case .feature(let f): return f.geometry.map { [$0] } ?? []
+        case .featureCollection(let fs): return fs.compactMap(\.geometry)
+        }
+    }
+
     static func tile(fromSquare g: Geometry) -> TileID? {
         guard g.positionCount >= 4, let box = g.boundingBox else { return nil }
         let zf = log2(360 / (box.maxX - box.minX))
@@ -103,12 +142,7 @@ public struct TileCoverSuite: ConformanceSuite {
             let zooms = String(decoding: parts[0], as: UTF8.self).split(separator: " ").compactMap { Int($0) }
             let maxZ = zooms[1]
             do {
-                var geometries: [Geometry] = []
-                switch try GeoJSONReader.read(Array(parts[1])).object {
-                case .geometry(let g): geometries = [g]
-                case .feature(let f): geometries = f.geometry.map { [$0] } ?? []
-                case .featureCollection(let fs): geometries = fs.compactMap(\.geometry)
-                }
+                let geometries = try geometries(Array(parts[1]))
                 var ours = Set<TileID>()
                 for g in geometries { ours.formUnion(TileCoverage.tiles(for: g, zoom: maxZ)) }
                 guard case .featureCollection(let expectedFeatures) = try GeoJSONReader.read(Array(parts[2])).object else {

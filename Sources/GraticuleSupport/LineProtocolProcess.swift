@@ -23,13 +23,28 @@ public final class LineProtocolProcess {
         }
     }
 
+    /// What waiting for a line gave.
+    public enum Read: Equatable, Sendable {
+        /// A line (not a comment), without its LF.
+        case line(String)
+        /// The program closed its output (it ended or is ending).
+        case closed
+        /// No full line came within the time allowed.
+        case timedOut
+    }
+
     private let process = Process()
     private let input = Pipe()
     private let output = Pipe()
     private var buffer: [UInt8] = []
+    private let errorLog: String?
 
     /// Starts `command` with `environment` added to this process's environment.
-    public init(command: [String], environment: [String: String] = [:], workingDirectory: String? = nil) throws(Failure) {
+    ///
+    /// - Parameter errorLog: when given, the program's standard error goes to this file
+    ///   (read back with `errorTail`); otherwise it is shared with this process's.
+    public init(command: [String], environment: [String: String] = [:], workingDirectory: String? = nil,
+                errorLog: String? = nil) throws(Failure) {
         guard !command.isEmpty else { throw .emptyCommand }
         signal(SIGPIPE, SIG_IGN)
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
@@ -40,7 +55,23 @@ public final class LineProtocolProcess {
         if let dir = workingDirectory { process.currentDirectoryURL = URL(fileURLWithPath: dir) }
         process.standardInput = input
         process.standardOutput = output
+        self.errorLog = errorLog
+        if let errorLog {
+            guard FileManager.default.createFile(atPath: errorLog, contents: nil),
+                  let handle = FileHandle(forWritingAtPath: errorLog) else {
+                throw .launchFailed("cannot create \(errorLog)")
+            }
+            process.standardError = handle
+        }
         do { try process.run() } catch { throw .launchFailed("\(error)") }
+    }
+
+    /// The last `limit` bytes the program wrote to standard error, on one line (empty
+    /// without an `errorLog`).
+    public func errorTail(limit: Int = 400) -> String {
+        guard let errorLog, let data = FileManager.default.contents(atPath: errorLog) else { return "" }
+        let text = String(decoding: data.suffix(limit), as: UTF8.self)
+        return text.split(whereSeparator: \.isNewline).joined(separator: " | ")
     }
 
     /// The program's process id.
@@ -63,30 +94,58 @@ public final class LineProtocolProcess {
     /// The next line that is not a comment, without its LF; nil once the program has closed
     /// its output.
     public func readLine() -> String? {
+        switch readLine(timeout: nil) {
+        case .line(let l): return l
+        case .closed, .timedOut: return nil
+        }
+    }
+
+    /// The next line that is not a comment, waiting at most `timeout` seconds in all
+    /// (nil: without limit).
+    public func readLine(timeout: Double?) -> Read {
+        let deadline = timeout.map { DispatchTime.now().uptimeNanoseconds + UInt64(max(0, $0) * 1e9) }
+        let fd = output.fileHandleForReading.fileDescriptor
+        var chunk = [UInt8](repeating: 0, count: 65_536)
         while true {
             if let nl = buffer.firstIndex(of: 0x0A) {
                 let line = String(decoding: buffer[..<nl], as: UTF8.self)
                 buffer.removeSubrange(...nl)
                 if line.hasPrefix("#") { continue }
-                return line
+                return .line(line)
             }
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { return nil }
-            buffer.append(contentsOf: chunk)
+            if let deadline {
+                let now = DispatchTime.now().uptimeNanoseconds
+                if now >= deadline { return .timedOut }
+                var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                let ms = Int32(min(UInt64(Int32.max), (deadline - now + 999_999) / 1_000_000))
+                let ready = poll(&pfd, 1, ms)
+                if ready == 0 { return .timedOut }
+                if ready < 0 { if errno == EINTR { continue }; return .closed }
+            }
+            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { return .closed }
+            buffer.append(contentsOf: chunk[..<n])
         }
     }
 
-    /// Sends `goodbye` (when given) while the program runs, closes its input and waits for
-    /// it to end.
-    public func finish(saying goodbye: String? = "quit") {
+    /// Sends `goodbye` (when given) while the program runs, closes its input and waits up to
+    /// `grace` seconds for it to end; a program still running then is killed.
+    public func finish(saying goodbye: String? = "quit", grace: Double = 5) {
         guard process.isRunning else { return }
         if let goodbye { try? send(goodbye) }
         try? input.fileHandleForWriting.close()
-        process.waitUntilExit()
+        // A program that does not end within `grace` seconds of its goodbye is killed.
+        let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(grace * 1e9)
+        while process.isRunning && DispatchTime.now().uptimeNanoseconds < deadline { usleep(2_000) }
+        terminate()
     }
 
-    /// Ends the program at once.
+    /// Ends the program at once (SIGKILL: a program that hangs may ignore SIGTERM) and
+    /// waits for it.
     public func terminate() {
-        if process.isRunning { process.terminate() }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        try? input.fileHandleForWriting.close()
+        process.waitUntilExit()
     }
 }

@@ -15,8 +15,12 @@ struct Conform: ParsableCommand {
         that exercise it; rules with no case are listed on the terminal too) and NAME.matrix.csv \
         (implementation × suite pass counts, which `graticule report --conformance` renders).
         Exit status: 0 when every case of the implementations named with --implementation passes \
-        (graticule by default; implementations reached through `all` or --external are compared, \
-        not gated), 1 when one fails, 2 bad usage or unreadable fixtures.
+        (graticule by default; an external program is gated when --implementation names it too; \
+        implementations reached only through `all` or --external are compared, not gated) or \
+        fails as --expected lists, 1 when a case fails that the file does not list, 2 bad usage, \
+        an unreadable manifest or expected-failures file, or unreadable fixtures. \
+        An external program that crashes or hangs on a case (--timeout) gets `crash` or `timeout` \
+        for that case and is started again for the next.
         """)
 
     @Option(help: "Suite name (\(ConformanceRegistry.names.joined(separator: ", "))); all present suites when omitted.")
@@ -34,6 +38,12 @@ struct Conform: ParsableCommand {
     @Option(help: "External implementation manifest (repeatable; Benchmarks/Adapters/conform-*.json).")
     var external: [String] = []
 
+    @Option(help: "Expected failures: one SUITE/CASE-ID per line, a tab, the reason; [IMPLEMENTATION] lines scope the lines after them. Only failures not listed fail the run; listed cases that pass are reported.")
+    var expected: String?
+
+    @Option(help: "Seconds an external program may take on one case (default: the manifest's, else \(Int(ExternalConformanceManifest.defaultTimeout))).")
+    var timeout: Double?
+
     @Option(help: "Rule catalogue (default \(RuleCatalog.defaultPath), relative to the package root; without it the rule summary is left out).")
     var rules: String?
 
@@ -43,10 +53,27 @@ struct Conform: ParsableCommand {
     @Flag(help: "Print only the totals.")
     var quiet = false
 
-    /// In-process implementations that live outside the Conformance module.
+    /// The GeoJSON suites a registered GeoJSON parser runs against, judged on its verdicts
+    /// (accepted when it parses without throwing).
+    static let parserSuites: Set<String> = ["geojsonhint", "geojson-schema", "geojson-invalid-geometry"]
+
+    /// In-process implementations that live outside the Conformance module: the
+    /// swift-protobuf peer, and the implementations registered through `GraticuleTool.main(adding:)`.
     static func extraImplementations(suite: String) -> [(String, () -> ConformanceImplementation)] {
-        guard suite == "mvt-fixtures" else { return [] }
-        return [("swift-protobuf", {
+        var extra: [(String, () -> ConformanceImplementation)] = []
+        if parserSuites.contains(suite) {
+            for (name, parse) in GraticuleTool.added.geoJSONParsers {
+                extra.append((name, {
+                    ConformanceImplementation(name: name, comparesOutput: false) { c in
+                        do { try parse(c.input); return .accepted(output: nil) } catch {
+                            return .rejected(errorClass: "invalid", detail: "\(error)")
+                        }
+                    }
+                }))
+            }
+        }
+        guard suite == "mvt-fixtures" else { return extra }
+        return extra + [("swift-protobuf", {
             ConformanceImplementation(name: "swift-protobuf") { c in
                 do { return .accepted(output: try SwiftProtobufPeer.canonical(Data(c.input))) } catch {
                     return .rejected(errorClass: "fatal", detail: "\(error)")
@@ -86,8 +113,23 @@ struct Conform: ParsableCommand {
         let wanted = implementation.isEmpty ? ["graticule"] : implementation
         var manifests: [ExternalConformanceManifest] = []
         for m in external {
-            do { manifests.append(try ExternalConformanceManifest.load(path: m)) } catch { fail("\(error)") }
+            do {
+                var manifest = try ExternalConformanceManifest.load(path: m)
+                if let timeout {
+                    guard timeout > 0 else { fail("--timeout must be positive") }
+                    manifest.timeout = timeout
+                }
+                if let unknown = manifest.suites.first(where: { ConformanceRegistry.entry(named: $0) == nil }) {
+                    fail("\(m): unknown suite '\(unknown)'; known: \(ConformanceRegistry.names.joined(separator: ", "))")
+                }
+                manifests.append(manifest)
+            } catch { fail("\(error)") }
         }
+        var expectedFailures = ExpectedFailures(entries: [])
+        if let expected {
+            do { expectedFailures = try ExpectedFailures.load(path: expected) } catch { fail("\(error)") }
+        }
+        let externalNames = Set(manifests.map(\.name))
         var gated = Set(wanted.filter { $0 != "all" })
 
         var rows: [VerdictRow] = []
@@ -100,13 +142,17 @@ struct Conform: ParsableCommand {
             for name in wanted {
                 if name == "all" { impls += available.map { $0.1() }; continue }
                 if let f = available.first(where: { $0.0 == name }) { impls.append(f.1()) }
+                else if externalNames.contains(name) { continue }
                 else if suite != nil {
                     fail("suite '\(entry.name)' has no implementation '\(name)'; it has: \(available.map(\.0).joined(separator: ", "))")
                 }
             }
             var seen = Set<String>()
             impls = impls.filter { seen.insert($0.name).inserted }
-            for impl in impls { rows += ConformanceRunner.run(suite: entry.name, cases: cases, implementation: impl) }
+            let suiteObject = entry.make()
+            for impl in impls {
+                rows += ConformanceRunner.run(suite: entry.name, cases: cases, implementation: impl, judge: suiteObject.judge)
+            }
             for m in manifests where m.suites.contains(entry.name) {
                 let program: ExternalConformanceProgram
                 do { program = try ExternalConformanceProgram(manifest: m) } catch {
@@ -114,7 +160,8 @@ struct Conform: ParsableCommand {
                     gated.remove(m.name)
                     continue
                 }
-                rows += ConformanceRunner.run(suite: entry.name, cases: cases, implementation: program.implementation(suite: entry.name))
+                rows += ConformanceRunner.run(suite: entry.name, cases: cases, implementation: program.implementation(suite: entry.name),
+                                              judge: suiteObject.judge)
                 program.finish()
             }
         }
@@ -128,9 +175,17 @@ struct Conform: ParsableCommand {
             try FileIO.writeText(stem + ".matrix.csv", ConformanceTally.csv(tally))
         } catch { fail("cannot write \(output): \(error)") }
 
-        let failedGated = rows.filter { $0.verdict == .fail && gated.contains($0.implementation) }
+        let evaluation = expectedFailures.evaluate(rows, gated: gated)
+        let failedGated = evaluation.unexpected
         if !quiet {
             for r in failedGated { print("FAIL \(r.suite)/\(r.caseID) [\(r.rule)] \(r.implementation): expected \(r.expected), got \(r.actual) \(r.detail)") }
+        }
+        if expected != nil {
+            print("expected failures: \(evaluation.expected.count) failed as listed, \(failedGated.count) failed unlisted, "
+                  + "\(evaluation.unexpectedlyPassing.count) listed but passing")
+            for (r, e) in evaluation.unexpectedlyPassing {
+                print("unexpectedly passing: \(r.suite)/\(r.caseID) \(r.implementation) (line \(e.line) of \(expected!): \(e.reason)); remove the line")
+            }
         }
         let table = tally.map { t in
             [t.suite, t.implementation, "\(t.pass)/\(t.cases)", String(t.fail), String(t.unsupported), t.verdictOnly ? "verdict only" : "full"]

@@ -91,7 +91,8 @@ struct Bench: ParsableCommand {
         config.showProgress = !quiet
 
         let suite: BenchmarkSuite
-        do { suite = try DefaultSuite.make(quick: quick, externalManifests: externals, dataDirectory: data) } catch {
+        do { suite = try DefaultSuite.make(quick: quick, externalManifests: externals, dataDirectory: data,
+                                                  implementations: GraticuleTool.added) } catch {
             fail("\(error)")
         }
 
@@ -130,8 +131,8 @@ struct Bench: ParsableCommand {
             print(SummaryTable.render(report, reference: reference))
             print("report: \(output) (samples: \(RunReport.samplesPath(for: output)))")
         }
-        let failed = results.filter { $0.status == .failed && $0.metric == "time_ns" }
-        for f in failed { printErr("failed: \(f.key): \(f.detail)") }
+        let failed = results.filter { $0.status.isFailure && $0.metric == "time_ns" }
+        for f in failed { printErr("\(f.status.rawValue): \(f.key): \(f.detail)") }
 
         if let baseline {
             let base: RunReport

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Builds the example package in Benchmarks/Examples/CustomImplementations and checks that
+# its implementations take part: the Foundation parser is timed in `bench` and judged in
+# `conform` beside graticule, and the one-tile-short cover is reported `wrong` with the first
+# differing tile. Run from the repository root, with ../shared beside it.
+set -euo pipefail
+root=$(pwd)
+shared=${GRATICULE_SHARED:-$root/../shared}
+out=$root/reports/example
+mkdir -p "$out"
+cd Benchmarks/Examples/CustomImplementations
+swift build -c release 2>&1 | tail -1
+bin=$(swift build -c release --show-bin-path)/my-graticule
+
+"$bin" bench --quick --data "$shared/corpora" --filter 'geojson.parse,tilecover.polygon' --max-time 0.2 \
+  --output "$out/bench.csv" > "$out/bench.txt" 2>&1 || { cat "$out/bench.txt"; exit 1; }
+"$bin" conform --suite geojsonhint --corpora "$shared/corpora" --rules "$root/corpora/conformance/rules.tsv" \
+  --implementation graticule --implementation all --output "$out/conform.csv" > "$out/conform.txt" 2>&1 \
+  || { cat "$out/conform.txt"; exit 1; }
+
+python3 - "$out" <<'PY'
+import csv, sys
+out = sys.argv[1]
+rows = [r for r in csv.DictReader(open(out + "/bench.csv")) if r["metric"] == "time_ns"]
+parser = [r for r in rows if r["implementation"] == "example.jsonserialization"]
+assert parser and all(r["status"] == "ok" for r in parser), [(r["dataset"], r["status"], r["detail"]) for r in parser]
+ok = [r for r in rows if r["benchmark"] == "geojson.parse" and r["implementation"] == "graticule"]
+assert ok, "graticule's geojson.parse rows are missing"
+cover = [r for r in rows if r["implementation"] == "example.one-tile-short"]
+z12 = [r for r in cover if r["parameters"] == "zoom=12"]
+others = [r for r in cover if r["parameters"] != "zoom=12"]
+assert z12 and all(r["status"] == "wrong" and "first difference:" in r["detail"] for r in z12), [(r["status"], r["detail"]) for r in z12]
+assert others and all(r["status"] == "ok" for r in others), [(r["parameters"], r["status"], r["detail"]) for r in others]
+matrix = list(csv.DictReader(open(out + "/conform.matrix.csv")))
+assert any(r["implementation"] == "example.jsonserialization" for r in matrix), matrix
+assert any(r["implementation"] == "graticule" for r in matrix), matrix
+print("example: parser timed on", len(parser), "datasets; wrong cover:", z12[0]["detail"][:160])
+PY

@@ -1,0 +1,102 @@
+import BenchKit
+import GeoModel
+import TileCover
+
+/// Parses GeoJSON text (RFC 7946) into the implementation's own model: the operation of
+/// `geojson.parse` (mode `whole`).
+public protocol GeoJSONParsing {
+    associatedtype Document
+    /// Reads the whole document; throws on input it rejects. This is what is timed.
+    func parse(_ bytes: [UInt8]) throws -> Document
+    /// Gives every feature, position and property of the document to `digest` (untimed,
+    /// once per dataset, compared with graticule's before the parser is timed).
+    func digest(_ document: Document, into digest: inout GeoJSONDigest)
+}
+
+/// Covers a geometry with the Web Mercator tiles of one zoom that it touches (closed
+/// squares, tilecover.md §6.1): the operation of `tilecover.polygon`, `tilecover.lines`
+/// and `tilecover.points`. The tiles are compared with graticule's as a multiset.
+public protocol TileCovering {
+    func tiles(for geometry: Geometry, zoom: Int) throws -> [TileID]
+}
+
+/// Covers a map camera's view with tiles: the operation of `tilecover.camera`.
+public protocol CameraCovering {
+    func tiles(for camera: Camera, options: CameraCoverOptions) throws -> [CameraTile]
+}
+
+/// Implementations a user adds beside graticule's, in this process: every one is
+/// benchmarked on the same datasets as graticule's (its result checked first) and, where a
+/// conformance suite fits, run against that suite.
+///
+/// ```swift
+/// var extra = Implementations()
+/// try extra.add(geoJSONParser: MyParser(), name: "my.parser")
+/// GraticuleTool.main(adding: extra)
+/// ```
+public struct Implementations {
+    /// Why a registration is refused.
+    public enum RegistrationError: Error, Equatable, CustomStringConvertible {
+        case duplicateName(String)
+        case emptyName
+        public var description: String {
+            switch self {
+            case .duplicateName(let n): return "two implementations are called '\(n)'; each needs a name of its own"
+            case .emptyName: return "an implementation needs a name"
+            }
+        }
+    }
+
+    struct Entry {
+        var name: String
+        var register: (inout BenchmarkSuite, [Dataset]) -> Void
+        /// Accepts or rejects GeoJSON input (for conformance suites), when the entry is a parser.
+        var parse: (([UInt8]) throws -> Void)?
+    }
+
+    private(set) var entries: [Entry] = []
+
+    public init() {}
+
+    /// The names registered, in order.
+    public var names: [String] { entries.map(\.name) }
+
+    private mutating func add(_ entry: Entry) throws(RegistrationError) {
+        guard !entry.name.isEmpty else { throw .emptyName }
+        guard !names.contains(entry.name) else { throw .duplicateName(entry.name) }
+        entries.append(entry)
+    }
+
+    /// Adds a GeoJSON parser, benchmarked as `geojson.parse` (mode `whole`) on every GeoJSON
+    /// dataset and run against the GeoJSON conformance suites (judged on its verdicts).
+    public mutating func add<P: GeoJSONParsing>(geoJSONParser parser: P, name: String) throws(RegistrationError) {
+        try add(Entry(name: name, register: { suite, datasets in
+            GeoJSONBenchmarks.registerParser(parser, name: name, in: &suite, datasets: datasets)
+        }, parse: { bytes in _ = try parser.parse(bytes) }))
+    }
+
+    /// Adds a geometry cover, benchmarked as `tilecover.polygon`, `tilecover.lines` and
+    /// `tilecover.points` on the datasets and zooms graticule's cover runs on.
+    public mutating func add<C: TileCovering>(tileCover: C, name: String) throws(RegistrationError) {
+        try add(Entry(name: name, register: { suite, datasets in
+            TileCoverBenchmarks.registerCover(tileCover, name: name, in: &suite, datasets: datasets)
+        }, parse: nil))
+    }
+
+    /// Adds a camera cover, benchmarked as `tilecover.camera`.
+    public mutating func add<C: CameraCovering>(cameraCover: C, name: String) throws(RegistrationError) {
+        try add(Entry(name: name, register: { suite, datasets in
+            TileCoverBenchmarks.registerCameraCover(cameraCover, name: name, in: &suite, datasets: datasets)
+        }, parse: nil))
+    }
+
+    /// Adds every registered implementation's cases to a suite.
+    public func register(in suite: inout BenchmarkSuite, datasets: [Dataset]) {
+        for e in entries { e.register(&suite, datasets) }
+    }
+
+    /// The registered GeoJSON parsers as accept/reject functions, by name.
+    public var geoJSONParsers: [(name: String, parse: ([UInt8]) throws -> Void)] {
+        entries.compactMap { e in e.parse.map { (e.name, $0) } }
+    }
+}

@@ -1,0 +1,172 @@
+import BenchKit
+import GeoModel
+import TileCover
+
+/// A JSON value as the GeoJSON digest sees it: numbers are doubles (an integer property is
+/// its double value), objects are unordered.
+public indirect enum DigestValue: Equatable, Sendable {
+    case null
+    case bool(Bool)
+    case number(Double)
+    case string(String)
+    case array([DigestValue])
+    case object([(key: String, value: DigestValue)])
+
+    public static func == (a: DigestValue, b: DigestValue) -> Bool {
+        var x: [UInt8] = [], y: [UInt8] = []
+        a.encode(into: &x)
+        b.encode(into: &y)
+        return x == y
+    }
+
+    /// A GeoModel property value.
+    public init(_ value: PropertyValue) {
+        switch value {
+        case .null: self = .null
+        case .bool(let b): self = .bool(b)
+        case .int(let i): self = .number(Double(i))
+        case .uint(let u): self = .number(Double(u))
+        case .double(let d): self = .number(d)
+        case .string(let s): self = .string(s)
+        case .array(let a): self = .array(a.map(DigestValue.init))
+        case .object(let o): self = .object(o.map { ($0.key, DigestValue($0.value)) })
+        }
+    }
+
+    /// The value's bytes in the digest (see the ResultDigests article).
+    public func encode(into out: inout [UInt8]) {
+        switch self {
+        case .null: out.append(0x6E)
+        case .bool(let b): out.append(b ? 0x74 : 0x66)
+        case .number(let d):
+            out.append(0x64)
+            ResultDigests.append(d, to: &out)
+        case .string(let s):
+            out.append(0x73)
+            ResultDigests.append(s, to: &out)
+        case .array(let a):
+            out.append(0x61)
+            ResultDigests.append(UInt32(truncatingIfNeeded: a.count), to: &out)
+            for v in a { v.encode(into: &out) }
+        case .object(let members):
+            out.append(0x6F)
+            ResultDigests.append(UInt32(truncatingIfNeeded: members.count), to: &out)
+            for m in members.sorted(by: { Array($0.key.utf8).lexicographicallyPrecedes(Array($1.key.utf8)) }) {
+                ResultDigests.append(m.key, to: &out)
+                m.value.encode(into: &out)
+            }
+        }
+    }
+}
+
+/// What a GeoJSON parser read, reduced to a `ResultDigest`: counts `features`,
+/// `positions` and `properties`, and one checksum over every position and every property
+/// (of every feature, in any order).
+public struct GeoJSONDigest: Sendable {
+    private var accumulator = ResultDigest.Accumulator(counts: ["features", "positions", "properties"])
+    private var scratch: [UInt8] = []
+
+    public init() {}
+
+    /// One feature (a Feature object, on its own or in a collection).
+    public mutating func feature() { accumulator.count(0) }
+
+    /// One position of any geometry (altitude and further values are not part of the digest).
+    public mutating func position(_ x: Double, _ y: Double) {
+        accumulator.count(1)
+        scratch.removeAll(keepingCapacity: true)
+        scratch.append(0x63)
+        ResultDigests.append(x, to: &scratch)
+        ResultDigests.append(y, to: &scratch)
+        accumulator.add(element: scratch)
+    }
+
+    /// One member of a feature's `properties`.
+    public mutating func property(_ key: String, _ value: DigestValue) {
+        accumulator.count(2)
+        scratch.removeAll(keepingCapacity: true)
+        scratch.append(0x70)
+        ResultDigests.append(key, to: &scratch)
+        value.encode(into: &scratch)
+        accumulator.add(element: scratch)
+    }
+
+    public var digest: ResultDigest { accumulator.digest }
+}
+
+/// The result digests of the operations the `Workloads` protocols describe.
+public enum ResultDigests {
+    /// Tiles as a cover returns them (a multiset: a tile listed twice counts twice), with the
+    /// tiles as sorted `z/x/y` text so a mismatch names the first tile that differs.
+    public static func tiles(_ lists: [[TileID]]) -> ResultCheck {
+        var acc = ResultDigest.Accumulator(counts: ["tiles"])
+        var bytes: [UInt8] = []
+        var names: [String] = []
+        for list in lists {
+            for t in list {
+                acc.count(0)
+                bytes.removeAll(keepingCapacity: true)
+                bytes.append(0x74)
+                bytes.append(t.z)
+                append(t.x, to: &bytes)
+                append(t.y, to: &bytes)
+                acc.add(element: bytes)
+                names.append(t.description)
+            }
+        }
+        return ResultCheck(digest: acc.digest, elements: names.sorted())
+    }
+
+    /// A camera's tiles: each tile with its world copy (`wrap`) and overscaled zoom.
+    public static func cameraTiles(_ tiles: [CameraTile]) -> ResultCheck {
+        var acc = ResultDigest.Accumulator(counts: ["tiles"])
+        var bytes: [UInt8] = []
+        for t in tiles {
+            acc.count(0)
+            bytes.removeAll(keepingCapacity: true)
+            bytes.append(0x77)
+            bytes.append(t.tile.z)
+            append(t.tile.x, to: &bytes)
+            append(t.tile.y, to: &bytes)
+            append(UInt32(bitPattern: Int32(truncatingIfNeeded: t.wrap)), to: &bytes)
+            bytes.append(UInt8(truncatingIfNeeded: t.overscaledZ))
+            acc.add(element: bytes)
+        }
+        return ResultCheck(digest: acc.digest, elements: tiles.map(\.description).sorted())
+    }
+
+    /// A GeoModel document, as graticule's parser reads it.
+    public static func geoJSON(_ object: GeoObject) -> ResultDigest {
+        var d = GeoJSONDigest()
+        func geometry(_ g: Geometry) {
+            for i in 0..<g.positionCount { d.position(g.x(i), g.y(i)) }
+            for member in g.geometries { geometry(member) }
+        }
+        func feature(_ f: GeoFeature) {
+            d.feature()
+            if let g = f.geometry { geometry(g) }
+            for p in f.properties ?? PropertyList() { d.property(p.key, DigestValue(p.value)) }
+        }
+        switch object {
+        case .geometry(let g): geometry(g)
+        case .feature(let f): feature(f)
+        case .featureCollection(let fs): fs.forEach(feature)
+        }
+        return d.digest
+    }
+
+    static func append(_ v: UInt32, to out: inout [UInt8]) {
+        withUnsafeBytes(of: v.littleEndian) { out.append(contentsOf: $0) }
+    }
+
+    /// A double's IEEE 754 bits, little-endian; -0 is written as +0.
+    static func append(_ d: Double, to out: inout [UInt8]) {
+        withUnsafeBytes(of: (d == 0 ? 0 : d).bitPattern.littleEndian) { out.append(contentsOf: $0) }
+    }
+
+    /// A string as its UTF-8 length (4 bytes, little-endian) and bytes.
+    static func append(_ s: String, to out: inout [UInt8]) {
+        append(UInt32(truncatingIfNeeded: s.utf8.count), to: &out)
+        out.append(contentsOf: s.utf8)
+    }
+}

@@ -1,0 +1,46 @@
+import ArgumentParser
+import Foundation
+import Workloads
+
+/// The whole `graticule` command line (`bench`, `conform`, `compare`, `report` and the
+/// data commands) as a library, so that another package can run it with its own
+/// implementations added beside graticule's:
+///
+/// ```swift
+/// // main.swift of a package that depends on Graticule's GraticuleTool and Workloads
+/// import GraticuleTool
+/// import Workloads
+///
+/// var mine = Implementations()
+/// try mine.add(geoJSONParser: MyParser(), name: "my.parser")
+/// GraticuleTool.main(adding: mine)
+/// ```
+///
+/// Registered implementations appear in `bench` (their results checked against
+/// graticule's before they are timed) and, where a suite fits, in `conform`.
+public enum GraticuleTool {
+    /// The implementations the running command adds; set once by `main` before parsing.
+    nonisolated(unsafe) static var added = Implementations()
+
+    /// Parses the process's arguments, runs the command and exits. Exit codes: 0 success /
+    /// no regression, 1 regression or failing conformance case, 2 bad input or usage
+    /// (ArgumentParser's own usage errors are mapped to 2 as well).
+    public static func main(adding implementations: Implementations = Implementations()) -> Never {
+        added = implementations
+        do {
+            var command = try GraticuleCommand.parseAsRoot()
+            try command.run()
+            exit(0)
+        } catch let code as ExitCode {
+            exit(code.rawValue)
+        } catch {
+            let code = GraticuleCommand.exitCode(for: error)
+            if code == .success {
+                print(GraticuleCommand.fullMessage(for: error))
+                exit(0)
+            }
+            FileHandle.standardError.write(Data(("graticule: " + GraticuleCommand.fullMessage(for: error) + "\n").utf8))
+            exit(2)
+        }
+    }
+}
