@@ -12,7 +12,7 @@ cd Benchmarks/Examples/CustomImplementations
 swift build -c release 2>&1 | tail -1
 bin=$(swift build -c release --show-bin-path)/my-graticule
 
-"$bin" bench --quick --data "$shared/corpora" --filter 'geojson.parse,tilecover.polygon' --max-time 0.2 \
+"$bin" bench --data "$shared/corpora" --filter 'geojson.parse|graticule,geojson.parse|example,tilecover.polygon,tilecover.lines' --max-time 0.2 \
   --output "$out/bench.csv" > "$out/bench.txt" 2>&1 || { cat "$out/bench.txt"; exit 1; }
 "$bin" conform --suite geojsonhint --corpora "$shared/corpora" --rules "$root/corpora/conformance/rules.tsv" \
   --implementation graticule --implementation all --output "$out/conform.csv" > "$out/conform.txt" 2>&1 \
