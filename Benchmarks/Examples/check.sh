@@ -6,7 +6,7 @@
 set -euo pipefail
 root=$(pwd)
 shared=${GRATICULE_SHARED:-$root/../shared}
-out=$root/reports/example
+out=$root/reports/ci-example
 mkdir -p "$out"
 cd Benchmarks/Examples/CustomImplementations
 swift build -c release 2>&1 | tail -1
