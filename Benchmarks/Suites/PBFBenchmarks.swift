@@ -10,7 +10,14 @@ import PBF
 enum PBFBenchmarks {
     static func register(in suite: inout BenchmarkSuite, datasets: [Dataset]) {
         for d in datasets where d.kind == "pbf-varints" {
-            suite.add("pbf.varint.decode", implementation: "graticule", dataset: d) { d in
+            suite.add("pbf.varint.decode", implementation: "graticule", dataset: d, check: { d in
+                try d.bytes().withUnsafeBytes { raw in
+                    var reader = PBFReader(bytes: raw)
+                    var values: [UInt64] = []
+                    while !reader.isAtEnd { values.append(try reader.readVarint()) }
+                    return ResultDigests.varints(values)
+                }
+            }) { d in
                 let bytes = try d.bytes()
                 return Workload { n in
                     for _ in 0..<n {

@@ -117,6 +117,21 @@ public enum ResultDigests {
         return ResultCheck(digest: acc.digest, elements: names.sorted())
     }
 
+    /// The values of a packed varint stream (`pbf.varint.decode`): count `values`, each
+    /// value an element `v` + its 8 bytes, little-endian.
+    public static func varints(_ values: [UInt64]) -> ResultCheck {
+        var acc = ResultDigest.Accumulator(counts: ["values"])
+        var bytes: [UInt8] = []
+        for v in values {
+            acc.count(0)
+            bytes.removeAll(keepingCapacity: true)
+            bytes.append(0x76)
+            withUnsafeBytes(of: v.littleEndian) { bytes.append(contentsOf: $0) }
+            acc.add(element: bytes)
+        }
+        return ResultCheck(digest: acc.digest)
+    }
+
     /// A camera's tiles: each tile with its world copy (`wrap`) and overscaled zoom.
     public static func cameraTiles(_ tiles: [CameraTile]) -> ResultCheck {
         var acc = ResultDigest.Accumulator(counts: ["tiles"])

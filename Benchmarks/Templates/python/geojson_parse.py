@@ -1,0 +1,128 @@
+#!/usr/bin/env python3
+"""Template: a Python implementation of `geojson.parse` for graticule's runner.
+
+Copy this file, replace `parse` with your parser and `digest` with a walk of your model,
+and point a manifest (manifest.json beside this file) at it. The runner starts
+`python3 geojson_parse.py --dataset PATH` and speaks the external protocol on stdin/stdout:
+`ready`; `digest` -> `digest features=F positions=P properties=Q checksum=HEX`;
+`run N` -> `ns T`; `quit`. See Benchmarks/Templates/README.md.
+"""
+import json
+import struct
+import sys
+import time
+
+MASK = (1 << 64) - 1
+
+
+# ---- The result digest (Workloads' ResultDigests article): FNV-1a 64 of each element's
+# bytes, finished with the SplitMix64 mixer; the checksum is the wrapping sum. ----------
+def element_hash(data: bytes) -> int:
+    h = 0xCBF29CE484222325
+    for b in data:
+        h = ((h ^ b) * 0x100000001B3) & MASK
+    z = (h + 0x9E3779B97F4A7C15) & MASK
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
+    return z ^ (z >> 31)
+
+
+def f64(x) -> bytes:
+    x = float(x)
+    return struct.pack("<d", 0.0 if x == 0 else x)
+
+
+def text(s: str) -> bytes:
+    b = s.encode("utf-8")
+    return struct.pack("<I", len(b)) + b
+
+
+def value(v) -> bytes:
+    if v is None:
+        return b"n"
+    if isinstance(v, bool):
+        return b"t" if v else b"f"
+    if isinstance(v, (int, float)):
+        return b"d" + f64(v)
+    if isinstance(v, str):
+        return b"s" + text(v)
+    if isinstance(v, list):
+        return b"a" + struct.pack("<I", len(v)) + b"".join(value(x) for x in v)
+    members = sorted(v.items(), key=lambda kv: kv[0].encode("utf-8"))
+    return b"o" + struct.pack("<I", len(members)) + b"".join(text(k) + value(x) for k, x in members)
+
+
+def digest(doc) -> str:
+    counts = {"features": 0, "positions": 0, "properties": 0}
+    total = 0
+
+    def positions(c):
+        nonlocal total
+        if isinstance(c, list) and len(c) >= 2 and isinstance(c[0], (int, float)) and not isinstance(c[0], bool):
+            counts["positions"] += 1
+            total += element_hash(b"c" + f64(c[0]) + f64(c[1]))
+        elif isinstance(c, list):
+            for x in c:
+                positions(x)
+
+    def geometry(g):
+        if isinstance(g, dict):
+            positions(g.get("coordinates"))
+            for m in g.get("geometries") or []:
+                geometry(m)
+
+    def feature(f):
+        nonlocal total
+        counts["features"] += 1
+        geometry(f.get("geometry"))
+        for k, v in (f.get("properties") or {}).items():
+            counts["properties"] += 1
+            total += element_hash(b"p" + text(k) + value(v))
+
+    t = doc.get("type")
+    if t == "FeatureCollection":
+        for f in doc.get("features", []):
+            feature(f)
+    elif t == "Feature":
+        feature(doc)
+    else:
+        geometry(doc)
+    return " ".join(f"{k}={v}" for k, v in counts.items()) + f" checksum={total & MASK:016x}"
+
+
+# ---- The implementation under test -----------------------------------------------------
+def parse(data: bytes):
+    return json.loads(data)
+
+
+def main() -> int:
+    args = sys.argv[1:]
+    if len(args) != 2 or args[0] != "--dataset":
+        print("error usage: geojson_parse.py --dataset PATH", flush=True)
+        return 2
+    with open(args[1], "rb") as f:
+        data = f.read()
+    parse(data)  # fail at setup, not while timing
+    print("ready", flush=True)
+    for line in sys.stdin:
+        cmd = line.split()
+        if not cmd:
+            continue
+        if cmd[0] == "quit":
+            return 0
+        if cmd[0] == "digest":
+            print("digest " + digest(parse(data)), flush=True)
+        elif cmd[0] == "run" and len(cmd) == 2:
+            n = int(cmd[1])
+            t0 = time.perf_counter_ns()
+            for _ in range(n):
+                parse(data)
+            print("ns", time.perf_counter_ns() - t0, flush=True)
+        else:
+            print(f"error unexpected command {line.strip()!r}", flush=True)
+            return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
