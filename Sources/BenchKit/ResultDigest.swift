@@ -75,7 +75,7 @@ public struct ResultDigest: Equatable, Sendable, CustomStringConvertible {
         public private(set) var counts: [Count]
         public private(set) var checksum: UInt64 = 0
 
-        /// - Parameter counts: the count names, in order; each starts at zero.
+        /// - Parameter names: the count names, in order; each starts at zero.
         public init(counts names: [String]) {
             counts = names.map { Count(name: $0, value: 0) }
         }

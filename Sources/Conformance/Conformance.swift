@@ -112,8 +112,12 @@ public enum ConformanceRunner {
     ///
     /// - Complexity: one implementation call per case.
     ///
-    /// - Parameter judge: the suite's judge of outputs that differ from the expected text
-    ///   (`ConformanceSuite.judge`); nil compares outputs exactly.
+    /// - Parameters:
+    ///   - suite: the suite's name, written to every row.
+    ///   - cases: the cases to run.
+    ///   - implementation: what runs them.
+    ///   - judge: the suite's judge of outputs that differ from the expected text
+    ///     (`ConformanceSuite.judge`); nil compares outputs exactly.
     public static func run(suite: String, cases: [ConformanceCase], implementation: ConformanceImplementation,
                            judge: ((ConformanceCase, String) -> (pass: Bool, detail: String)?)? = nil) -> [VerdictRow] {
         cases.map { c in

@@ -41,8 +41,12 @@ public final class LineProtocolProcess {
 
     /// Starts `command` with `environment` added to this process's environment.
     ///
-    /// - Parameter errorLog: when given, the program's standard error goes to this file
-    ///   (read back with `errorTail`); otherwise it is shared with this process's.
+    /// - Parameters:
+    ///   - command: the program and its arguments.
+    ///   - environment: variables added to this process's environment.
+    ///   - workingDirectory: where the program runs (default: this process's directory).
+    ///   - errorLog: when given, the program's standard error goes to this file (read back
+    ///     with `errorTail`); otherwise it is shared with this process's.
     public init(command: [String], environment: [String: String] = [:], workingDirectory: String? = nil,
                 errorLog: String? = nil) throws(Failure) {
         guard !command.isEmpty else { throw .emptyCommand }
