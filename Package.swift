@@ -120,7 +120,7 @@ let package = Package(
         .testTarget(name: "ConformanceTests", dependencies: ["Conformance", "GraticuleSupport", "PBF", "VectorTile", "GeoJSON", "GeoModel", "GraticuleTestSupport"]),
         .testTarget(name: "CorpusGeneratorsTests", dependencies: ["CorpusGenerators", "PBF", "VectorTile", "GraticuleSupport"]),
         .testTarget(name: "PackageStructureTests", dependencies: ["GraticuleTestSupport"]),
-        .testTarget(name: "WorkloadsTests", dependencies: ["Workloads", "BenchKit", "GeoJSON", "GeoModel", "TileCover",
+        .testTarget(name: "WorkloadsTests", dependencies: ["Workloads", "BenchKit", "GeoJSON", "GeoModel", "TileCover", "VectorTile", "SourceDiff",
                                                            "GraticuleSupport", "GraticuleTestSupport"]),
     ]
 )

@@ -1,5 +1,6 @@
 import BenchKit
 import GeoModel
+import SourceDiff
 import TileCover
 
 /// Parses GeoJSON text (RFC 7946) into the implementation's own model: the operation of
@@ -23,6 +24,29 @@ public protocol TileCovering {
 /// Covers a map camera's view with tiles: the operation of `tilecover.camera`.
 public protocol CameraCovering {
     func tiles(for camera: Camera, options: CameraCoverOptions) throws -> [CameraTile]
+}
+
+/// Decodes one Mapbox Vector Tile (MVT 2.1) fully: every layer, key, value, feature, tag
+/// and geometry command. The operation of `mvt.decode` (mode `tolerant`), run on every tile
+/// of a tile dataset.
+public protocol VectorTileDecoding {
+    associatedtype Tile
+    /// Decodes one tile; throws on a tile it rejects. This is what is timed.
+    func decode(_ bytes: [UInt8]) throws -> Tile
+    /// Gives every layer, feature, vertex and property of the tile to `digest` (untimed).
+    func digest(_ tile: Tile, into digest: inout MVTDigest)
+}
+
+/// Keeps a GeoJSON data source up to date: builds it from features with a tile index over
+/// a zoom range, then applies diffs (RFC-free: the add/remove/update diff of map SDKs'
+/// GeoJSON sources, `GeoJSONSourceDiff`) and returns the tiles each diff touched. The
+/// operation of `source.update`; the touched tiles are compared with graticule's as a set.
+public protocol SourceUpdating {
+    associatedtype Source
+    /// Builds the source (untimed).
+    func makeSource(_ features: [GeoFeature], indexZooms: ClosedRange<Int>) throws -> Source
+    /// Applies one diff; returns every tile (at every indexed zoom) whose content changed.
+    func apply(_ diff: GeoJSONSourceDiff, to source: inout Source) throws -> Set<TileID>
 }
 
 /// Implementations a user adds beside graticule's, in this process: every one is
@@ -87,6 +111,21 @@ public struct Implementations {
     public mutating func add<C: CameraCovering>(cameraCover: C, name: String) throws(RegistrationError) {
         try add(Entry(name: name, register: { suite, datasets in
             TileCoverBenchmarks.registerCameraCover(cameraCover, name: name, in: &suite, datasets: datasets)
+        }, parse: nil))
+    }
+
+    /// Adds a vector tile decoder, benchmarked as `mvt.decode` (mode `tolerant`) on every
+    /// tile dataset.
+    public mutating func add<D: VectorTileDecoding>(tileDecoder: D, name: String) throws(RegistrationError) {
+        try add(Entry(name: name, register: { suite, datasets in
+            MVTBenchmarks.registerDecoder(tileDecoder, name: name, in: &suite, datasets: datasets)
+        }, parse: nil))
+    }
+
+    /// Adds a data source, benchmarked as `source.update` on the generated point sources.
+    public mutating func add<U: SourceUpdating>(sourceUpdater: U, name: String) throws(RegistrationError) {
+        try add(Entry(name: name, register: { suite, datasets in
+            SourceDiffBenchmarks.registerUpdater(sourceUpdater, name: name, in: &suite, datasets: datasets)
         }, parse: nil))
     }
 

@@ -17,7 +17,8 @@ enum MVTBenchmarks {
     static func register(in suite: inout BenchmarkSuite, datasets: [Dataset]) {
         for d in datasets where d.kind == "mvt-tiles" {
             for mode in ["tolerant", "validating"] {
-                suite.add("mvt.decode", implementation: "graticule", dataset: d, parameters: ["mode": mode]) { d in
+                suite.add("mvt.decode", implementation: "graticule", dataset: d, parameters: ["mode": mode],
+                          check: mode == "tolerant" ? { d in try graticuleDigest(d) } : nil) { d in
                     let bytes = try d.bytes()
                     let ranges = try TileSet.unpack(bytes)
                     let validating = mode == "validating"
@@ -100,6 +101,63 @@ enum MVTBenchmarks {
                             blackHole(enc.encode())
                         }
                     }
+                }
+            }
+        }
+    }
+
+    /// The tiles of a dataset, one array each.
+    static func tiles(_ d: Dataset) throws -> [[UInt8]] {
+        let bytes = try d.bytes()
+        return try TileSet.unpack(bytes).map { Array(bytes[$0]) }
+    }
+
+    /// graticule's tolerant decode of every tile of the dataset, as an `MVTDigest`.
+    static func graticuleDigest(_ d: Dataset) throws -> ResultCheck {
+        struct Vertices: GeometryHandler {
+            var xy: [(Int64, Int64)] = []
+            mutating func point(x: Int64, y: Int64) { xy.append((x, y)) }
+            mutating func linePoint(x: Int64, y: Int64) { xy.append((x, y)) }
+            mutating func ringPoint(x: Int64, y: Int64) { xy.append((x, y)) }
+            mutating func ringEnd(_ kind: RingKind) {}
+        }
+        var digest = MVTDigest()
+        for tile in try tiles(d) {
+            try tile.withUnsafeBytes { raw in
+                for layer in try VectorTile(bytes: raw).layers() {
+                    digest.layer()
+                    let name = layer.name
+                    try layer.forEachFeature { (f: Feature) throws(MVTError) in
+                        var v = Vertices()
+                        try f.decodeGeometry(into: &v, mode: .tolerant)
+                        digest.feature(layer: name, id: f.hasID ? f.id : nil, type: UInt8(truncatingIfNeeded: f.rawType ?? 0),
+                                       vertices: v.xy.count)
+                        for (x, y) in v.xy { digest.vertex(x: x, y: y) }
+                        try f.forEachTag { k, value in
+                            digest.property(layer: name, key: String(decoding: layer.keys[k], as: UTF8.self),
+                                            value: DigestValue(layer.values[value].propertyValue))
+                        }
+                    }
+                }
+            }
+        }
+        return ResultCheck(digest: digest.digest)
+    }
+
+    /// Another implementation's `mvt.decode` (mode `tolerant`) on every tile dataset, its
+    /// digest checked against graticule's first.
+    static func registerDecoder<D: VectorTileDecoding>(_ decoder: D, name: String, in suite: inout BenchmarkSuite,
+                                                      datasets: [Dataset]) {
+        for d in datasets where d.kind == "mvt-tiles" {
+            suite.add("mvt.decode", implementation: name, dataset: d, parameters: ["mode": "tolerant"],
+                      check: { d in
+                          var digest = MVTDigest()
+                          for t in try tiles(d) { decoder.digest(try decoder.decode(t), into: &digest) }
+                          return ResultCheck(digest: digest.digest)
+                      }) { d in
+                let tiles = try tiles(d)
+                return Workload { n in
+                    for _ in 0..<n { for t in tiles { blackHole(try? decoder.decode(t)) } }
                 }
             }
         }

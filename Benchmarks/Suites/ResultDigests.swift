@@ -94,6 +94,58 @@ public struct GeoJSONDigest: Sendable {
     public var digest: ResultDigest { accumulator.digest }
 }
 
+/// What a vector tile decoder read, reduced to a `ResultDigest`: counts `layers`,
+/// `features`, `vertices` and `properties`; elements: each feature (`f`, its layer's name,
+/// whether it has an id and the id, its geometry type, its vertex count), each vertex
+/// (`v`, x and y as 8-byte integers, in tile coordinates after the commands are applied) and
+/// each tag (`p`, layer name, key, value; integers as doubles).
+public struct MVTDigest: Sendable {
+    private var accumulator = ResultDigest.Accumulator(counts: ["layers", "features", "vertices", "properties"])
+    private var scratch: [UInt8] = []
+
+    public init() {}
+
+    /// One layer.
+    public mutating func layer() { accumulator.count(0) }
+
+    /// One feature. `type` is the MVT geometry type (0 unknown, 1 point, 2 line, 3 polygon).
+    public mutating func feature(layer: String, id: UInt64?, type: UInt8, vertices: Int) {
+        accumulator.count(1)
+        scratch.removeAll(keepingCapacity: true)
+        scratch.append(0x66)
+        ResultDigests.append(layer, to: &scratch)
+        scratch.append(id == nil ? 0 : 1)
+        withUnsafeBytes(of: (id ?? 0).littleEndian) { scratch.append(contentsOf: $0) }
+        scratch.append(type)
+        ResultDigests.append(UInt32(truncatingIfNeeded: vertices), to: &scratch)
+        accumulator.add(element: scratch)
+    }
+
+    /// One vertex of a feature's geometry (points, line vertices, ring vertices; a ring's
+    /// closing ClosePath adds none).
+    public mutating func vertex(x: Int64, y: Int64) {
+        accumulator.count(2)
+        scratch.removeAll(keepingCapacity: true)
+        scratch.append(0x76)
+        withUnsafeBytes(of: x.littleEndian) { scratch.append(contentsOf: $0) }
+        withUnsafeBytes(of: y.littleEndian) { scratch.append(contentsOf: $0) }
+        accumulator.add(element: scratch)
+    }
+
+    /// One tag of a feature.
+    public mutating func property(layer: String, key: String, value: DigestValue) {
+        accumulator.count(3)
+        scratch.removeAll(keepingCapacity: true)
+        scratch.append(0x70)
+        ResultDigests.append(layer, to: &scratch)
+        ResultDigests.append(key, to: &scratch)
+        value.encode(into: &scratch)
+        accumulator.add(element: scratch)
+    }
+
+    public var digest: ResultDigest { accumulator.digest }
+}
+
 /// The result digests of the operations the `Workloads` protocols describe.
 public enum ResultDigests {
     /// Tiles as a cover returns them (a multiset: a tile listed twice counts twice), with the

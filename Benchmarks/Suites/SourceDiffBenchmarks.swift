@@ -4,6 +4,7 @@ import CorpusGenerators
 import GeoJSON
 import GeoModel
 import SourceDiff
+import TileCover
 
 /// Data-source updates on generated point sources (`generated/source-points-N`) and
 /// building-footprint polygon sources (`generated/source-polygons-N`), index over z0–14:
@@ -40,7 +41,12 @@ enum SourceDiffBenchmarks {
         for d in datasets where d.kind == "source-points" {
             let n = d.parameterCount
             for k in [1, 100, 10_000] where k <= n / 2 {
-                suite.add("source.update", implementation: "graticule", dataset: d, parameters: ["k": String(k)]) { d in
+                suite.add("source.update", implementation: "graticule", dataset: d, parameters: ["k": String(k)],
+                          check: { d in
+                              let (old, new) = try snapshots(d, edits: k)
+                              var store = try FeatureStore(old, indexZooms: zooms)
+                              return touchedCheck(try store.apply(FeatureStore.diff(from: store, to: try FeatureStore(new))).touchedTiles)
+                          }) { d in
                     let (old, new) = try snapshots(d, edits: k)
                     var store = try FeatureStore(old, indexZooms: zooms)
                     let forward = FeatureStore.diff(from: store, to: try FeatureStore(new))
@@ -147,6 +153,45 @@ enum SourceDiffBenchmarks {
                         let r = try? store.apply(diffs[next])
                         next = (next + 1) % diffs.count
                         blackHole(r?.touchedTileCount ?? -1)
+                    }
+                }
+            }
+        }
+    }
+
+    /// The touched tiles of applying the forward diff once to graticule's store, as a set.
+    static func touchedCheck(_ tiles: Set<TileID>) -> ResultCheck {
+        ResultDigests.tiles([tiles.sorted()])
+    }
+
+    /// Another implementation's `source.update` on the point sources (k = 1, 100, 10,000),
+    /// alternating a diff and its inverse as graticule's case does; its touched tiles for the
+    /// forward diff are checked against graticule's first.
+    static func registerUpdater<U: SourceUpdating>(_ updater: U, name: String, in suite: inout BenchmarkSuite,
+                                                  datasets: [Dataset]) {
+        for d in datasets where d.kind == "source-points" {
+            let n = d.parameterCount
+            for k in [1, 100, 10_000] where k <= n / 2 {
+                func diffs(_ d: Dataset) throws -> (old: [GeoFeature], forward: GeoJSONSourceDiff, backward: GeoJSONSourceDiff) {
+                    let (old, new) = try snapshots(d, edits: k)
+                    let a = try FeatureStore(old), b = try FeatureStore(new)
+                    return (old, FeatureStore.diff(from: a, to: b), FeatureStore.diff(from: b, to: a))
+                }
+                suite.add("source.update", implementation: name, dataset: d, parameters: ["k": String(k)],
+                          check: { d in
+                              let (old, forward, _) = try diffs(d)
+                              var source = try updater.makeSource(old, indexZooms: zooms)
+                              return touchedCheck(try updater.apply(forward, to: &source))
+                          }) { d in
+                    let (old, forward, backward) = try diffs(d)
+                    var source = try updater.makeSource(old, indexZooms: zooms)
+                    var flip = false
+                    return Workload { iterations in
+                        for _ in 0..<iterations {
+                            let r = try? updater.apply(flip ? backward : forward, to: &source)
+                            flip.toggle()
+                            blackHole(r?.count ?? -1)
+                        }
                     }
                 }
             }

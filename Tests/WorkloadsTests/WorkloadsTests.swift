@@ -4,7 +4,9 @@ import GeoJSON
 import GeoModel
 import GraticuleSupport
 import GraticuleTestSupport
+import SourceDiff
 import TileCover
+import VectorTile
 import Workloads
 import XCTest
 
@@ -90,5 +92,104 @@ final class WorkloadsTests: XCTestCase {
         p.finish()
         let ours = ResultDigests.tiles([TileCoverage.tiles(for: Geometry(kind: .multiPoint, coordinates: positions), zoom: 14)]).digest
         XCTAssertEqual(line, "digest " + ours.description)
+    }
+}
+
+/// The MVT and source-update protocols end to end: an implementation that agrees with
+/// graticule is timed, one that drops one element is `wrong`.
+final class ProtocolRunTests: XCTestCase {
+    struct Decoder: VectorTileDecoding {
+        var dropOneVertex = false
+        struct Decoded { var features: [(layer: String, id: UInt64?, type: UInt8, xy: [(Int64, Int64)], tags: [(String, DigestValue)])] = [] }
+        struct Vertices: GeometryHandler {
+            var xy: [(Int64, Int64)] = []
+            mutating func point(x: Int64, y: Int64) { xy.append((x, y)) }
+            mutating func linePoint(x: Int64, y: Int64) { xy.append((x, y)) }
+            mutating func ringPoint(x: Int64, y: Int64) { xy.append((x, y)) }
+            mutating func ringEnd(_ kind: RingKind) {}
+        }
+        func decode(_ bytes: [UInt8]) throws -> Decoded {
+            var out = Decoded()
+            try bytes.withUnsafeBytes { raw in
+                for layer in try VectorTile(bytes: raw).layers() {
+                    try layer.forEachFeature { (f: Feature) throws(MVTError) in
+                        var v = Vertices()
+                        try f.decodeGeometry(into: &v, mode: .tolerant)
+                        var tags: [(String, DigestValue)] = []
+                        try f.forEachTag { k, value in
+                            tags.append((String(decoding: layer.keys[k], as: UTF8.self), DigestValue(layer.values[value].propertyValue)))
+                        }
+                        out.features.append((layer.name, f.hasID ? f.id : nil, UInt8(f.rawType ?? 0), v.xy, tags))
+                    }
+                }
+            }
+            return out
+        }
+        func digest(_ tile: Decoded, into digest: inout MVTDigest) {
+            var layers: [String] = []
+            for f in tile.features where layers.last != f.layer { layers.append(f.layer) }
+            // Layers without features count too; the fixtures here have none such.
+            for _ in layers { digest.layer() }
+            var dropped = !dropOneVertex
+            for f in tile.features {
+                var xy = f.xy
+                if !dropped, !xy.isEmpty { xy.removeLast(); dropped = true }
+                digest.feature(layer: f.layer, id: f.id, type: f.type, vertices: xy.count)
+                for (x, y) in xy { digest.vertex(x: x, y: y) }
+                for (k, v) in f.tags { digest.property(layer: f.layer, key: k, value: v) }
+            }
+        }
+    }
+
+    struct Updater: SourceUpdating {
+        var dropOneTile = false
+        func makeSource(_ features: [GeoFeature], indexZooms: ClosedRange<Int>) throws -> FeatureStore {
+            try FeatureStore(features, indexZooms: indexZooms)
+        }
+        func apply(_ diff: GeoJSONSourceDiff, to source: inout FeatureStore) throws -> Set<TileID> {
+            var tiles = try source.apply(diff).touchedTiles
+            if dropOneTile, let t = tiles.min() { tiles.remove(t) }
+            return tiles
+        }
+    }
+
+    func run(_ implementations: Implementations, filter: String) throws -> [String: MetricResult] {
+        let suite = try DefaultSuite.make(quick: true, implementations: implementations)
+        var config = RunConfiguration.quick
+        config.warmupSeconds = 0.01
+        config.minSamples = 3
+        config.minSeconds = 0.01
+        config.maxSeconds = 0.05
+        config.allocationPasses = 1
+        let cases = suite.selected(quick: true, filter: filter)
+        XCTAssertFalse(cases.isEmpty)
+        var out: [String: MetricResult] = [:]
+        for r in Runner(configuration: config).run(cases) where r.metric == "time_ns" {
+            out[r.key.implementation] = r
+        }
+        return out
+    }
+
+    func testDecoderAgreeingIsTimedAndOneVertexShortIsWrong() throws {
+        var r = Implementations()
+        try r.add(tileDecoder: Decoder(), name: "t.right")
+        try r.add(tileDecoder: Decoder(dropOneVertex: true), name: "t.short")
+        let results = try run(r, filter: "mvt.decode|graticule|generated/tiles,mvt.decode|t.")
+        let graticule = results.filter { $0.key == "graticule" }
+        XCTAssertEqual(graticule.first?.value.status, .ok)
+        XCTAssertEqual(results["t.right"]?.status, .ok, results["t.right"]?.detail ?? "")
+        XCTAssertEqual(results["t.short"]?.status, .wrong)
+        XCTAssertTrue(results["t.short"]?.detail.contains("vertices") ?? false, results["t.short"]?.detail ?? "")
+    }
+
+    func testUpdaterAgreeingIsTimedAndOneTileShortIsWrong() throws {
+        var r = Implementations()
+        try r.add(sourceUpdater: Updater(), name: "u.right")
+        try r.add(sourceUpdater: Updater(dropOneTile: true), name: "u.short")
+        let results = try run(r, filter: "source.update|graticule|generated/source-points-10k|k=1,source.update|u.")
+        XCTAssertEqual(results["graticule"]?.status, .ok)
+        XCTAssertEqual(results["u.right"]?.status, .ok, results["u.right"]?.detail ?? "")
+        XCTAssertEqual(results["u.short"]?.status, .wrong)
+        XCTAssertTrue(results["u.short"]?.detail.contains("is missing") ?? false, results["u.short"]?.detail ?? "")
     }
 }
