@@ -76,6 +76,8 @@ public struct Implementations {
         var register: (inout BenchmarkSuite, [Dataset]) -> Void
         /// Accepts or rejects GeoJSON input (for conformance suites), when the entry is a parser.
         var parse: (([UInt8]) throws -> Void)?
+        /// Accepts or rejects a vector tile (for conformance suites), when the entry is a decoder.
+        var decode: (([UInt8]) throws -> Void)? = nil
     }
 
     private(set) var entries: [Entry] = []
@@ -87,7 +89,8 @@ public struct Implementations {
 
     private mutating func add(_ entry: Entry) throws(RegistrationError) {
         guard !entry.name.isEmpty else { throw .emptyName }
-        guard !names.contains(entry.name) else { throw .duplicateName(entry.name) }
+        // graticule's own implementations are always there.
+        guard !names.contains(entry.name), entry.name != "graticule" else { throw .duplicateName(entry.name) }
         entries.append(entry)
     }
 
@@ -115,11 +118,11 @@ public struct Implementations {
     }
 
     /// Adds a vector tile decoder, benchmarked as `mvt.decode` (mode `tolerant`) on every
-    /// tile dataset.
+    /// tile dataset and run against the `mvt-fixtures` suite (judged on its verdicts).
     public mutating func add<D: VectorTileDecoding>(tileDecoder: D, name: String) throws(RegistrationError) {
         try add(Entry(name: name, register: { suite, datasets in
             MVTBenchmarks.registerDecoder(tileDecoder, name: name, in: &suite, datasets: datasets)
-        }, parse: nil))
+        }, parse: nil, decode: { bytes in _ = try tileDecoder.decode(bytes) }))
     }
 
     /// Adds a data source, benchmarked as `source.update` on the generated point sources.
@@ -132,6 +135,11 @@ public struct Implementations {
     /// Adds every registered implementation's cases to a suite.
     public func register(in suite: inout BenchmarkSuite, datasets: [Dataset]) {
         for e in entries { e.register(&suite, datasets) }
+    }
+
+    /// The registered vector tile decoders as accept/reject functions, by name.
+    public var tileDecoders: [(name: String, decode: ([UInt8]) throws -> Void)] {
+        entries.compactMap { e in e.decode.map { (e.name, $0) } }
     }
 
     /// The registered GeoJSON parsers as accept/reject functions, by name.

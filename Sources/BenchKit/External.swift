@@ -228,6 +228,10 @@ public struct ExternalManifest: Equatable, Sendable {
             throw StrictJSONObject.Failure(path: path, reason: "'implementation' must not be graticule (the reference)")
         }
         let command = try o.requiredStrings("command")
+        guard LineProtocolProcess.canStart(command[0]) else {
+            let hint = (try? o.string("requires")).flatMap { $0 }.map { " (needs: \($0))" } ?? ""
+            throw StrictJSONObject.Failure(path: path, reason: "'command': no program '\(command[0])' on PATH\(hint)")
+        }
         let timeout = try o.number("sampleTimeout") ?? ExternalProgram.defaultSampleTimeout
         guard timeout > 0 else { throw StrictJSONObject.Failure(path: path, reason: "'sampleTimeout' must be positive") }
         var entries: [StrictJSONObject]

@@ -75,6 +75,10 @@ public struct ExternalConformanceManifest: Equatable, Sendable {
         do {
             let o = try StrictJSONObject(path: path)
             let command = try o.requiredStrings("command")
+            guard LineProtocolProcess.canStart(command[0]) else {
+                let hint = (try? o.string("requires")).flatMap { $0 }.map { " (needs: \($0))" } ?? ""
+                throw StrictJSONObject.Failure(path: path, reason: "'command': no program '\(command[0])' on PATH\(hint)")
+            }
             if let section = try o.object("conformance") {
                 try o.checkKeys(sharedKeys)
                 try section.checkKeys(sectionKeys)

@@ -78,6 +78,15 @@ public final class LineProtocolProcess {
         return text.split(whereSeparator: \.isNewline).joined(separator: " | ")
     }
 
+    /// Whether `program` can be started as `command[0]`: a path to an executable file, or
+    /// a name found on `PATH`.
+    public static func canStart(_ program: String) -> Bool {
+        let fm = FileManager.default
+        if program.contains("/") { return fm.isExecutableFile(atPath: program) }
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
+        return path.split(separator: ":").contains { fm.isExecutableFile(atPath: "\($0)/\(program)") }
+    }
+
     /// The program's process id.
     public var processIdentifier: Int32 { process.processIdentifier }
     /// Whether the program is still running.

@@ -73,6 +73,15 @@ struct Conform: ParsableCommand {
             }
         }
         guard suite == "mvt-fixtures" else { return extra }
+        for (name, decode) in GraticuleTool.added.tileDecoders {
+            extra.append((name, {
+                ConformanceImplementation(name: name, comparesOutput: false) { c in
+                    do { try decode(c.input); return .accepted(output: nil) } catch {
+                        return .rejected(errorClass: "fatal", detail: "\(error)")
+                    }
+                }
+            }))
+        }
         return extra + [("swift-protobuf", {
             ConformanceImplementation(name: "swift-protobuf") { c in
                 do { return .accepted(output: try SwiftProtobufPeer.canonical(Data(c.input))) } catch {

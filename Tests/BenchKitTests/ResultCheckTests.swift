@@ -125,7 +125,7 @@ final class ResultCheckTests: XCTestCase {
         let path = NSTemporaryDirectory() + "/graticule-manifest-\(getpid()).json"
         defer { try? FileManager.default.removeItem(atPath: path) }
         try FileIO.writeText(path, """
-        {"implementation": "x", "command": ["prog"], "sampleTimeout": 5,
+        {"implementation": "x", "command": ["sh"], "sampleTimeout": 5,
          "benchmarks": [{"benchmark": "a", "datasetKinds": ["k"], "arguments": ["1"], "checksResult": true},
                         {"benchmark": "b", "datasetKinds": ["k"], "datasetNames": ["two"]}],
          "conformance": {"suites": ["s"]}}
@@ -134,18 +134,19 @@ final class ResultCheckTests: XCTestCase {
         let ds = [Dataset(name: "one", kind: "k") { ([], 0) }, Dataset(name: "two", kind: "k") { ([], 0) }]
         XCTAssertEqual(m.cases(datasets: ds).map(\.id.description), ["a|x|one", "a|x|two", "b|x|two"])
         guard case .external(let p) = m.cases(datasets: ds)[0].body else { return XCTFail() }
-        XCTAssertEqual(p.command, ["prog", "1"])
+        XCTAssertEqual(p.command, ["sh", "1"])
         XCTAssertEqual(p.sampleTimeout, 5)
         XCTAssertTrue(p.checksResult)
         XCTAssertEqual(m.unknownBenchmarks(known: ["a"]), ["b"])
 
         let bad: [(String, String)] = [
-            (#"{"implementation": "x", "command": ["p"], "benchmarks": [{"benchmark": "a", "datasetKinds": ["k"], "datasetKind": 1}]}"#, "'benchmarks[0].datasetKind'"),
-            (#"{"implementation": "x", "command": ["p"], "benchmarks": [], "colour": 1}"#, "'colour'"),
+            (#"{"implementation": "x", "command": ["sh"], "benchmarks": [{"benchmark": "a", "datasetKinds": ["k"], "datasetKind": 1}]}"#, "'benchmarks[0].datasetKind'"),
+            (#"{"implementation": "x", "command": ["sh"], "benchmarks": [], "colour": 1}"#, "'colour'"),
             (#"{"implementation": "x", "benchmarks": [{"benchmark": "a", "datasetKinds": ["k"]}]}"#, "'command'"),
-            (#"{"implementation": "graticule", "command": ["p"], "benchmarks": [{"benchmark": "a", "datasetKinds": ["k"]}]}"#, "graticule"),
-            (#"{"implementation": "x", "command": ["p"], "conformance": {"suites": ["s"]}}"#, "no benchmark"),
-            (#"{"implementation": "x", "command": ["p"], "sampleTimeout": 0, "benchmarks": [{"benchmark": "a", "datasetKinds": ["k"]}]}"#, "sampleTimeout"),
+            (#"{"implementation": "graticule", "command": ["sh"], "benchmarks": [{"benchmark": "a", "datasetKinds": ["k"]}]}"#, "graticule"),
+            (#"{"implementation": "x", "command": ["sh"], "conformance": {"suites": ["s"]}}"#, "no benchmark"),
+            (#"{"implementation": "x", "command": ["graticule-no-such-program"], "requires": "apt-get install it", "benchmarks": [{"benchmark": "a", "datasetKinds": ["k"]}]}"#, "'command': no program 'graticule-no-such-program' on PATH (needs: apt-get install it)"),
+            (#"{"implementation": "x", "command": ["sh"], "sampleTimeout": 0, "benchmarks": [{"benchmark": "a", "datasetKinds": ["k"]}]}"#, "sampleTimeout"),
         ]
         for (text, key) in bad {
             try FileIO.writeText(path, text)

@@ -69,16 +69,17 @@ final class ExternalIsolationTests: XCTestCase {
         let path = NSTemporaryDirectory() + "graticule-conform-manifest-\(getpid()).json"
         defer { try? FileManager.default.removeItem(atPath: path) }
         try FileIO.writeText(path, """
-        {"implementation": "x", "command": ["prog"], "benchmarks": [],
+        {"implementation": "x", "command": ["sh"], "benchmarks": [],
          "conformance": {"suites": ["tile-cover"], "arguments": ["conform"], "timeout": 3, "outputs": false}}
         """)
         let m = try ExternalConformanceManifest.load(path: path)
-        XCTAssertEqual(m, ExternalConformanceManifest(name: "x", command: ["prog", "conform"], suites: ["tile-cover"],
+        XCTAssertEqual(m, ExternalConformanceManifest(name: "x", command: ["sh", "conform"], suites: ["tile-cover"],
                                                       outputs: false, requires: "", timeout: 3))
-        for (text, key) in [(#"{"name": "x", "command": ["p"], "suites": ["s"], "suite": "s"}"#, "'suite'"),
-                            (#"{"implementation": "x", "command": ["p"], "conformance": {"suites": ["s"], "timout": 3}}"#, "'conformance.timout'"),
+        for (text, key) in [(#"{"name": "x", "command": ["sh"], "suites": ["s"], "suite": "s"}"#, "'suite'"),
+                            (#"{"implementation": "x", "command": ["sh"], "conformance": {"suites": ["s"], "timout": 3}}"#, "'conformance.timout'"),
                             (#"{"name": "x", "suites": ["s"]}"#, "'command'"),
-                            (#"{"implementation": "x", "command": ["p"], "benchmarks": []}"#, "no conformance suite")] {
+                            (#"{"name": "x", "command": ["/nonexistent/prog"], "suites": ["s"]}"#, "no program '/nonexistent/prog'"),
+                            (#"{"implementation": "x", "command": ["sh"], "benchmarks": []}"#, "no conformance suite")] {
             try FileIO.writeText(path, text)
             XCTAssertThrowsError(try ExternalConformanceManifest.load(path: path)) { e in
                 XCTAssertTrue("\(e)".contains(key) && "\(e)".contains(path), "\(e)")
