@@ -34,6 +34,12 @@ struct Bench: ParsableCommand {
     @Option(help: "Write the gate's Markdown summary here (with --baseline).")
     var markdown: String?
 
+    @Option(help: "Also write the results in Bencher's metric format (BMF JSON) here.")
+    var json: String?
+
+    @Option(help: "Also write the results in github-action-benchmark's custom format here (smaller-is-better metrics; the throughputs go to NAME.bigger-is-better.json).")
+    var gab: String?
+
     @Flag(help: "Also count instructions per operation under valgrind's callgrind.")
     var instructions = false
 
@@ -112,6 +118,9 @@ struct Bench: ParsableCommand {
         }
         guard !cases.isEmpty else { fail("no benchmark matches the filter '\(filter ?? "")'") }
 
+        for path in [output, json, gab, markdown].compactMap({ $0 }) {
+            do { try FileIO.checkWritable(path) } catch { fail("\(error)") }
+        }
         if RunEnvironment.buildConfiguration == "debug" {
             printErr("warning: this is a debug build; its timings do not reflect release performance and it cannot be gated")
         }
@@ -127,6 +136,7 @@ struct Bench: ParsableCommand {
         }
         let report = RunReport(metadata: metadata, results: results)
         do { try report.write(to: output) } catch { fail("cannot write report: \(error)") }
+        do { try BenchExportFiles.write(report, json: json, gab: gab) } catch { fail("\(error)") }
         if !quiet {
             print(SummaryTable.render(report, reference: reference))
             print("report: \(output) (samples: \(RunReport.samplesPath(for: output)))")

@@ -38,6 +38,12 @@ struct Compare: ParsableCommand {
     @Option(help: "Write the Markdown summary here (for CI job summaries).")
     var markdown: String?
 
+    @Option(help: "Also write HEAD's results in Bencher's metric format (BMF JSON) here.")
+    var json: String?
+
+    @Option(help: "Also write HEAD's results in github-action-benchmark's custom format here (throughputs go to NAME.bigger-is-better.json).")
+    var gab: String?
+
     @Flag(help: "Print nothing; only the exit status speaks.")
     var quiet = false
 
@@ -50,14 +56,32 @@ struct Compare: ParsableCommand {
             }
             t[String(p[0])] = v
         }
+        for path in [json, gab, markdown, output].compactMap({ $0 }) {
+            do { try FileIO.checkWritable(path) } catch { fail("\(error)") }
+        }
         let b: RunReport, h: RunReport
         do {
             b = try RunReport.read(path: base)
             h = try RunReport.read(path: head)
         } catch { fail("\(error)") }
+        do { try BenchExportFiles.write(h, json: json, gab: gab) } catch { fail("\(error)") }
         let code = try gateAndPrint(base: b, head: h, gate: Gate(thresholds: t, alpha: alpha,
                                                                gatedImplementations: gateAll ? nil : Set(gate.split(separator: ",").map(String.init))),
                                     markdown: markdown, verdictsPath: output, quiet: quiet)
         if code != 0 { throw ExitCode(code) }
+    }
+}
+
+/// The JSON exports `bench` and `compare` write beside their reports.
+enum BenchExportFiles {
+    /// `gab` gets the smaller-is-better metrics; the throughputs go to
+    /// `STEM.bigger-is-better.json` beside it.
+    static func write(_ report: RunReport, json: String?, gab: String?) throws {
+        if let json { try FileIO.writeText(json, BenchmarkExports.bencher(report)) }
+        if let gab {
+            try FileIO.writeText(gab, BenchmarkExports.githubActionBenchmark(report, lowerIsBetter: true))
+            let stem = gab.hasSuffix(".json") ? String(gab.dropLast(5)) : gab
+            try FileIO.writeText(stem + ".bigger-is-better.json", BenchmarkExports.githubActionBenchmark(report, lowerIsBetter: false))
+        }
     }
 }

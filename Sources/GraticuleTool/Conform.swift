@@ -50,6 +50,12 @@ struct Conform: ParsableCommand {
     @Option(help: "Verdict CSV path (the rule summary and the table go beside it).")
     var output = "reports/conformance.csv"
 
+    @Option(help: "Also write the verdicts as JUnit XML here (one testsuite per suite and implementation).")
+    var junit: String?
+
+    @Option(help: "Also write a Markdown summary here (the table, then the failing cases), e.g. $GITHUB_STEP_SUMMARY.")
+    var markdown: String?
+
     @Flag(help: "Print only the totals.")
     var quiet = false
 
@@ -99,6 +105,9 @@ struct Conform: ParsableCommand {
             printErr("graticule: no rule catalogue at \(rulesPath) (run from the package root or give --rules); rule summary left out")
         }
 
+        for p in [output, junit, markdown].compactMap({ $0 }) {
+            do { try FileIO.checkWritable(p) } catch { fail("\(error)") }
+        }
         var selected: [(ConformanceRegistry.Entry, String)] = []
         if let name = suite {
             guard let e = ConformanceRegistry.entry(named: name) else {
@@ -182,6 +191,8 @@ struct Conform: ParsableCommand {
             try FileIO.writeText(output, ConformanceRunner.csv(rows))
             try FileIO.writeText(stem + ".rules.csv", RuleCatalog.csv(coverage.rules))
             try FileIO.writeText(stem + ".matrix.csv", ConformanceTally.csv(tally))
+            if let junit { try FileIO.writeText(junit, VerdictExports.junit(rows)) }
+            if let markdown { try FileIO.writeText(markdown, VerdictExports.markdown(rows)) }
         } catch { fail("cannot write \(output): \(error)") }
 
         let evaluation = expectedFailures.evaluate(rows, gated: gated)
