@@ -1,3 +1,4 @@
+import Foundation
 import GraticuleSupport
 /// The table `graticule bench` prints: one line per case, with the median time, the
 /// throughputs, allocations, the ceiling set by `baseline.memscan` on the same dataset, and
@@ -31,8 +32,8 @@ public enum SummaryTable {
             var ratio = ""
             if let t = m[Metric.timeNs.rawValue], let q = t.ratio {
                 // Time ratio inverted: "2.0x faster" reads better than "0.5".
-                ratio = q.value > 0 ? format2(1 / q.value) + "x [" + format2(1 / q.high) + "–"
-                    + format2(1 / q.low) + "]" : ""
+                ratio = q.value > 0 ? formatRatio(1 / q.value) + "x [" + formatRatio(1 / q.high) + "–"
+                    + formatRatio(1 / q.low) + "]" : ""
             } else if key.implementation == reference, byCase.keys.contains(where: {
                 $0.comparisonGroup == key.comparisonGroup && $0.implementation != reference }) {
                 ratio = "(reference)"
@@ -51,6 +52,24 @@ public enum SummaryTable {
     /// Fixed-width text table.
     static func table(header: [String], rows: [[String]]) -> String {
         TextTable.render(header: header, rows: rows)
+    }
+
+    /// A ratio readable at any magnitude: three significant digits (`0.0229`, `4.35`,
+    /// `15.1`), thousands grouped from 1,000 up (`323,000`), and below 0.001 in exponent
+    /// form (`3.1e-06`); never rounded to zero.
+    public static func formatRatio(_ x: Double) -> String {
+        guard x.isFinite, x > 0 else { return x == 0 ? "0" : "n/a" }
+        if x >= 999.5 {
+            let digits = String(Int64(x.rounded()))
+            var out = ""
+            for (i, c) in digits.enumerated() {
+                if i > 0, (digits.count - i) % 3 == 0 { out.append(",") }
+                out.append(c)
+            }
+            return out
+        }
+        if x < 0.001 { return String(format: "%.2g", x) }
+        return String(format: "%.3g", x)
     }
 
     /// Nanoseconds as a readable duration.

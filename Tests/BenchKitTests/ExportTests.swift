@@ -67,3 +67,17 @@ extension ExportTests {
         XCTAssertEqual(check.terminationStatus, 0)
     }
 }
+
+/// Ratios print readably at any magnitude.
+final class RatioFormatTests: XCTestCase {
+    func testRatiosAreNeverZeroAndReadable() {
+        XCTAssertEqual(SummaryTable.formatRatio(4.3512), "4.35")
+        XCTAssertEqual(SummaryTable.formatRatio(15.08), "15.1")
+        XCTAssertEqual(SummaryTable.formatRatio(0.02291), "0.0229")
+        XCTAssertEqual(SummaryTable.formatRatio(0.0000031), "3.1e-06")
+        XCTAssertEqual(SummaryTable.formatRatio(323_000.4), "323,000")
+        XCTAssertEqual(SummaryTable.formatRatio(1234.6), "1,235")
+        XCTAssertEqual(SummaryTable.formatRatio(999.4), "999")
+        XCTAssertEqual(SummaryTable.formatRatio(.infinity), "n/a")
+    }
+}
