@@ -37,10 +37,24 @@ public enum InstructionCounter {
     }
 
     /// Runs one child under callgrind and returns the instructions of its measured region.
-    public static func count(executable: String, childArguments: [String], scratch: String) throws -> UInt64 {
+    ///
+    /// - Parameters:
+    ///   - executable: the binary to run under valgrind.
+    ///   - childArguments: its arguments.
+    ///   - scratch: a folder for the callgrind output while it is read.
+    ///   - keepProfile: when given, the callgrind output is moved there (readable by
+    ///     `callgrind_annotate`) instead of being deleted.
+    public static func count(executable: String, childArguments: [String], scratch: String,
+                             keepProfile: String? = nil) throws -> UInt64 {
         try? FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
         let out = scratch + "/callgrind.\(UInt64.random(in: 0...UInt64.max)).out"
-        defer { try? FileManager.default.removeItem(atPath: out) }
+        defer {
+            if let keepProfile {
+                try? FileManager.default.removeItem(atPath: keepProfile)
+                try? FileManager.default.moveItem(atPath: out, toPath: keepProfile)
+            }
+            try? FileManager.default.removeItem(atPath: out)
+        }
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         p.arguments = ["valgrind", "--tool=callgrind", "--callgrind-out-file=" + out,
@@ -66,12 +80,14 @@ public enum InstructionCounter {
     }
 
     /// Instructions per operation of one case: two child runs with `small` and `large`
-    /// iterations; `makeArguments(n)` gives the child's arguments for n iterations.
+    /// iterations; `makeArguments(n)` gives the child's arguments for n iterations. With
+    /// `keepProfile`, the `large` run's callgrind output is kept at that path.
     public static func perOperation(executable: String, small: Int, large: Int, scratch: String,
-                                    makeArguments: (Int) -> [String]) throws -> Double {
+                                    keepProfile: String? = nil, makeArguments: (Int) -> [String]) throws -> Double {
         precondition(large > small, "large must exceed small")
         let a = try count(executable: executable, childArguments: makeArguments(small), scratch: scratch)
-        let b = try count(executable: executable, childArguments: makeArguments(large), scratch: scratch)
+        let b = try count(executable: executable, childArguments: makeArguments(large), scratch: scratch,
+                          keepProfile: keepProfile)
         return (Double(b) - Double(a)) / Double(large - small)
     }
 }

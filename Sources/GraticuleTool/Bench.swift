@@ -43,6 +43,9 @@ struct Bench: ParsableCommand {
     @Flag(help: "Also count instructions per operation under valgrind's callgrind.")
     var instructions = false
 
+    @Option(help: "With --instructions: keep one callgrind profile per case in this folder (CASE-ID.callgrind.out, the measured region of the larger run; read it with callgrind_annotate).")
+    var keepProfiles: String?
+
     @Option(help: "Corpora folder laid out like ../shared/corpora: adds its real-world tiles (mvt.decode) and GeoJSON files (json.parse) as datasets.")
     var data: String?
 
@@ -118,7 +121,8 @@ struct Bench: ParsableCommand {
         }
         guard !cases.isEmpty else { fail("no benchmark matches the filter '\(filter ?? "")'") }
 
-        for path in [output, json, gab, markdown].compactMap({ $0 }) {
+        if keepProfiles != nil && !instructions { fail("--keep-profiles needs --instructions") }
+        for path in [output, json, gab, markdown, keepProfiles.map { $0 + "/x.callgrind.out" }].compactMap({ $0 }) {
             do { try FileIO.checkWritable(path) } catch { fail("\(error)") }
         }
         if RunEnvironment.buildConfiguration == "debug" {
@@ -189,8 +193,14 @@ struct Bench: ParsableCommand {
             if let data { args += ["--data", data] }
             for j in injections { args += ["--inject-slowdown", j] }
             do {
+                var keep: String?
+                if let keepProfiles {
+                    try? FileManager.default.createDirectory(atPath: keepProfiles, withIntermediateDirectories: true)
+                    let name = key.description.map { $0.isLetter || $0.isNumber || "._=-".contains($0) ? $0 : "_" }
+                    keep = keepProfiles + "/" + String(name) + ".callgrind.out"
+                }
                 let perOp = try InstructionCounter.perOperation(
-                    executable: exe, small: 1, large: 1 + k, scratch: config.scratchDirectory
+                    executable: exe, small: 1, large: 1 + k, scratch: config.scratchDirectory, keepProfile: keep
                 ) { n in args + ["--callgrind-iterations", String(n)] }
                 out.append(.measured(key, bytes: bytes, items: items, metric: .instructions,
                                      iterations: k, samples: [perOp]))
