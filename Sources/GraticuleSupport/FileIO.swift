@@ -3,7 +3,7 @@ import Foundation
 /// Whole-file reads and writes for datasets, reports and command output (outside any
 /// measured region).
 public enum FileIO {
-    public struct Failure: Error, CustomStringConvertible {
+    public struct Failure: Error, Equatable, CustomStringConvertible {
         public let path: String
         public let reason: String
         public var description: String { "\(path): \(reason)" }

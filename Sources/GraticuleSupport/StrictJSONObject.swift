@@ -5,15 +5,7 @@ import Foundation
 /// where a misspelt key would otherwise be ignored without a word.
 public struct StrictJSONObject {
     /// What is wrong with the file, with its path (and the key, where one is at fault).
-    public struct Failure: Error, Equatable, CustomStringConvertible {
-        public var path: String
-        public var reason: String
-        public var description: String { "\(path): \(reason)" }
-        public init(path: String, reason: String) {
-            self.path = path
-            self.reason = reason
-        }
-    }
+    public typealias Failure = FileIO.Failure
 
     public let path: String
     private let object: [String: Any]
