@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Checks that a graticule report CSV (and its samples file) follows schema version 1.
+"""Checks that a graticule report CSV (and its samples file) follows schema version 2.
 
 Usage: check_report.py REPORT.csv [--require-metric NAME]... [--require-impl NAME]...
 Exits 1 with a message per violation. Timing values are never judged, only their form.
@@ -11,8 +11,9 @@ import sys
 COLUMNS = ("schema_version,run_id,timestamp,git_commit,git_dirty,toolchain,build_configuration,"
            "cpu_model,cpu_count,os,kernel,load_average,allocator,benchmark,implementation,dataset,"
            "dataset_bytes,dataset_items,parameters,metric,status,samples,iterations_per_sample,min,"
-           "p25,median,p75,p90,p99,max,mean,stddev,cv,ci95_low,ci95_high,reference,ratio,"
-           "ratio_ci95_low,ratio_ci95_high,detail").split(",")
+           "p25,median,p75,p90,p99,max,mean,stddev,cv,ci95_low,ci95_high,reference,ratio_to_reference,"
+           "ratio_to_reference_ci95_low,ratio_to_reference_ci95_high,speedup,speedup_ci95_low,speedup_ci95_high,"
+           "detail").split(",")
 SAMPLE_COLUMNS = "run_id,benchmark,implementation,dataset,parameters,metric,sample,iterations,value".split(",")
 METRICS = {"time_ns", "throughput_mb_per_s", "throughput_items_per_s", "alloc_count", "alloc_bytes",
            "peak_heap_bytes", "peak_resident_bytes", "instructions"}
@@ -27,7 +28,7 @@ def main(argv):
     with open(path, newline="") as f:
         rows = list(csv.reader(f))
     if not rows or rows[0] != COLUMNS:
-        print(f"{path}: header differs from schema 1", file=sys.stderr)
+        print(f"{path}: header differs from schema 2", file=sys.stderr)
         return 1
     body = [dict(zip(COLUMNS, r)) for r in rows[1:]]
     if not body:
@@ -37,7 +38,7 @@ def main(argv):
         if len(raw) != len(COLUMNS):
             errors.append(f"{where}: {len(raw)} fields")
             continue
-        if r["schema_version"] != "1":
+        if r["schema_version"] != "2":
             errors.append(f"{where}: schema_version {r['schema_version']}")
         if r["metric"] not in METRICS:
             errors.append(f"{where}: unknown metric {r['metric']}")
@@ -67,12 +68,20 @@ def main(argv):
             if not r["detail"]:
                 errors.append(f"{where}: {r['status']} row without a reason")
         if r["reference"]:
-            try:
-                lo, q, hi = float(r["ratio_ci95_low"]), float(r["ratio"]), float(r["ratio_ci95_high"])
-                if not (lo <= q * (1 + 1e-9) and q <= hi * (1 + 1e-9)):
-                    errors.append(f"{where}: ratio outside its interval")
-            except ValueError:
-                errors.append(f"{where}: ratio is not numeric")
+            for name in ("ratio_to_reference", "speedup"):
+                if name == "speedup" and r["metric"] != "time_ns":
+                    if r["speedup"]:
+                        errors.append(f"{where}: speedup on a {r['metric']} row")
+                    continue
+                try:
+                    lo, q, hi = float(r[name + "_ci95_low"]), float(r[name]), float(r[name + "_ci95_high"])
+                    if not (lo <= q * (1 + 1e-9) and q <= hi * (1 + 1e-9)):
+                        errors.append(f"{where}: {name} outside its interval")
+                except ValueError:
+                    errors.append(f"{where}: {name} is not numeric")
+            if r["metric"] == "time_ns" and r["speedup"] and r["ratio_to_reference"]:
+                if abs(float(r["speedup"]) * float(r["ratio_to_reference"]) - 1) > 1e-6:
+                    errors.append(f"{where}: speedup is not the inverse of ratio_to_reference")
     for m in required:
         if not any(r["metric"] == m and r["status"] == "ok" for r in body):
             errors.append(f"no measured {m} row")
@@ -83,7 +92,7 @@ def main(argv):
     with open(samples_path, newline="") as f:
         srows = list(csv.reader(f))
     if not srows or srows[0] != SAMPLE_COLUMNS:
-        errors.append(f"{samples_path}: header differs from schema 1")
+        errors.append(f"{samples_path}: header differs from schema 2")
     else:
         counts = {}
         for s in srows[1:]:

@@ -46,7 +46,7 @@ enum SourceDiffBenchmarks {
                               let (old, new) = try snapshots(d, edits: k)
                               var store = try FeatureStore(old, indexZooms: zooms)
                               return touchedCheck(try store.apply(FeatureStore.diff(from: store, to: try FeatureStore(new))).touchedTiles)
-                          }) { d in
+                          }, period: 2) { d in
                     let (old, new) = try snapshots(d, edits: k)
                     var store = try FeatureStore(old, indexZooms: zooms)
                     let forward = FeatureStore.diff(from: store, to: try FeatureStore(new))
@@ -124,7 +124,8 @@ enum SourceDiffBenchmarks {
     /// through them forever. Items = vehicles.
     static func registerLive(in suite: inout BenchmarkSuite, datasets: [Dataset]) {
         for d in datasets where d.kind == "source-points" && d.parameterCount >= 10_000 {
-            suite.add("source.live", implementation: "graticule", dataset: d, parameters: ["vehicles": "10000", "updates": "60"]) { d in
+            suite.add("source.live", implementation: "graticule", dataset: d, parameters: ["vehicles": "10000", "updates": "60"],
+                      period: 60) { d in
                 let vehicles = Array(try snapshots(d, edits: 0).0.prefix(10_000))
                 var store = try FeatureStore(vehicles, indexZooms: zooms)
                 var positions = vehicles.map { $0.geometry!.coordinates }
@@ -182,7 +183,7 @@ enum SourceDiffBenchmarks {
                               let (old, forward, _) = try diffs(d)
                               var source = try updater.makeSource(old, indexZooms: zooms)
                               return touchedCheck(try updater.apply(forward, to: &source))
-                          }) { d in
+                          }, period: 2) { d in
                     let (old, forward, backward) = try diffs(d)
                     var source = try updater.makeSource(old, indexZooms: zooms)
                     var flip = false
@@ -212,7 +213,7 @@ enum SourceDiffBenchmarks {
         for k in [1, 100, 10_000] where k <= n / 2 {
             for pool in (alternating ? [1] : []) + [max(2, min(n / k, 1000, 200_000 / k))] {
                 suite.add("source.update", implementation: "graticule", dataset: d,
-                          parameters: ["k": String(k), "pool": String(pool)]) { d in
+                          parameters: ["k": String(k), "pool": String(pool)], period: 2 * pool) { d in
                     let old = try features(try d.bytes())
                     var store = try FeatureStore(old, indexZooms: zooms)
                     let pairs = rotatingDiffs(old, edits: k, pairs: pool)

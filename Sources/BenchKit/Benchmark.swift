@@ -85,10 +85,17 @@ public struct BenchmarkCase {
     /// compares with the reference implementation's before timing; nil: not checked
     /// (external programs are checked through their `checksResult`).
     public let check: ((Dataset) throws -> ResultCheck)?
+    /// Operations after which the work repeats exactly: a workload that cycles through P
+    /// inputs has period P, one that applies a diff and then its inverse has period 2.
+    /// Allocation and instruction counts are taken over whole periods, so they repeat from
+    /// run to run (the gate compares them exactly).
+    public let period: Int
 
     public init(name: String, implementation: String, dataset: Dataset,
                 parameters: [String: String] = [:], quick: Bool = true, body: Body,
-                check: ((Dataset) throws -> ResultCheck)? = nil) {
+                check: ((Dataset) throws -> ResultCheck)? = nil, period: Int = 1) {
+        precondition(period >= 1, "a period is at least one operation")
+        self.period = period
         self.name = name
         self.implementation = implementation
         self.dataset = dataset
@@ -96,6 +103,11 @@ public struct BenchmarkCase {
         self.quick = quick
         self.body = body
         self.check = check
+    }
+
+    /// `n` operations rounded to whole periods (at least one period).
+    public func wholePeriods(_ n: Int) -> Int {
+        max(period, (n + period / 2) / period * period)
     }
 
     /// Parameters as written to the CSV: sorted `key=value` joined by `;`.
@@ -147,11 +159,11 @@ public struct BenchmarkSuite {
     /// Registers an in-process benchmark. `setup` runs once, untimed, and returns the work.
     public mutating func add(_ name: String, implementation: String, dataset: Dataset,
                              parameters: [String: String] = [:], quick: Bool = true,
-                             check: ((Dataset) throws -> ResultCheck)? = nil,
+                             check: ((Dataset) throws -> ResultCheck)? = nil, period: Int = 1,
                              setup: @escaping (Dataset) throws -> Workload) {
         cases.append(BenchmarkCase(name: name, implementation: implementation, dataset: dataset,
                                    parameters: parameters, quick: quick,
-                                   body: .inProcess(setup: setup), check: check))
+                                   body: .inProcess(setup: setup), check: check, period: period))
     }
 
     public mutating func add(_ benchmarkCase: BenchmarkCase) {

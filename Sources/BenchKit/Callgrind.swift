@@ -84,10 +84,21 @@ public enum InstructionCounter {
     /// `keepProfile`, the `large` run's callgrind output is kept at that path.
     public static func perOperation(executable: String, small: Int, large: Int, scratch: String,
                                     keepProfile: String? = nil, makeArguments: (Int) -> [String]) throws -> Double {
-        precondition(large > small, "large must exceed small")
+        try perOperation(executable: executable, small: small, large: { _ in large }, scratch: scratch,
+                         keepProfile: keepProfile, makeArguments: makeArguments).perOperation
+    }
+
+    /// As above, with the larger count chosen from the smaller run's instructions (so it
+    /// depends on nothing that varies between runs, as a time would): `large(Ir(small))`.
+    /// Returns the instructions per operation and the larger count.
+    public static func perOperation(executable: String, small: Int, large: (UInt64) -> Int, scratch: String,
+                                    keepProfile: String? = nil,
+                                    makeArguments: (Int) -> [String]) throws -> (perOperation: Double, large: Int) {
         let a = try count(executable: executable, childArguments: makeArguments(small), scratch: scratch)
-        let b = try count(executable: executable, childArguments: makeArguments(large), scratch: scratch,
+        let n = large(a)
+        precondition(n > small, "large must exceed small")
+        let b = try count(executable: executable, childArguments: makeArguments(n), scratch: scratch,
                           keepProfile: keepProfile)
-        return (Double(b) - Double(a)) / Double(large - small)
+        return ((Double(b) - Double(a)) / Double(n - small), n)
     }
 }

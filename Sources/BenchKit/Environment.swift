@@ -1,5 +1,8 @@
 import GraticuleSupport
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Collects the run metadata from the machine and the build.
 public enum RunEnvironment {
@@ -28,14 +31,21 @@ public enum RunEnvironment {
         #endif
     }
 
-    /// `jemalloc VERSION` when the counters work, otherwise what malloc is.
+    /// The allocator this process runs with: `jemalloc VERSION` when jemalloc is preloaded,
+    /// otherwise the system's (`glibc VERSION malloc` on Linux).
     public static var allocator: String {
-        if _Jemalloc.isActive, let v = _Jemalloc.version { return "jemalloc " + v }
-        return "system malloc (jemalloc counters unavailable)"
+        if let v = AllocationCounter.versionInThisProcess { return v }
+        #if canImport(Glibc)
+        typealias Version = @convention(c) () -> UnsafePointer<CChar>?
+        if let f = _Jemalloc.globalSymbol("gnu_get_libc_version"),
+           let v = unsafeBitCast(f, to: Version.self)() {
+            return "glibc " + String(cString: v) + " malloc"
+        }
+        return "system malloc"
+        #else
+        return "system malloc"
+        #endif
     }
-
-    /// True when allocation metrics can be measured in this process.
-    public static var allocationCountersActive: Bool { _Jemalloc.isActive }
 
     public static func collect(runID: String? = nil, directory: String = ".") -> RunMetadata {
         let now = Date()

@@ -8,12 +8,17 @@ import Foundation
 public enum BenchmarkExports {
     /// Bencher Metric Format (BMF): `{ CASE: { METRIC: { value, lower_value, upper_value } } }`,
     /// with the median as `value` and its bootstrap 95% interval as the bounds. Metric names
-    /// are the report's (`time_ns`, `alloc_count`, ...), which carry their unit.
+    /// are the report's (`time_ns`, `alloc_count`, ...), which carry their unit. A case
+    /// compared with the reference implementation also gets `speedup`: the reference's time
+    /// ÷ this time, with its interval (the report's `speedup` column).
     public static func bencher(_ report: RunReport) -> String {
         var root: [String: [String: [String: Double]]] = [:]
         for r in report.results where r.status == .ok {
             guard let s = r.summary else { continue }
             root[r.key.description, default: [:]][r.metric] = ["value": s.median, "lower_value": s.ciLow, "upper_value": s.ciHigh]
+            if let q = r.speedup {
+                root[r.key.description, default: [:]]["speedup"] = ["value": q.value, "lower_value": q.low, "upper_value": q.high]
+            }
         }
         return json(root)
     }
@@ -22,9 +27,19 @@ public enum BenchmarkExports {
     /// entry per case and metric. The action takes one direction per file, so `lowerIsBetter`
     /// selects the metrics written: true gives the smaller-is-better ones (time, allocations,
     /// memory, instructions; tool `customSmallerIsBetter`), false the throughputs
-    /// (`customBiggerIsBetter`).
+    /// (`customBiggerIsBetter`), with each compared case's `speedup` over the reference.
     public static func githubActionBenchmark(_ report: RunReport, lowerIsBetter: Bool = true) -> String {
         var entries: [[String: Any]] = []
+        for r in report.results where r.status == .ok && !lowerIsBetter {
+            guard let q = r.speedup else { continue }
+            entries.append([
+                "name": "\(r.key.description) speedup",
+                "unit": "x",
+                "value": q.value,
+                "range": "\(format(q.low))..\(format(q.high))",
+                "extra": "\(q.reference) time ÷ this time, 95% interval \(format(q.low))..\(format(q.high)); run \(report.metadata.runID), \(report.metadata.gitCommit)",
+            ])
+        }
         for r in report.results where r.status == .ok {
             guard let s = r.summary, let metric = Metric(rawValue: r.metric), metric.lowerIsBetter == lowerIsBetter else { continue }
             entries.append([
@@ -36,6 +51,64 @@ public enum BenchmarkExports {
             ])
         }
         return json(entries)
+    }
+
+    /// A Markdown summary of one run, for `$GITHUB_STEP_SUMMARY`: what ran where, the cases
+    /// that failed (wrong results, crashes, timeouts) first, then every case compared with
+    /// the reference (its speedup with the interval), then all cases in a collapsed table.
+    public static func markdown(_ report: RunReport, reference: String) -> String {
+        let m = report.metadata
+        var out = "## Graticule benchmark run\n\n"
+        out += "Commit `\(m.gitCommit.prefix(12))`\(m.gitDirty ? " (dirty)" : "") at \(m.timestamp), \(m.buildConfiguration) build, "
+        out += "\(cell(m.cpuModel)) × \(m.cpuCount), \(cell(m.allocator)).\n\n"
+        var byCase: [CaseKey: [String: MetricResult]] = [:]
+        for r in report.results { byCase[r.key, default: [:]][r.metric] = r }
+        let keys = byCase.keys.sorted()
+        func name(_ k: CaseKey) -> String { cell(k.parameters.isEmpty ? k.benchmark : "\(k.benchmark) [\(k.parameters)]") }
+
+        let failed = keys.compactMap { k -> (CaseKey, MetricResult)? in
+            guard let t = byCase[k]?[Metric.timeNs.rawValue], t.status.isFailure else { return nil }
+            return (k, t)
+        }
+        out += "\(keys.count) cases; \(failed.count) without a valid measurement.\n\n"
+        if !failed.isEmpty {
+            out += "### Failed\n\n| status | benchmark | implementation | dataset | detail |\n|---|---|---|---|---|\n"
+            for (k, t) in failed {
+                out += "| \(t.status.rawValue) | \(name(k)) | \(cell(k.implementation)) | \(cell(k.dataset)) | \(cell(t.detail)) |\n"
+            }
+            out += "\n"
+        }
+        let compared = keys.compactMap { k -> (CaseKey, MetricResult.Ratio, Double)? in
+            guard let t = byCase[k]?[Metric.timeNs.rawValue], let q = t.speedup, let med = t.summary?.median else { return nil }
+            return (k, q, med)
+        }
+        if !compared.isEmpty {
+            out += "### Speedup over \(cell(reference))\n\n"
+            out += "\(cell(reference))'s time ÷ this time: above 1 is faster than \(cell(reference)); bootstrap 95% interval.\n\n"
+            out += "| benchmark | dataset | implementation | median | speedup | 95% interval |\n|---|---|---|---:|---:|---|\n"
+            for (k, q, med) in compared {
+                out += "| \(name(k)) | \(cell(k.dataset)) | \(cell(k.implementation)) | \(SummaryTable.formatDuration(med)) | "
+                out += "\(SummaryTable.formatRatio(q.value))× | \(SummaryTable.formatRatio(q.low))–\(SummaryTable.formatRatio(q.high)) |\n"
+            }
+            out += "\n"
+        }
+        out += "<details><summary>All \(keys.count) cases</summary>\n\n"
+        out += "| benchmark | implementation | dataset | median | 95% interval | MB/s | allocs/op | instr/op | status |\n"
+        out += "|---|---|---|---:|---|---:|---:|---:|---|\n"
+        for k in keys {
+            let c = byCase[k]!
+            func med(_ metric: Metric) -> String {
+                guard let r = c[metric.rawValue], r.status == .ok, let s = r.summary else { return "" }
+                return formatMetric(s.median)
+            }
+            let t = c[Metric.timeNs.rawValue]
+            let time = t?.summary.map { SummaryTable.formatDuration($0.median) } ?? ""
+            let ci = t?.summary.map { SummaryTable.formatDuration($0.ciLow) + "–" + SummaryTable.formatDuration($0.ciHigh) } ?? ""
+            out += "| \(name(k)) | \(cell(k.implementation)) | \(cell(k.dataset)) | \(time) | \(ci) | \(med(.throughputMBPerS)) | "
+            out += "\(med(.allocCount)) | \(med(.instructions)) | \(t?.status.rawValue ?? "") |\n"
+        }
+        out += "\n</details>\n"
+        return out
     }
 
     static func unit(_ m: Metric) -> String {

@@ -56,6 +56,10 @@ public struct Gate: Sendable {
     /// `baseline.*` benchmarks measure the machine, so they are never gated. Their verdicts
     /// are still computed and reported.
     public var gatedImplementations: Set<String>?
+    /// Metrics whose findings can fail the gate; nil gates every metric with a threshold.
+    /// The others are compared and reported only (on hosted CI runners, where time moves
+    /// with the neighbours: `["instructions", "alloc_count", "alloc_bytes"]`).
+    public var gatedMetrics: Set<String>?
 
     /// Whether findings of this case can fail the gate.
     public func isGated(_ key: CaseKey) -> Bool {
@@ -63,9 +67,15 @@ public struct Gate: Sendable {
             && (gatedImplementations.map { $0.contains(key.implementation) } ?? true)
     }
 
+    /// Whether this finding can fail the gate: its case and its metric are gated.
+    public func isGated(_ key: CaseKey, metric: String) -> Bool {
+        isGated(key) && (gatedMetrics.map { $0.contains(metric) } ?? true)
+    }
+
     public init(thresholds: [String: Double]? = nil, alpha: Double = 0.01,
-                gatedImplementations: Set<String>? = ["graticule"]) {
+                gatedImplementations: Set<String>? = ["graticule"], gatedMetrics: Set<String>? = nil) {
         self.gatedImplementations = gatedImplementations
+        self.gatedMetrics = gatedMetrics
         var t: [String: Double] = [:]
         for m in Metric.allCases { if let d = m.defaultThreshold { t[m.rawValue] = d } }
         if let thresholds { for (k, v) in thresholds { t[k] = v } }
@@ -98,7 +108,7 @@ public struct Gate: Sendable {
             let metric = any.metric
             var f = Finding(key: any.key, metric: metric, verdict: .unsupported, baseMedian: nil,
                             headMedian: nil, change: nil, pValue: nil, threshold: thresholds[metric],
-                            detail: "", gated: isGated(any.key))
+                            detail: "", gated: isGated(any.key, metric: metric))
             guard let bm, let hm else {
                 f.detail = bm == nil ? "absent from base" : "absent from head"
                 findings.append(f); continue
@@ -176,32 +186,51 @@ public struct Gate: Sendable {
         return out
     }
 
-    /// A Markdown summary for CI job pages: counts per verdict for the gated cases, every
-    /// gated finding that is not `unchanged`, then the informational ones (peers, baselines).
+    /// A Markdown summary for CI job pages (`$GITHUB_STEP_SUMMARY`): the gated counts, the
+    /// gated regressions, then the gated improvements, then every finding in a collapsed
+    /// table (`<details>`), the informational ones (peers, machine baselines, metrics
+    /// reported only) marked as not gated.
     public static func markdown(_ findings: [Finding], base: RunMetadata, head: RunMetadata) -> String {
         var out = "## Graticule benchmark comparison\n\n"
         out += "Base `\(base.gitCommit.prefix(12))` (\(base.timestamp)) → head `\(head.gitCommit.prefix(12))` (\(head.timestamp))\n\n"
         let gated = findings.filter(\.gated)
         let counts = Verdict.allCases.map { v in "\(v.rawValue): \(gated.filter { $0.verdict == v }.count)" }
         out += "Gated: " + counts.joined(separator: " · ") + "\n\n"
-        func table(_ rows: [Finding]) -> String {
-            var t = "| verdict | benchmark | implementation | dataset | metric | base | head | change | p |\n"
-            t += "|---|---|---|---|---|---:|---:|---:|---:|\n"
+        func table(_ rows: [Finding], gatedColumn: Bool = false) -> String {
+            var t = "| verdict | benchmark | implementation | dataset | metric | base | head | change | p |"
+                + (gatedColumn ? " gated |" : "") + "\n"
+            t += "|---|---|---|---|---|---:|---:|---:|---:|" + (gatedColumn ? "---|" : "") + "\n"
             for f in rows {
                 let change = f.change.map { $0.isFinite ? String(format2($0 * 100)) + "%" : "new" } ?? ""
                 let name = f.key.parameters.isEmpty ? f.key.benchmark : "\(f.key.benchmark) [\(f.key.parameters)]"
-                t += "| \(f.verdict.rawValue) | \(name) | \(f.key.implementation) | \(f.key.dataset) | \(f.metric) | \(f.baseMedian.map(formatMetric) ?? "") | \(f.headMedian.map(formatMetric) ?? "") | \(change) | \(f.pValue.map { String(format4($0)) } ?? "") |\n"
+                t += "| \(f.verdict.rawValue) | \(cell(name)) | \(cell(f.key.implementation)) | \(cell(f.key.dataset)) | \(f.metric) | \(f.baseMedian.map(formatMetric) ?? "") | \(f.headMedian.map(formatMetric) ?? "") | \(change) | \(f.pValue.map { String(format4($0)) } ?? "") |"
+                    + (gatedColumn ? (f.gated ? " yes |" : " no |") : "") + "\n"
             }
             return t
         }
-        let notable = gated.filter { $0.verdict != .unchanged }
-        out += notable.isEmpty ? "No gated change beyond the thresholds.\n" : table(notable)
-        let info = findings.filter { !$0.gated && $0.verdict != .unchanged && $0.verdict != .unsupported }
-        if !info.isEmpty {
-            out += "\nNot gated (peers and machine baselines), for information:\n\n" + table(info)
-        }
+        let regressions = gated.filter { $0.verdict == .regressed }
+        let improvements = gated.filter { $0.verdict == .improved }
+        out += "### Regressions\n\n" + (regressions.isEmpty ? "None beyond the thresholds.\n" : table(regressions)) + "\n"
+        out += "### Improvements\n\n" + (improvements.isEmpty ? "None beyond the thresholds.\n" : table(improvements)) + "\n"
+        let order: [Verdict: Int] = [.regressed: 0, .improved: 1, .noisy: 2, .unsupported: 3, .unchanged: 4]
+        let all = findings.sorted { (order[$0.verdict]!, !$0.gated ? 1 : 0) < (order[$1.verdict]!, !$1.gated ? 1 : 0) }
+        out += "<details><summary>All \(findings.count) findings (\(gated.count) gated; peers, machine baselines and report-only metrics are not)</summary>\n\n"
+        out += table(all, gatedColumn: true) + "\n</details>\n"
         return out
     }
+}
+
+/// A Markdown table cell: pipes escaped, line breaks flattened.
+func cell(_ s: String) -> String {
+    var out = ""
+    for c in s {
+        switch c {
+        case "|": out += "\\|"
+        case "\n", "\r": out += " "
+        default: out.append(c)
+        }
+    }
+    return out
 }
 
 func format2(_ x: Double) -> String { String((x * 100).rounded() / 100) }

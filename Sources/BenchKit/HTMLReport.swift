@@ -129,14 +129,14 @@ public enum HTMLReport {
         }
 
         // Ratio charts.
-        let ratios = report.results.filter { $0.metric == Metric.timeNs.rawValue && $0.ratio != nil }
-        if !ratios.isEmpty {
-            html += "<h2>Speed relative to the reference (reference time / time; above 1 is faster)</h2>\n"
-            let byGroup = Dictionary(grouping: ratios) { "\($0.key.benchmark) — \($0.key.dataset)" }
+        let speedups = report.results.filter { $0.speedup != nil }
+        if !speedups.isEmpty {
+            html += "<h2>Speedup over the reference (reference time ÷ this time; above 1 is faster)</h2>\n"
+            let byGroup = Dictionary(grouping: speedups) { "\($0.key.benchmark) — \($0.key.dataset)" }
             for name in byGroup.keys.sorted() {
                 let bars = byGroup[name]!.sorted { $0.key.implementation < $1.key.implementation }.map { r in
-                    Bar(label: r.key.implementation + " vs " + r.ratio!.reference, value: 1 / r.ratio!.value,
-                        low: 1 / r.ratio!.high, high: 1 / r.ratio!.low)
+                    let q = r.speedup!
+                    return Bar(label: r.key.implementation + " vs " + q.reference, value: q.value, low: q.low, high: q.high)
                 }
                 html += "<h3>\(HTML.escape(name))</h3>\n" + barChart(bars, unit: "×", ceiling: 1)
             }
@@ -145,7 +145,7 @@ public enum HTMLReport {
         // Table.
         html += beforeTable
         html += "<h2>All results</h2>\n<table><tr>"
-        for h in ["benchmark", "implementation", "dataset", "metric", "status", "median", "p25", "p75", "cv", "samples", "ratio", "detail"] {
+        for h in ["benchmark", "implementation", "dataset", "metric", "status", "median", "p25", "p75", "cv", "samples", "speedup", "ratio_to_reference", "detail"] {
             html += "<th>\(h)</th>"
         }
         html += "</tr>\n"
@@ -158,7 +158,8 @@ public enum HTMLReport {
             } else {
                 cells += ["", "", "", "", ""]
             }
-            cells.append(r.ratio.map { format2($0.value) } ?? "")
+            cells.append(r.speedup.map { SummaryTable.formatRatio($0.value) + "×" } ?? "")
+            cells.append(r.ratio.map { SummaryTable.formatRatio($0.value) } ?? "")
             cells.append(r.detail)
             html += "<tr>" + cells.map { "<td>\(HTML.escape($0))</td>" }.joined() + "</tr>\n"
         }

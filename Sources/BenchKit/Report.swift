@@ -1,7 +1,7 @@
 import GraticuleSupport
 /// Metadata that every row of a run carries.
 public struct RunMetadata: Equatable, Sendable {
-    public static let currentSchemaVersion = 1
+    public static let currentSchemaVersion = 2
 
     public var schemaVersion: Int = RunMetadata.currentSchemaVersion
     public var runID: String
@@ -82,8 +82,18 @@ public struct MetricResult: Equatable, Sendable {
     public var iterationsPerSample: Int
     public var samples: [Double]
     public var summary: SampleSummary?
+    /// This median ÷ the reference implementation's median of the same benchmark, dataset,
+    /// parameters and metric, with its bootstrap 95% interval (CSV `ratio_to_reference`).
+    /// For `time_ns`, below 1 is faster than the reference.
     public var ratio: Ratio?
     public var detail: String
+
+    /// On `time_ns` rows: the reference's time ÷ this time (CSV `speedup`), above 1 is
+    /// faster than the reference; the inverse of ``ratio``, its interval inverted with it.
+    public var speedup: Ratio? {
+        guard metric == Metric.timeNs.rawValue, let r = ratio, r.value > 0, r.low > 0, r.high > 0 else { return nil }
+        return Ratio(reference: r.reference, value: 1 / r.value, low: 1 / r.high, high: 1 / r.low)
+    }
 
     public init(key: CaseKey, datasetBytes: Int, datasetItems: Int, metric: String, status: Status,
                 iterationsPerSample: Int = 0, samples: [Double] = [], summary: SampleSummary? = nil,
@@ -119,15 +129,18 @@ public struct RunReport: Equatable, Sendable {
         self.results = results
     }
 
-    /// Column order of the report CSV (schema version 1). Never reordered; new columns
-    /// only ever come with a new schema version.
+    /// Column order of the report CSV (schema version 2). Never reordered; new columns
+    /// only ever come with a new schema version. Version 2 named the two ratios apart:
+    /// `ratio_to_reference` (this median ÷ the reference's, any metric) and `speedup`
+    /// (the reference's time ÷ this time, `time_ns` rows), where version 1 had one `ratio`.
     public static let columns = [
         "schema_version", "run_id", "timestamp", "git_commit", "git_dirty", "toolchain",
         "build_configuration", "cpu_model", "cpu_count", "os", "kernel", "load_average",
         "allocator", "benchmark", "implementation", "dataset", "dataset_bytes", "dataset_items",
         "parameters", "metric", "status", "samples", "iterations_per_sample", "min", "p25",
         "median", "p75", "p90", "p99", "max", "mean", "stddev", "cv", "ci95_low", "ci95_high",
-        "reference", "ratio", "ratio_ci95_low", "ratio_ci95_high", "detail",
+        "reference", "ratio_to_reference", "ratio_to_reference_ci95_low", "ratio_to_reference_ci95_high",
+        "speedup", "speedup_ci95_low", "speedup_ci95_high", "detail",
     ]
 
     /// Column order of the samples CSV.
@@ -164,6 +177,11 @@ public struct RunReport: Equatable, Sendable {
                         CSV.number(ratio.high)]
             } else {
                 row += ["", "", "", ""]
+            }
+            if let s = r.speedup {
+                row += [CSV.number(s.value), CSV.number(s.low), CSV.number(s.high)]
+            } else {
+                row += ["", "", ""]
             }
             row.append(r.detail)
             out += CSV.record(row)
@@ -310,8 +328,9 @@ extension RunReport {
                 result.samples = samples["\(key.benchmark)|\(key.implementation)|\(key.dataset)|\(key.parameters)|\(result.metric)"] ?? []
             }
             if !col("reference").isEmpty {
-                result.ratio = .init(reference: col("reference"), value: try dbl("ratio"),
-                                     low: try dbl("ratio_ci95_low"), high: try dbl("ratio_ci95_high"))
+                result.ratio = .init(reference: col("reference"), value: try dbl("ratio_to_reference"),
+                                     low: try dbl("ratio_to_reference_ci95_low"),
+                                     high: try dbl("ratio_to_reference_ci95_high"))
             }
             results.append(result)
         }

@@ -23,6 +23,9 @@ public struct RunConfiguration: Sendable {
     public var seed: UInt64 = 0x6752_6174_6963_756C
     /// Progress lines on stderr.
     public var showProgress: Bool = false
+    /// The child process that measures allocations when this process does not allocate
+    /// with jemalloc (see ``AllocationCounter``); nil leaves those metrics `unsupported`.
+    public var allocationChild: AllocationCounter.Child?
     /// Where external programs get their dataset files.
     public var scratchDirectory: String = "/tmp/graticule-bench"
 

@@ -73,7 +73,7 @@ final class _InProcessSampler: _Sampler {
 
     fileprivate func _runForRegion(_ n: Int) { runWithInjection(n) }
 
-    var allocationsUnsupportedReason: String { "malloc is not jemalloc in this process" }
+    var allocationsUnsupportedReason: String { "this process does not allocate with jemalloc" }
     func close() {}
 }
 
@@ -126,8 +126,21 @@ public struct Runner {
     /// the allocation and resident-memory passes (which flush allocator caches and so are
     /// kept out of the timed samples).
     public func run(_ cases: [BenchmarkCase]) -> [MetricResult] {
+        measure(cases).results
+    }
+
+    /// What ``measure(_:)`` returns: the results and the allocators they were measured with.
+    public struct Outcome: Sendable {
+        public var results: [MetricResult]
+        /// The allocator of the timed samples, and where the allocation metrics came from,
+        /// in words (the report's `allocator` column).
+        public var allocators: String
+    }
+
+    /// As ``run(_:)``, and also says which allocators the results were measured with.
+    public func measure(_ cases: [BenchmarkCase]) -> Outcome {
         let cfg = configuration
-        let progress = _Progress(enabled: cfg.showProgress)
+        let progress = RunProgress(enabled: cfg.showProgress)
         var slots = cases.map { Slot(bcase: $0) }
 
         for i in slots.indices {
@@ -185,7 +198,7 @@ public struct Runner {
             if active.isEmpty { break }
             active.shuffle(using: &rng)
             round += 1
-            progress.update("round \(round): \(active.count) of \(slots.count) cases sampling, "
+            progress.update("sampling round \(round): \(active.count) of \(slots.count) cases still sampling, "
                 + "\(String(format1((Double(_SystemProbe.nowNanoseconds() - start)) / 1e9)))s")
             for i in active {
                 do {
@@ -201,6 +214,23 @@ public struct Runner {
                 } catch {
                     slots[i].fail("sampling failed: \(error)", error)
                     slots[i].times = []
+                }
+            }
+        }
+
+        // Allocation metrics: in this process when it allocates with jemalloc (a run started
+        // with jemalloc preloaded), otherwise in one jemalloc child for every in-process case.
+        var childResult: AllocationCounter.ChildResult?
+        var childFailure: String?
+        if !_Jemalloc.isActive, let child = cfg.allocationChild {
+            let requests = slots.filter { $0.sampler is _InProcessSampler && $0.failure == nil && !$0.times.isEmpty }
+                .map { (id: $0.bcase.id.description, iterations: $0.bcase.wholePeriods($0.iterations)) }
+            if !requests.isEmpty {
+                progress.update("allocations: \(requests.count) cases in a jemalloc child process")
+                do {
+                    childResult = try AllocationCounter.measure(requests, child: child, scratch: cfg.scratchDirectory)
+                } catch {
+                    childFailure = "\(error)"
                 }
             }
         }
@@ -229,34 +259,25 @@ public struct Runner {
             results.append(.measured(key, bytes: s.bytes, items: s.items, metric: .throughputItemsPerS,
                                      iterations: it, samples: s.times.map { Double(s.items) / $0 * 1e9 }))
 
-            var counts: [Double] = [], bytes: [Double] = [], peaks: [Double] = []
-            var supported = true
-            for _ in 0..<max(1, cfg.allocationPasses) {
-                guard let a = sampler.allocations(it) else { supported = false; break }
-                counts.append(a.count / Double(it))
-                bytes.append(a.bytes / Double(it))
-                if let p = a.peak { peaks.append(p) }
-            }
-            if supported {
+            switch allocationSamples(for: s, sampler: sampler, child: childResult, childFailure: childFailure) {
+            case .success(let a):
                 results.append(.measured(key, bytes: s.bytes, items: s.items, metric: .allocCount,
-                                         iterations: it, samples: counts))
+                                         iterations: it, samples: a.counts))
                 results.append(.measured(key, bytes: s.bytes, items: s.items, metric: .allocBytes,
-                                         iterations: it, samples: bytes))
-            } else {
-                for m in [Metric.allocCount, .allocBytes] {
+                                         iterations: it, samples: a.bytes))
+                if a.peaks.count == a.counts.count {
+                    results.append(.measured(key, bytes: s.bytes, items: s.items, metric: .peakHeapBytes,
+                                             iterations: 1, samples: a.peaks))
+                } else {
                     results.append(MetricResult(key: key, datasetBytes: s.bytes, datasetItems: s.items,
-                                                metric: m.rawValue, status: .unsupported,
-                                                detail: sampler.allocationsUnsupportedReason))
+                                                metric: Metric.peakHeapBytes.rawValue, status: .unsupported,
+                                                detail: "jemalloc has no thread.peak (needs 5.3)"))
                 }
-            }
-            if supported && peaks.count == counts.count {
-                results.append(.measured(key, bytes: s.bytes, items: s.items, metric: .peakHeapBytes,
-                                         iterations: 1, samples: peaks))
-            } else {
-                results.append(MetricResult(key: key, datasetBytes: s.bytes, datasetItems: s.items,
-                                            metric: Metric.peakHeapBytes.rawValue, status: .unsupported,
-                                            detail: supported ? "jemalloc has no thread.peak (needs 5.3)"
-                                                : sampler.allocationsUnsupportedReason))
+            case .failure(let why):
+                for m in [Metric.allocCount, .allocBytes, .peakHeapBytes] {
+                    results.append(MetricResult(key: key, datasetBytes: s.bytes, datasetItems: s.items,
+                                                metric: m.rawValue, status: why.status, detail: why.detail))
+                }
             }
             if let rss = sampler.peakResident(it) {
                 results.append(.measured(key, bytes: s.bytes, items: s.items, metric: .peakResidentBytes,
@@ -269,7 +290,95 @@ public struct Runner {
             sampler.close()
         }
         progress.finish()
-        return Runner.addingRatios(results, reference: cfg.reference)
+        let timing = RunEnvironment.allocator
+        let allocators: String
+        if _Jemalloc.isActive {
+            allocators = timing
+        } else if let v = childResult?.allocator {
+            allocators = "\(timing) (timing); \(v) in a child process (allocation metrics)"
+        } else {
+            allocators = "\(timing) (timing); allocation metrics not measured"
+        }
+        return Outcome(results: Runner.addingRatios(results, reference: cfg.reference), allocators: allocators)
+    }
+
+    /// Why a case has no allocation metrics, and the status its rows get.
+    struct AllocationGap: Error {
+        var status: MetricResult.Status
+        var detail: String
+    }
+
+    /// A case's allocation samples: measured here when this process allocates with jemalloc,
+    /// otherwise taken from the child's answer.
+    private func allocationSamples(for s: Slot, sampler: _Sampler, child: AllocationCounter.ChildResult?,
+                                   childFailure: String?) -> Result<AllocationCounter.Samples, AllocationGap> {
+        guard sampler is _InProcessSampler else {
+            return .failure(AllocationGap(status: .unsupported, detail: sampler.allocationsUnsupportedReason))
+        }
+        if _Jemalloc.isActive {
+            guard let a = Runner.allocationPasses(sampler, iterations: s.bcase.wholePeriods(s.iterations),
+                                                  passes: configuration.allocationPasses) else {
+                return .failure(AllocationGap(status: .failed, detail: "jemalloc's counters stopped answering"))
+            }
+            return .success(a)
+        }
+        if let child {
+            let id = s.bcase.id.description
+            if let a = child.measured[id] { return .success(a) }
+            return .failure(AllocationGap(status: .failed, detail: child.errors[id] ?? "not measured"))
+        }
+        if let childFailure { return .failure(AllocationGap(status: .unsupported, detail: childFailure)) }
+        return .failure(AllocationGap(status: .unsupported,
+                                      detail: "no jemalloc in this process and no allocation child configured"))
+    }
+
+    /// `passes` allocation samples of `iterations` operations each, per operation.
+    static func allocationPasses(_ sampler: _Sampler, iterations it: Int, passes: Int) -> AllocationCounter.Samples? {
+        var out = AllocationCounter.Samples(counts: [], bytes: [], peaks: [])
+        for _ in 0..<max(1, passes) {
+            guard let a = sampler.allocations(it) else { return nil }
+            out.counts.append(a.count / Double(it))
+            out.bytes.append(a.bytes / Double(it))
+            if let p = a.peak { out.peaks.append(p) }
+        }
+        if out.peaks.count != out.counts.count { out.peaks = [] }
+        return out
+    }
+
+    /// The allocation child's side: measures the cases that `requestPath` lists (lines of
+    /// `ITERATIONS<tab>CASE-ID`) and writes the protocol lines of ``AllocationCounter`` to
+    /// `output`, one per case, as each finishes. Each case is set up, runs one operation
+    /// untimed, then takes the configured passes.
+    public static func serveAllocationRequests(_ requestPath: String, cases: [BenchmarkCase],
+                                               configuration cfg: RunConfiguration,
+                                               output: (String) -> Void) throws {
+        let text = try FileIO.readText(requestPath)
+        guard let version = AllocationCounter.versionInThisProcess else {
+            output("error\t*\tthis process does not allocate with jemalloc")
+            return
+        }
+        output("allocator\t" + version)
+        let byID = Dictionary(cases.map { ($0.id.description, $0) }, uniquingKeysWith: { a, _ in a })
+        for line in text.split(separator: "\n") {
+            let f = line.split(separator: "\t", maxSplits: 1)
+            guard f.count == 2, let n = Int(f[0]), n > 0 else { continue }
+            let id = String(f[1])
+            guard let c = byID[id], case .inProcess(let setup) = c.body else {
+                output(AllocationCounter.errorLine(id: id, "no in-process case with this id"))
+                continue
+            }
+            do {
+                let sampler = _InProcessSampler(workload: try setup(c.dataset), slowdown: cfg.slowdown(for: c.id))
+                _ = try sampler.sample(1)
+                guard let a = allocationPasses(sampler, iterations: n, passes: cfg.allocationPasses) else {
+                    output(AllocationCounter.errorLine(id: id, "jemalloc's counters did not answer"))
+                    continue
+                }
+                output(AllocationCounter.line(id: id, a))
+            } catch {
+                output(AllocationCounter.errorLine(id: id, "setup failed: \(error)"))
+            }
+        }
     }
 
     /// Marks `wrong` every case whose result differs from the reference implementation's
@@ -330,20 +439,55 @@ func format1(_ x: Double) -> String {
     return String(scaled)
 }
 
-/// A single self-overwriting progress line on stderr (only on a terminal).
-final class _Progress {
+/// Progress on standard error while a run measures.
+///
+/// On a terminal: one self-overwriting line, redrawn at most ten times a second. Without a
+/// terminal (a CI log): a line when a phase starts (setup, warm-up, sampling, allocations,
+/// memory, instructions; the phase is the first word of the text) and otherwise at most one
+/// line every 10 seconds, so a log shows that the run is alive without filling up.
+public final class RunProgress {
     let enabled: Bool
+    let terminal: Bool
+    let logInterval: UInt64
     private var last: UInt64 = 0
-    init(enabled: Bool) { self.enabled = enabled && isatty(2) != 0 }
-    func update(_ text: String) {
+    private var phase = ""
+    private var drew = false
+    /// Lines written to the log so far (without a terminal).
+    public private(set) var logLines = 0
+    private let sink: (String) -> Void
+
+    /// - Parameters:
+    ///   - enabled: false prints nothing (`--quiet`).
+    ///   - terminal: nil asks whether standard error is a terminal.
+    ///   - logIntervalSeconds: the least time between two log lines of the same phase.
+    ///   - sink: where text goes (standard error by default).
+    public init(enabled: Bool, terminal: Bool? = nil, logIntervalSeconds: Double = 10,
+                sink: ((String) -> Void)? = nil) {
+        self.enabled = enabled
+        self.terminal = terminal ?? (isatty(2) != 0)
+        self.logInterval = UInt64(logIntervalSeconds * 1e9)
+        self.sink = sink ?? { text in _ = text.withCString { write(2, $0, strlen($0)) } }
+    }
+
+    public func update(_ text: String) {
         guard enabled else { return }
         let now = _SystemProbe.nowNanoseconds()
-        guard now &- last > 100_000_000 else { return }
+        let p = String(text.prefix { $0 != " " && $0 != ":" })
+        if terminal {
+            guard now &- last > 100_000_000 else { return }
+            last = now
+            drew = true
+            sink("\r\u{1B}[K[graticule] " + String(text.prefix(100)))
+            return
+        }
+        guard p != phase || now &- last >= logInterval else { return }
+        phase = p
         last = now
-        let line = "\r\u{1B}[K[graticule] " + String(text.prefix(100))
-        _ = line.withCString { write(2, $0, strlen($0)) }
+        logLines += 1
+        sink("[graticule] " + text + "\n")
     }
-    func finish() {
-        if enabled { _ = "\r\u{1B}[K".withCString { write(2, $0, strlen($0)) } }
+
+    public func finish() {
+        if enabled && terminal && drew { sink("\r\u{1B}[K") }
     }
 }

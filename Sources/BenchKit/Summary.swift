@@ -1,18 +1,23 @@
 import Foundation
 import GraticuleSupport
-/// The table `graticule bench` prints: one line per case, with the median time, the
-/// throughputs, allocations, the ceiling set by `baseline.memscan` on the same dataset, and
-/// the ratio to the reference implementation.
+/// The table `graticule bench` prints: one line per case, with the median time and its
+/// interval, throughput, allocations and the speedup over the reference implementation.
+/// By default it fits 120 columns (names are cut with `…` where needed, and the ceiling,
+/// items/s and bytes/op columns are left out); `wide` prints every column in full.
 public enum SummaryTable {
-    public static func render(_ report: RunReport, reference: String) -> String {
+    /// The default width of the table, in characters.
+    public static let defaultWidth = 120
+
+    public static func render(_ report: RunReport, reference: String, wide: Bool = false) -> String {
         var byCase: [CaseKey: [String: MetricResult]] = [:]
         for r in report.results { byCase[r.key, default: [:]][r.metric] = r }
         var ceiling: [String: Double] = [:]
         for (k, m) in byCase where k.benchmark == "baseline.memscan" {
             if let t = m[Metric.throughputMBPerS.rawValue]?.summary?.median { ceiling[k.dataset] = t }
         }
+        let hasInstructions = report.results.contains { $0.metric == Metric.instructions.rawValue && $0.status == .ok }
         let header = ["benchmark", "implementation", "dataset", "median", "±ci", "MB/s", "ceiling MB/s",
-                      "items/s", "allocs/op", "bytes/op", "instr/op", "vs " + reference]
+                      "items/s", "allocs/op", "bytes/op", "instr/op", "speedup vs " + reference]
         var rows: [[String]] = []
         for key in byCase.keys.sorted() {
             let m = byCase[key]!
@@ -29,24 +34,32 @@ public enum SummaryTable {
             } else if let t = m[Metric.timeNs.rawValue] {
                 timeText = t.status.rawValue
             }
-            var ratio = ""
-            if let t = m[Metric.timeNs.rawValue], let q = t.ratio {
-                // Time ratio inverted: "2.0x faster" reads better than "0.5".
-                ratio = q.value > 0 ? formatRatio(1 / q.value) + "x [" + formatRatio(1 / q.high) + "–"
-                    + formatRatio(1 / q.low) + "]" : ""
+            var speedup = ""
+            if let q = m[Metric.timeNs.rawValue]?.speedup {
+                speedup = formatRatio(q.value) + "× [" + formatRatio(q.low) + "–" + formatRatio(q.high) + "]"
             } else if key.implementation == reference, byCase.keys.contains(where: {
                 $0.comparisonGroup == key.comparisonGroup && $0.implementation != reference }) {
-                ratio = "(reference)"
+                speedup = "(reference)"
             }
             let name = key.parameters.isEmpty ? key.benchmark : "\(key.benchmark) [\(key.parameters)]"
             rows.append([name, key.implementation, key.dataset, timeText, ci,
                          med(.throughputMBPerS), ceiling[key.dataset].map(formatMetric) ?? "",
                          med(.throughputItemsPerS), med(.allocCount), med(.allocBytes),
-                         med(.instructions), ratio])
+                         med(.instructions), speedup])
         }
-        var out = table(header: header, rows: rows)
-        out += "ratio: reference time / this time (higher is faster), bootstrap 95% interval in brackets\n"
-        return out
+        let note = "speedup: \(reference)'s time ÷ this time (above 1 is faster), bootstrap 95% interval in brackets"
+        if wide {
+            return table(header: header, rows: rows) + note + "\n"
+        }
+        // The narrow table: name, implementation, dataset, median, ±ci, MB/s, allocs/op,
+        // instr/op when counted, speedup.
+        var keep = [0, 1, 2, 3, 4, 5, 8]
+        if hasInstructions { keep.append(10) }
+        keep.append(11)
+        let narrowRows = rows.map { r in keep.map { r[$0] } }
+        return TextTable.render(header: keep.map { header[$0] }, rows: narrowRows, maxWidth: defaultWidth,
+                                shrinkable: [0, 1, 2])
+            + note + "; --wide for every column\n"
     }
 
     /// Fixed-width text table.

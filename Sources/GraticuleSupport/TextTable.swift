@@ -3,15 +3,32 @@
 public enum TextTable {
     /// The table as lines ending in LF.
     ///
+    /// - Parameters:
+    ///   - maxWidth: when given, the columns listed in `shrinkable` are narrowed (widest
+    ///     first, never below 8 characters) until a line fits, and their cells cut with `…`.
+    ///     Columns not listed keep their width.
     /// - Complexity: O(cells). Allocates the output string.
-    public static func render(header: [String], rows: [[String]]) -> String {
+    public static func render(header: [String], rows: [[String]], maxWidth: Int? = nil,
+                              shrinkable: [Int] = []) -> String {
         var widths = header.map(\.count)
         for r in rows { for (i, c) in r.enumerated() where i < widths.count { widths[i] = max(widths[i], c.count) } }
+        if let maxWidth {
+            func total() -> Int { widths.reduce(0, +) + 2 * max(0, widths.count - 1) }
+            while total() > maxWidth {
+                guard let i = shrinkable.filter({ $0 < widths.count && widths[$0] > 8 })
+                    .max(by: { widths[$0] < widths[$1] }) else { break }
+                widths[i] -= 1
+            }
+        }
+        func fit(_ c: String, _ w: Int) -> String {
+            c.count <= w ? c : String(c.prefix(max(0, w - 1))) + "…"
+        }
         func line(_ cells: [String]) -> String {
             cells.enumerated().map { i, c in
                 let w = i < widths.count ? widths[i] : c.count
-                return i < 3 ? c.padding(toLength: w, withPad: " ", startingAt: 0)
-                    : String(repeating: " ", count: w - c.count) + c
+                let t = fit(c, w)
+                return i < 3 ? t.padding(toLength: w, withPad: " ", startingAt: 0)
+                    : String(repeating: " ", count: w - t.count) + t
             }.joined(separator: "  ") + "\n"
         }
         var out = line(header)

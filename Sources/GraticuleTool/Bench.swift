@@ -31,8 +31,11 @@ struct Bench: ParsableCommand {
     @Option(help: "Baseline report to gate this run against (exit 1 on regression).")
     var baseline: String?
 
-    @Option(help: "Write the gate's Markdown summary here (with --baseline).")
+    @Option(help: "Write a Markdown summary here (for $GITHUB_STEP_SUMMARY): the run's failures, speedups and all cases; with --baseline, the gate's regressions, improvements and all findings.")
     var markdown: String?
+
+    @Flag(help: "Print every column of the summary table (by default it fits 120 columns).")
+    var wide = false
 
     @Option(help: "Also write the results in Bencher's metric format (BMF JSON) here.")
     var json: String?
@@ -77,6 +80,9 @@ struct Bench: ParsableCommand {
     @Option(help: ArgumentHelp("Internal: iterations for --callgrind-child.", visibility: .private))
     var callgrindIterations: Int = 1
 
+    @Option(help: ArgumentHelp("Internal: measure the allocations of the cases this request file lists (in a child with jemalloc preloaded).", visibility: .private))
+    var allocationChild: String?
+
     func parsedInjections() throws -> [String: Double] {
         var d: [String: Double] = [:]
         for spec in injections {
@@ -113,6 +119,12 @@ struct Bench: ParsableCommand {
                                               slowdown: config.slowdown(for: c.id))
             return
         }
+        if let requests = allocationChild {
+            try Runner.serveAllocationRequests(requests, cases: suite.cases, configuration: config) { line in
+                FileHandle.standardOutput.write(Data((line + "\n").utf8))
+            }
+            return
+        }
 
         let cases = suite.selected(quick: quick, filter: filter)
         if list {
@@ -128,11 +140,18 @@ struct Bench: ParsableCommand {
         if RunEnvironment.buildConfiguration == "debug" {
             printErr("warning: this is a debug build; its timings do not reflect release performance and it cannot be gated")
         }
-        if !RunEnvironment.allocationCountersActive {
-            printErr("warning: malloc is not jemalloc here; allocation metrics are written as unsupported")
+        if !AllocationCounter.isActiveInThisProcess {
+            if AllocationCounter.jemallocLibrary() != nil {
+                config.allocationChild = AllocationCounter.Child(
+                    executable: Bench.executablePath, arguments: childArguments() + ["--allocation-child"])
+            } else {
+                printErr("warning: \(AllocationCounter.Failure.noLibrary); allocation metrics are written as unsupported")
+            }
         }
-        let metadata = RunEnvironment.collect()
-        var results = Runner(configuration: config).run(cases)
+        var metadata = RunEnvironment.collect()
+        let outcome = Runner(configuration: config).measure(cases)
+        metadata.allocator = outcome.allocators
+        var results = outcome.results
         if instructions {
             results += countInstructions(cases, results: results, config: config)
             results = Runner.addingRatios(results.map { var r = $0; r.ratio = nil; return r },
@@ -141,8 +160,13 @@ struct Bench: ParsableCommand {
         let report = RunReport(metadata: metadata, results: results)
         do { try report.write(to: output) } catch { fail("cannot write report: \(error)") }
         do { try BenchExportFiles.write(report, json: json, gab: gab) } catch { fail("\(error)") }
+        if let markdown, baseline == nil {
+            do { try FileIO.writeText(markdown, BenchmarkExports.markdown(report, reference: reference)) } catch {
+                fail("cannot write \(markdown): \(error)")
+            }
+        }
         if !quiet {
-            print(SummaryTable.render(report, reference: reference))
+            print(SummaryTable.render(report, reference: reference, wide: wide))
             print("report: \(output) (samples: \(RunReport.samplesPath(for: output)))")
         }
         let failed = results.filter { $0.status.isFailure && $0.metric == "time_ns" }
@@ -157,15 +181,40 @@ struct Bench: ParsableCommand {
         }
     }
 
+    /// This executable, as an absolute path (children run it again).
+    static var executablePath: String {
+        CommandLine.arguments[0].hasPrefix("/") ? CommandLine.arguments[0]
+            : FileManager.default.currentDirectoryPath + "/" + CommandLine.arguments[0]
+    }
+
+    /// The arguments that make a child build the same suite as this run.
+    func childArguments() -> [String] {
+        var args = ["bench", "--quiet"]
+        if quick { args.append("--quick") }
+        for e in externals { args += ["--external", e] }
+        if let data { args += ["--data", data] }
+        for j in injections { args += ["--inject-slowdown", j] }
+        return args
+    }
+
     /// Runs each in-process case twice under callgrind and records instructions per op.
+    /// The counts are exact whatever else runs, so the children run one per core (after all
+    /// timing is done).
     func countInstructions(_ cases: [BenchmarkCase], results: [MetricResult], config: RunConfiguration)
         -> [MetricResult]
     {
-        let exe = CommandLine.arguments[0].hasPrefix("/") ? CommandLine.arguments[0]
-            : FileManager.default.currentDirectoryPath + "/" + CommandLine.arguments[0]
+        let exe = Bench.executablePath
         let valgrind = InstructionCounter.valgrindAvailable
-        var out: [MetricResult] = []
-        for (i, c) in cases.enumerated() {
+        let out = _ResultSlots(count: cases.count, progress: RunProgress(enabled: !quiet))
+        if let keepProfiles {
+            try? FileManager.default.createDirectory(atPath: keepProfiles, withIntermediateDirectories: true)
+        }
+        let baseArguments = childArguments()
+        let keepProfiles = keepProfiles
+        let shared = _Unchecked((cases, results, config))
+        DispatchQueue.concurrentPerform(iterations: cases.count) { i in
+            let (cases, results, config) = shared.value
+            let c = cases[i]
             let key = c.id
             let timing = results.first { $0.key == key && $0.metric == "time_ns" }
             let bytes = timing?.datasetBytes ?? 0, items = timing?.datasetItems ?? 0
@@ -173,45 +222,74 @@ struct Bench: ParsableCommand {
                 MetricResult(key: key, datasetBytes: bytes, datasetItems: items,
                              metric: Metric.instructions.rawValue, status: .unsupported, detail: why)
             }
-            guard valgrind else { out.append(unsupported("valgrind is not installed")); continue }
+            guard valgrind else { out.set(i, unsupported("valgrind is not installed")); return }
             guard case .inProcess = c.body else {
-                out.append(unsupported("external program: instructions are counted in-process only"))
-                continue
+                out.set(i, unsupported("external program: instructions are counted in-process only"))
+                return
             }
-            guard let t = timing, t.status == .ok, let median = t.summary?.median else {
-                out.append(unsupported("case did not run")); continue
+            guard let t = timing, t.status == .ok else {
+                out.set(i, unsupported("case did not run")); return
             }
-            if !quiet { printErr("[graticule] instructions \(i + 1)/\(cases.count): \(key)") }
-            // Enough operations for ≈ 10 ms of native time (callgrind runs ~50x slower).
-            var k = max(2, min(1000, Int(1e7 / max(median, 1))))
-            // With the slowdown hook, 100 counted operations make the injected fraction exact
-            // (floor(101 × s) − floor(1 × s) = 100 × s for s in hundredths below 1).
-            if config.slowdown(for: key) > 0 { k = max(k, 100) }
-            var args = ["bench", "--callgrind-child", key.description, "--quiet"]
-            if quick { args.append("--quick") }
-            for e in externals { args += ["--external", e] }
-            if let data { args += ["--data", data] }
-            for j in injections { args += ["--inject-slowdown", j] }
+            out.started(key, of: cases.count)
+            let slowed = config.slowdown(for: key) > 0
+            let args = baseArguments + ["--callgrind-child", key.description]
             do {
                 var keep: String?
                 if let keepProfiles {
-                    try? FileManager.default.createDirectory(atPath: keepProfiles, withIntermediateDirectories: true)
                     let name = key.description.map { $0.isLetter || $0.isNumber || "._=-".contains($0) ? $0 : "_" }
                     keep = keepProfiles + "/" + String(name) + ".callgrind.out"
                 }
-                let perOp = try InstructionCounter.perOperation(
-                    executable: exe, small: 1, large: 1 + k, scratch: config.scratchDirectory, keepProfile: keep
+                // The counted operations: about 3·10⁷ instructions' worth (≈ 10 ms native),
+                // chosen from the one-operation run's count so the choice repeats between
+                // runs, in whole periods of the workload. With the slowdown hook, 100 counted
+                // operations make the injected fraction exact (floor(101 × s) − floor(1 × s)
+                // = 100 × s for s in hundredths below 1).
+                let counted = try InstructionCounter.perOperation(
+                    executable: exe, small: 1,
+                    large: { one in
+                        var k = max(2, min(1000, Int(3e7 / Double(max(one, 1)))))
+                        if slowed { k = max(k, 100) }
+                        return 1 + c.wholePeriods(k)
+                    },
+                    scratch: config.scratchDirectory, keepProfile: keep
                 ) { n in args + ["--callgrind-iterations", String(n)] }
-                out.append(.measured(key, bytes: bytes, items: items, metric: .instructions,
-                                     iterations: k, samples: [perOp]))
+                out.set(i, .measured(key, bytes: bytes, items: items, metric: .instructions,
+                                     iterations: counted.large - 1, samples: [counted.perOperation]))
             } catch {
-                out.append(MetricResult(key: key, datasetBytes: bytes, datasetItems: items,
+                out.set(i, MetricResult(key: key, datasetBytes: bytes, datasetItems: items,
                                         metric: Metric.instructions.rawValue, status: .failed,
                                         detail: "\(error)"))
             }
         }
-        return out
+        out.progress.finish()
+        return out.results
     }
+}
+
+/// A value handed to worker threads that only read it.
+private struct _Unchecked<T>: @unchecked Sendable {
+    let value: T
+    init(_ value: T) { self.value = value }
+}
+
+/// One result per case, filled from several threads.
+private final class _ResultSlots: @unchecked Sendable {
+    private let lock = NSLock()
+    private var slots: [MetricResult?]
+    private var begun = 0
+    let progress: RunProgress
+    init(count: Int, progress: RunProgress) {
+        slots = Array(repeating: nil, count: count)
+        self.progress = progress
+    }
+    func started(_ key: CaseKey, of total: Int) {
+        lock.lock()
+        begun += 1
+        progress.update("instructions \(begun)/\(total): \(key)")
+        lock.unlock()
+    }
+    func set(_ i: Int, _ r: MetricResult) { lock.lock(); slots[i] = r; lock.unlock() }
+    var results: [MetricResult] { lock.lock(); defer { lock.unlock() }; return slots.compactMap { $0 } }
 }
 
 /// Compares, prints the findings and writes the optional outputs; returns the exit code.

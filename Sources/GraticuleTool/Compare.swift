@@ -1,6 +1,7 @@
 import GraticuleSupport
 import ArgumentParser
 import BenchKit
+import Foundation
 
 struct Compare: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -31,6 +32,9 @@ struct Compare: ParsableCommand {
 
     @Flag(help: "Gate every implementation, peers included.")
     var gateAll = false
+
+    @Option(help: "Comma-separated metrics that can fail the gate (default: every metric with a threshold); the others are reported only. On hosted CI runners: instructions,alloc_count,alloc_bytes.")
+    var gateMetrics: String?
 
     @Option(help: "Write the findings as CSV here.")
     var output: String?
@@ -65,8 +69,18 @@ struct Compare: ParsableCommand {
             h = try RunReport.read(path: head)
         } catch { fail("\(error)") }
         do { try BenchExportFiles.write(h, json: json, gab: gab) } catch { fail("\(error)") }
+        var metrics: Set<String>?
+        if let gateMetrics {
+            let names = Set(gateMetrics.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) })
+            let known = Set(Metric.allCases.map(\.rawValue))
+            if let bad = names.subtracting(known).sorted().first {
+                fail("--gate-metrics: unknown metric '\(bad)' (one of \(known.sorted().joined(separator: ", ")))")
+            }
+            metrics = names
+        }
         let code = try gateAndPrint(base: b, head: h, gate: Gate(thresholds: t, alpha: alpha,
-                                                               gatedImplementations: gateAll ? nil : Set(gate.split(separator: ",").map(String.init))),
+                                                               gatedImplementations: gateAll ? nil : Set(gate.split(separator: ",").map(String.init)),
+                                                               gatedMetrics: metrics),
                                     markdown: markdown, verdictsPath: output, quiet: quiet)
         if code != 0 { throw ExitCode(code) }
     }

@@ -81,3 +81,108 @@ final class RatioFormatTests: XCTestCase {
         XCTAssertEqual(SummaryTable.formatRatio(.infinity), "n/a")
     }
 }
+
+/// The speedup over the reference, under that one name, in every output.
+final class SpeedupOutputTests: XCTestCase {
+    /// graticule at 100 ns, a peer at 400 ns: the peer's speedup is 0.25 (interval 0.2–0.5).
+    static func comparedReport(extraCases: Int = 0) -> RunReport {
+        let mine = CaseKey(benchmark: "geojson.parse", implementation: "graticule", dataset: "generated/points-2k", parameters: "mode=whole")
+        let peer = CaseKey(benchmark: "geojson.parse", implementation: "foundation.jsonserialization",
+                           dataset: "generated/points-2k", parameters: "mode=whole")
+        var results = [MetricResult.measured(mine, bytes: 1000, items: 10, metric: .timeNs, iterations: 1, samples: [100, 100, 100])]
+        var p = MetricResult.measured(peer, bytes: 1000, items: 10, metric: .timeNs, iterations: 1, samples: [400, 400, 400])
+        p.ratio = .init(reference: "graticule", value: 4, low: 2, high: 5)
+        results.append(p)
+        results.append(MetricResult(key: CaseKey(benchmark: "geojson.parse", implementation: "broken", dataset: "generated/points-2k",
+                                                 parameters: "mode=whole"),
+                                    datasetBytes: 1000, datasetItems: 10, metric: "time_ns", status: .wrong,
+                                    detail: "feature count 9, reference 10"))
+        for i in 0..<extraCases {
+            let k = CaseKey(benchmark: "source.update.with.a.rather.long.name", implementation: "an-implementation-with-a-long-name-\(i)",
+                            dataset: "generated/a-dataset-whose-name-goes-on-and-on-\(i)", parameters: "k=10000;pool=1000;mode=whole")
+            results.append(.measured(k, bytes: 1000, items: 10, metric: .timeNs, iterations: 1, samples: [1e6, 1.1e6]))
+            results.append(.measured(k, bytes: 1000, items: 10, metric: .allocCount, iterations: 1, samples: [123456]))
+        }
+        return RunReport(metadata: ReportTests.metadata, results: results)
+    }
+
+    func testJSONExportsCarrySpeedup() throws {
+        let r = Self.comparedReport()
+        let bmf = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(BenchmarkExports.bencher(r).utf8)) as? [String: [String: [String: Double]]])
+        XCTAssertEqual(bmf["geojson.parse|foundation.jsonserialization|generated/points-2k|mode=whole"]?["speedup"],
+                       ["value": 0.25, "lower_value": 0.2, "upper_value": 0.5])
+        XCTAssertNil(bmf["geojson.parse|graticule|generated/points-2k|mode=whole"]?["speedup"], "the reference has none")
+        let bigger = try XCTUnwrap(JSONSerialization.jsonObject(
+            with: Data(BenchmarkExports.githubActionBenchmark(r, lowerIsBetter: false).utf8)) as? [[String: Any]])
+        let s = try XCTUnwrap(bigger.first { ($0["name"] as? String)?.hasSuffix(" speedup") ?? false })
+        XCTAssertEqual(s["value"] as? Double, 0.25)
+        XCTAssertEqual(s["unit"] as? String, "x")
+    }
+
+    func testRunMarkdownPutsFailuresFirstThenSpeedups() {
+        let md = BenchmarkExports.markdown(Self.comparedReport(), reference: "graticule")
+        let failed = md.range(of: "### Failed")!, speed = md.range(of: "### Speedup over graticule")!
+        let all = md.range(of: "<details><summary>All 3 cases</summary>")!
+        XCTAssertTrue(failed.lowerBound < speed.lowerBound && speed.lowerBound < all.lowerBound)
+        XCTAssertTrue(md.contains("| wrong | geojson.parse [mode=whole] | broken | generated/points-2k | feature count 9, reference 10 |"))
+        XCTAssertTrue(md.contains("| geojson.parse [mode=whole] | generated/points-2k | foundation.jsonserialization | 400.0 ns | 0.25× | 0.2–0.5 |"))
+        XCTAssertTrue(md.hasSuffix("</details>\n"))
+    }
+
+    func testHTMLShowsSpeedupColumn() {
+        let html = HTMLReport.render(Self.comparedReport())
+        XCTAssertTrue(html.contains("<th>speedup</th><th>ratio_to_reference</th>"))
+        XCTAssertTrue(html.contains("<td>0.25×</td><td>4</td>"))
+    }
+}
+
+/// The summary table fits 120 columns unless asked for every column.
+final class SummaryTableWidthTests: XCTestCase {
+    func testDefaultTableFits120Columns() {
+        let text = SummaryTable.render(SpeedupOutputTests.comparedReport(extraCases: 3), reference: "graticule")
+        for line in text.split(separator: "\n") {
+            XCTAssertLessThanOrEqual(line.count, 120, String(line))
+        }
+        XCTAssertTrue(text.contains("speedup vs graticule"))
+        XCTAssertTrue(text.contains("0.25× [0.2–0.5]"))
+        XCTAssertTrue(text.contains("…"), "long names are cut")
+        XCTAssertFalse(text.contains("ceiling MB/s"))
+    }
+
+    func testWideTableHasEveryColumnInFull() {
+        let text = SummaryTable.render(SpeedupOutputTests.comparedReport(extraCases: 3), reference: "graticule", wide: true)
+        XCTAssertTrue(text.contains("ceiling MB/s") && text.contains("bytes/op") && text.contains("items/s"))
+        XCTAssertTrue(text.contains("generated/a-dataset-whose-name-goes-on-and-on-2"))
+        XCTAssertFalse(text.contains("…"))
+    }
+}
+
+/// Progress without a terminal: a line per phase, and within a phase at most one per interval.
+final class RunProgressTests: XCTestCase {
+    func testLogModeWritesOneLinePerPhase() {
+        var lines: [String] = []
+        let p = RunProgress(enabled: true, terminal: false, logIntervalSeconds: 3600) { lines.append($0) }
+        for i in 1...50 { p.update("setup \(i)/50: case") }
+        for i in 1...50 { p.update("warm-up \(i)/50: case") }
+        for i in 1...200 { p.update("sampling round \(i): 3 of 50 cases still sampling") }
+        p.finish()
+        XCTAssertEqual(lines, ["[graticule] setup 1/50: case\n", "[graticule] warm-up 1/50: case\n",
+                               "[graticule] sampling round 1: 3 of 50 cases still sampling\n"])
+    }
+
+    func testLogModeRepeatsAPhaseAfterTheInterval() {
+        var lines: [String] = []
+        let p = RunProgress(enabled: true, terminal: false, logIntervalSeconds: 0) { lines.append($0) }
+        p.update("sampling round 1")
+        p.update("sampling round 2")
+        XCTAssertEqual(lines.count, 2)
+    }
+
+    func testQuietWritesNothing() {
+        var lines: [String] = []
+        let p = RunProgress(enabled: false, terminal: false) { lines.append($0) }
+        p.update("setup 1/1: x")
+        p.finish()
+        XCTAssertTrue(lines.isEmpty)
+    }
+}

@@ -139,3 +139,34 @@ extension GateTests {
             .contains("| regressed | mvt.decode [mode=tolerant] | graticule |"))
     }
 }
+
+extension GateTests {
+    /// On a hosted runner the gate fails on counts and only reports time.
+    func testGatedMetricsReportTimeWithoutFailing() throws {
+        let base = report([time(noisy(100, spread: 0.02, n: 30, seed: 1)), exact(.instructions, 1000)])
+        let head = report([time(noisy(150, spread: 0.02, n: 30, seed: 2)), exact(.instructions, 1000)])
+        let countsOnly = Gate(gatedMetrics: ["instructions", "alloc_count", "alloc_bytes"])
+        let f = try countsOnly.compare(base: base, head: head)
+        let t = try XCTUnwrap(f.first { $0.metric == "time_ns" })
+        XCTAssertEqual(t.verdict, .regressed)
+        XCTAssertFalse(t.gated)
+        XCTAssertEqual(Gate.exitCode(f), .ok)
+        let worse = report([time(noisy(150, spread: 0.02, n: 30, seed: 2)), exact(.instructions, 1100)])
+        XCTAssertEqual(Gate.exitCode(try countsOnly.compare(base: base, head: worse)), .regression)
+    }
+
+    /// Regressions, then improvements, then every finding in a collapsed table.
+    func testMarkdownOrdersRegressionsImprovementsThenAll() throws {
+        let base = report([time(noisy(100, spread: 0.02, n: 30, seed: 1)), exact(.instructions, 1000), exact(.allocCount, 10)])
+        let head = report([time(noisy(150, spread: 0.02, n: 30, seed: 2)), exact(.instructions, 900), exact(.allocCount, 10)])
+        let md = Gate.markdown(try Gate().compare(base: base, head: head), base: ReportTests.metadata, head: ReportTests.metadata)
+        let r = try XCTUnwrap(md.range(of: "### Regressions")), i = try XCTUnwrap(md.range(of: "### Improvements"))
+        let d = try XCTUnwrap(md.range(of: "<details><summary>All 3 findings"))
+        XCTAssertTrue(r.lowerBound < i.lowerBound && i.lowerBound < d.lowerBound)
+        let regressions = md[r.upperBound..<i.lowerBound], improvements = md[i.upperBound..<d.lowerBound]
+        XCTAssertTrue(regressions.contains("| regressed | b.op |") && !regressions.contains("improved"))
+        XCTAssertTrue(improvements.contains("| improved | b.op | graticule | d | instructions |"))
+        XCTAssertTrue(md[d.upperBound...].contains("| unchanged | b.op | graticule | d | alloc_count |"))
+        XCTAssertTrue(md.hasSuffix("</details>\n"))
+    }
+}

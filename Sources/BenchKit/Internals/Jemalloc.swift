@@ -1,14 +1,56 @@
-import CJemalloc
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
-/// Reads jemalloc's counters through `mallctl`.
+/// Reads jemalloc's counters through `mallctl`, found at run time.
+///
+/// Nothing links jemalloc: timing runs under the allocator the process starts with (the
+/// system's, what users ship). The allocation pass runs in a child process started with
+/// jemalloc preloaded (see ``AllocationCounter``); there `mallctl` resolves and every
+/// reading below works. In a process without jemalloc every reading is nil.
 ///
 /// Everything here is internal: the runner turns the readings into `alloc_count`,
 /// `alloc_bytes` and `peak_heap_bytes` metrics. Each reading is a few `mallctl` calls, so
 /// the runner takes them around a whole sample, never per operation.
 enum _Jemalloc {
+    typealias Mallctl = @convention(c) (UnsafePointer<CChar>?, UnsafeMutableRawPointer?,
+                                        UnsafeMutablePointer<Int>?, UnsafeMutableRawPointer?, Int) -> Int32
+    typealias NameToMIB = @convention(c) (UnsafePointer<CChar>?, UnsafeMutablePointer<Int>?,
+                                          UnsafeMutablePointer<Int>?) -> Int32
+    typealias ByMIB = @convention(c) (UnsafePointer<Int>?, Int, UnsafeMutableRawPointer?,
+                                      UnsafeMutablePointer<Int>?, UnsafeMutableRawPointer?, Int) -> Int32
+
+    /// The symbol every library of the process resolves `name` to, or nil.
+    static func globalSymbol(_ name: String) -> UnsafeMutableRawPointer? {
+        #if os(Linux)
+        return dlsym(UnsafeMutableRawPointer(bitPattern: 0), name)   // RTLD_DEFAULT
+        #else
+        return dlsym(UnsafeMutableRawPointer(bitPattern: -2), name)  // RTLD_DEFAULT
+        #endif
+    }
+
+    /// jemalloc's control functions, when jemalloc is loaded into this process.
+    struct API: @unchecked Sendable {
+        let mallctl: Mallctl
+        let nameToMIB: NameToMIB
+        let byMIB: ByMIB
+    }
+
+    static let api: API? = {
+        guard let a = globalSymbol("mallctl"), let b = globalSymbol("mallctlnametomib"),
+              let c = globalSymbol("mallctlbymib") else { return nil }
+        return API(mallctl: unsafeBitCast(a, to: Mallctl.self), nameToMIB: unsafeBitCast(b, to: NameToMIB.self),
+                   byMIB: unsafeBitCast(c, to: ByMIB.self))
+    }()
+
+    static func mallctl(_ name: String, _ old: UnsafeMutableRawPointer?, _ oldLen: UnsafeMutablePointer<Int>?,
+                        _ new: UnsafeMutableRawPointer?, _ newLen: Int) -> Int32 {
+        guard let api else { return -1 }
+        return api.mallctl(name, old, oldLen, new, newLen)
+    }
+
     /// A reading of the calling thread's allocation counters.
     struct Snapshot: Equatable {
         /// Bytes this thread has allocated since it started (`thread.allocated`).
@@ -29,17 +71,10 @@ enum _Jemalloc {
     }()
 
     /// True when the allocator in use really is jemalloc and its thread counters respond.
-    /// A binary can link the library and still get glibc's malloc if symbol order is wrong,
-    /// so this asks the dynamic linker which object provides the `malloc` every library
-    /// calls, and checks that an allocation moves `thread.allocated`.
+    /// A process can load jemalloc (say, as some library's dependency) and still allocate
+    /// with glibc's malloc, so this checks that an allocation moves `thread.allocated`.
     static let isActive: Bool = {
         guard version != nil, let before = readUInt64("thread.allocated") else { return false }
-        #if os(Linux)
-        // RTLD_DEFAULT (a null handle) gives the malloc that every library resolves to.
-        guard let global = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc"),
-              let lib = dlopen("libjemalloc.so.2", RTLD_NOW | RTLD_NOLOAD),
-              let own = dlsym(lib, "malloc"), global == own else { return false }
-        #endif
         let block = [UInt8](repeating: 1, count: 8192)
         blackHole(block)
         let after = readUInt64("thread.allocated") ?? before
@@ -78,19 +113,21 @@ enum _Jemalloc {
         init?(_ name: String) {
             var mib = [Int](repeating: 0, count: 8)
             var len = mib.count
-            guard mallctlnametomib(name, &mib, &len) == 0 else { return nil }
+            guard let api = _Jemalloc.api, api.nameToMIB(name, &mib, &len) == 0 else { return nil }
             components = Array(mib[0..<len])
         }
         func readUInt64() -> UInt64? {
             var value: UInt64 = 0
             var len = MemoryLayout<UInt64>.size
+            guard let api = _Jemalloc.api else { return nil }
             let rc = components.withUnsafeBufferPointer {
-                mallctlbymib($0.baseAddress, $0.count, &value, &len, nil, 0)
+                api.byMIB($0.baseAddress, $0.count, &value, &len, nil, 0)
             }
             return rc == 0 ? value : nil
         }
         func run() {
-            _ = components.withUnsafeBufferPointer { mallctlbymib($0.baseAddress, $0.count, nil, nil, nil, 0) }
+            guard let api = _Jemalloc.api else { return }
+            _ = components.withUnsafeBufferPointer { api.byMIB($0.baseAddress, $0.count, nil, nil, nil, 0) }
         }
     }
 
@@ -116,13 +153,13 @@ enum _Jemalloc {
     /// threads sharing the arena would add to it; the runner measures on one thread).
     /// Allocates nothing.
     static func snapshot() -> Snapshot? {
-        guard let p = probes else { return nil }
+        guard let p = probes, let api else { return nil }
         p.flush.run()
         var newEpoch: UInt64 = 1
         var oldEpoch: UInt64 = 0
         var len = MemoryLayout<UInt64>.size
         _ = p.epoch.components.withUnsafeBufferPointer {
-            mallctlbymib($0.baseAddress, $0.count, &oldEpoch, &len, &newEpoch, MemoryLayout<UInt64>.size)
+            api.byMIB($0.baseAddress, $0.count, &oldEpoch, &len, &newEpoch, MemoryLayout<UInt64>.size)
         }
         guard let allocated = p.allocated.readUInt64(), let deallocated = p.deallocated.readUInt64(),
               let small = p.small.readUInt64(), let large = p.large.readUInt64()
