@@ -100,11 +100,12 @@ extension CoverCommand {
                 distance. Exit status: 0, 2 invalid camera or options.
                 """)
 
-        @Option(help: "Map centre as LON,LAT (degrees).")
+        // Unconditional: the value may start with a minus sign (--center -123.1,49.2).
+        @Option(parsing: .unconditional, help: "Map centre as LON,LAT (degrees; west and south are negative).")
         var center: String
         @Option(help: "Map zoom (fractional allowed, 0–30).")
         var zoom: Double
-        @Option(help: "Bearing in degrees clockwise from north.")
+        @Option(parsing: .unconditional, help: "Bearing in degrees clockwise from north (negative counter-clockwise).")
         var bearing: Double = 0
         @Option(help: "Pitch in degrees from straight down (0–85).")
         var pitch: Double = 0
@@ -159,7 +160,7 @@ extension CoverCommand {
                 an update, or with --speed a device moving at that speed reports --rate times a \
                 second. Modes: off (the camera stays), recenter (recentres when the location leaves \
                 the centred --wander fraction of the view), navigation (heading-up, the location \
-                pinned at --height-factor of the view from the top). Writes one CSV row per update \
+                pinned at --height-factor of the view's height from the bottom edge: 0 bottom, 1 top). Writes one CSV row per update \
                 and prints a summary. Exit status: 0, 2 unreadable GPX or invalid options.
                 """)
 
@@ -175,8 +176,8 @@ extension CoverCommand {
         var pitch: Double = 0
         @Option(help: "Recenter mode: the wander extent as a fraction of the view (0–1).")
         var wander: Double = 0.5
-        @Option(help: "Navigation mode: where the location is pinned, as a fraction of the view's height from the top.")
-        var heightFactor: Double = 0.75
+        @Option(help: "Navigation mode: where the location is pinned on the vertical centre line, as a fraction of the view's height from the bottom edge (0 bottom, 1 top; the location displays' default 0.125).")
+        var heightFactor: Double = 0.125
         @Option(help: "Device speed in metres per second (default: one update per vertex).")
         var speed: Double?
         @Option(help: "Updates per second with --speed.")

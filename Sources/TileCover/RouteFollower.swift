@@ -18,8 +18,10 @@ public struct RouteFollower {
         /// 1 only when the location leaves the view).
         case recenter(factor: Double)
         /// Heading-up: the bearing follows the direction of travel and the location is
-        /// pinned at `heightFactor` of the viewport's height from the top (0.5 is the centre;
-        /// navigation screens use about 0.75).
+        /// pinned on the vertical centre line at `heightFactor` of the viewport's height
+        /// measured from the **bottom** edge: 0 is the bottom edge, 1 the top, 0.5 the centre
+        /// (the navigation point height factor of the map SDKs' location displays, whose
+        /// default is 0.125: near the bottom, so the view shows the route ahead).
         case navigation(heightFactor: Double)
     }
 
@@ -191,14 +193,15 @@ public struct RouteFollower {
     }
 
     /// The camera with the same zoom, bearing and pitch whose viewport shows `loc` at the
-    /// horizontal centre and `heightFactor` of the height from the top.
+    /// horizontal centre and `heightFactor` of the height from the bottom edge (screen y
+    /// grows downwards, so that is y = (1 − heightFactor) × height).
     func pinned(_ camera: Camera, at loc: (time: Double, longitude: Double, latitude: Double), heightFactor: Double) -> Camera {
         var c = camera
         c.longitude = loc.longitude
         c.latitude = loc.latitude
         // With the centre on the location, the ground point at the pin's screen position
         // is offset from it by the same Mercator vector the centre must move by, reversed.
-        guard let seen = c.unproject(x: c.width / 2, y: heightFactor * c.height) else { return c }
+        guard let seen = c.unproject(x: c.width / 2, y: (1 - heightFactor) * c.height) else { return c }
         let dx = WebMercator.x(longitude: loc.longitude) - WebMercator.x(longitude: seen.longitude)
         let dy = WebMercator.y(latitude: loc.latitude) - WebMercator.y(latitude: seen.latitude)
         c.longitude = WebMercator.longitude(x: WebMercator.x(longitude: loc.longitude) + dx)

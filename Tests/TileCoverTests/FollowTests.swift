@@ -45,17 +45,36 @@ final class FollowTests: XCTestCase {
         return updates
     }
 
+    /// Navigation auto-pan pins the location on the vertical centre line at the height
+    /// factor measured from the bottom edge of the view: 0 is the bottom edge, 1 the top
+    /// edge (screen y grows downwards, so the pin is at y = (1 − factor) × height).
     func testNavigationPinsTheLocationHeadingUp() throws {
         let template = Camera(longitude: 0, latitude: 0, zoom: 15, pitch: 60, width: 390, height: 844)
-        let f = try RouteFollower(route: try route(), template: template, mode: .navigation(heightFactor: 0.75))
-        let updates = checkConservation(f)
-        XCTAssertEqual(updates.count, try route().count)
-        for u in updates {
-            let p = try XCTUnwrap(u.camera.project(longitude: u.longitude, latitude: u.latitude))
-            XCTAssertEqual(p.x, 195, accuracy: 1e-6)
-            XCTAssertEqual(p.y, 0.75 * 844, accuracy: 1e-6)
+        for factor in [0.0, 0.125, 0.5, 0.75, 1.0] {
+            let f = try RouteFollower(route: try route(), template: template, mode: .navigation(heightFactor: factor))
+            let updates = checkConservation(f)
+            XCTAssertEqual(updates.count, try route().count)
+            for u in updates {
+                let p = try XCTUnwrap(u.camera.project(longitude: u.longitude, latitude: u.latitude))
+                XCTAssertEqual(p.x, 195, accuracy: 1e-6)
+                XCTAssertEqual(p.y, (1 - factor) * 844, accuracy: 1e-6, "factor \(factor)")
+            }
+            XCTAssertGreaterThan(Set(updates.map { Int($0.camera.bearing) }).count, 4, "the bearing follows the route")
         }
-        XCTAssertGreaterThan(Set(updates.map { Int($0.camera.bearing) }).count, 4, "the bearing follows the route")
+    }
+
+    /// Near the bottom the view shows more of the road ahead: with the location at 0.125
+    /// from the bottom, the view centre lies ahead of it along the heading.
+    func testLowPinShowsTheRouteAhead() throws {
+        let template = Camera(longitude: 0, latitude: 0, zoom: 15, pitch: 0, width: 390, height: 844)
+        let f = try RouteFollower(route: try route(), template: template, mode: .navigation(heightFactor: 0.125))
+        var ahead = 0, total = 0
+        f.run { u in
+            let p = u.camera.project(longitude: u.longitude, latitude: u.latitude)!
+            total += 1
+            if p.y > 422 { ahead += 1 }   // the location is below the centre on screen
+        }
+        XCTAssertEqual(ahead, total)
     }
 
     func testRecenterAndOff() throws {
