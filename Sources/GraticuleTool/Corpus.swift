@@ -18,14 +18,14 @@ struct CorpusCommand: ParsableCommand {
             commandName: "generate",
             abstract: "Write a generated dataset (same seed, same bytes on every machine).",
             discussion: """
-                Kinds: points (a FeatureCollection of clustered points with ids and typical \\
-                properties; --edits K gives a later snapshot of it with K features moved, K/10 \\
-                removed and K/10 added), features (mixed points, road-like lines, buildings with \\
-                courtyards and country-like polygons with lakes, streamed to any size with \\
-                --bytes; --format geojson, seq or ndjson), walk (a random-walk LineString of \\
-                --count vertices), gpx (a GPX track of --count points), tiles (--count vector \\
-                tiles from z0 up in tile-id order, as a folder of z/x/y.mvt, an MBTiles or a \\
-                PMTiles archive, by --format dir, mbtiles or pmtiles; gzip-compressed unless \\
+                Kinds: points (a FeatureCollection of clustered points with ids and typical \
+                properties; --edits K gives a later snapshot of it with K features moved, K/10 \
+                removed and K/10 added), features (mixed points, road-like lines, buildings with \
+                courtyards and country-like polygons with lakes, streamed to any size with \
+                --bytes; --format geojson, seq or ndjson), walk (a random-walk LineString of \
+                --count vertices), gpx (a GPX track of --count points), tiles (--count vector \
+                tiles from z0 up in tile-id order, as a folder of z/x/y.mvt, an MBTiles or a \
+                PMTiles archive, by --format dir, mbtiles or pmtiles; gzip-compressed unless \
                 --compression none).
                 """)
 

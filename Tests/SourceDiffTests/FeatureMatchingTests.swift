@@ -1,0 +1,69 @@
+import XCTest
+import GeoModel
+@testable import SourceDiff
+
+/// Features without ids: an explicit pairing policy, never a silent skip.
+final class FeatureMatchingTests: XCTestCase {
+    func point(_ lon: Double, _ lat: Double, _ props: PropertyList = [:], id: FeatureID? = nil) -> GeoFeature {
+        GeoFeature(id: id, geometry: Geometry(kind: .point, coordinates: [lon, lat]), properties: props)
+    }
+
+    func diff(_ old: [GeoFeature], _ new: [GeoFeature], _ policy: FeatureMatching) -> (GeoJSONSourceDiff, Int) {
+        var sd = SnapshotDiff(indexZooms: 0...10)
+        var a = FeatureMatcher(policy: policy), b = FeatureMatcher(policy: policy)
+        for f in old { sd.addOld(a.keyed(f)) }
+        for f in new { sd.addNew(b.keyed(f)) }
+        return (sd.finish(), a.missingIDs + b.missingIDs)
+    }
+
+    /// Under `id`, features without an id are counted for the caller to refuse, not paired.
+    func testIdPolicyCountsFeaturesWithoutIDs() {
+        let (_, missing) = diff([point(1, 1), point(2, 2, id: .int(7))], [point(1, 1.5), point(2, 2, id: .int(7))], .id)
+        XCTAssertEqual(missing, 2)
+    }
+
+    /// Under `index`, the n-th feature of each snapshot pair up: a moved point is an update.
+    func testIndexPolicyPairsByPosition() {
+        let (d, missing) = diff([point(1, 1), point(2, 2)], [point(1, 1), point(2, 2.5)], .index)
+        XCTAssertEqual(missing, 4)
+        XCTAssertEqual(d.update.map(\.id), [.string("index:1")])
+        XCTAssertTrue(d.add.isEmpty && d.remove.isEmpty)
+        // One feature fewer: the last position is removed.
+        let (shorter, _) = diff([point(1, 1), point(2, 2)], [point(1, 1)], .index)
+        XCTAssertEqual(shorter.remove, [.string("index:1")])
+    }
+
+    /// Under `geometry+properties`, order does not matter, identical copies pair in order,
+    /// and a changed feature is a removal and an addition.
+    func testContentPolicyPairsByContent() {
+        let a = point(1, 1, ["name": .string("a"), "n": .int(1)])
+        let aReordered = point(1, 1, ["n": .int(1), "name": .string("a")])
+        let b = point(2, 2, ["name": .string("b")])
+        let (same, _) = diff([a, b], [b, aReordered], .content)
+        XCTAssertTrue(same.add.isEmpty && same.remove.isEmpty && same.update.isEmpty, "reordered members and features: no change")
+        let (copies, _) = diff([a, a, b], [a, b], .content)
+        XCTAssertEqual(copies.remove.count, 1, "two copies before, one after: one removal")
+        XCTAssertTrue(copies.add.isEmpty)
+        let moved = point(1, 1.5, ["name": .string("a"), "n": .int(1)])
+        let (changed, _) = diff([a, b], [moved, b], .content)
+        XCTAssertEqual(changed.remove.count, 1)
+        XCTAssertEqual(changed.add.count, 1)
+        XCTAssertTrue(changed.update.isEmpty)
+    }
+
+    /// Features that have ids keep them under every policy.
+    func testFeaturesWithIDsAreUntouched() {
+        for policy in FeatureMatching.allCases {
+            var m = FeatureMatcher(policy: policy)
+            let f = point(1, 1, id: .string("keep"))
+            XCTAssertEqual(m.keyed(f), f)
+            XCTAssertEqual(m.missingIDs, 0)
+        }
+    }
+
+    func testPolicyNamesAreTheCommandLineValues() {
+        XCTAssertEqual(FeatureMatching(rawValue: "geometry+properties"), .content)
+        XCTAssertEqual(FeatureMatching(rawValue: "index"), .index)
+        XCTAssertEqual(FeatureMatching(rawValue: "id"), .id)
+    }
+}
