@@ -114,7 +114,7 @@ let package = Package(
         .testTarget(name: "ConformanceTests", dependencies: ["Conformance", "GraticuleSupport", "PBF", "VectorTile", "GeoJSON", "GeoModel", "GraticuleTestSupport"]),
         .testTarget(name: "CorpusGeneratorsTests", dependencies: ["CorpusGenerators", "PBF", "VectorTile", "GraticuleSupport"]),
         .testTarget(name: "PackageStructureTests", dependencies: ["GraticuleTestSupport"]),
-        .testTarget(name: "GraticuleToolTests", dependencies: ["GraticuleTool"]),
+        .testTarget(name: "GraticuleToolTests", dependencies: ["GraticuleTool", "CorpusGenerators", "GeoJSON", "GeoModel", "SourceDiff"]),
         .testTarget(name: "WorkloadsTests", dependencies: ["Workloads", "BenchKit", "GeoJSON", "GeoModel", "TileCover", "VectorTile", "SourceDiff",
                                                            "GraticuleSupport", "GraticuleTestSupport"]),
     ]

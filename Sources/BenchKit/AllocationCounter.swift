@@ -22,7 +22,8 @@ public enum AllocationCounter {
         public var executable: String
         /// Arguments before the request file's path, which the runner appends.
         public var arguments: [String]
-        /// The jemalloc shared library to preload; nil finds it with ``jemallocLibrary()``.
+        /// The jemalloc shared library to preload; nil finds it with
+        /// ``AllocationCounter/jemallocLibrary(environment:exists:)``.
         public var library: String?
 
         public init(executable: String, arguments: [String], library: String? = nil) {
@@ -113,7 +114,10 @@ public enum AllocationCounter {
 
     /// Writes the request file, runs the child with jemalloc preloaded and reads its lines.
     ///
-    /// - Parameter requests: case ids and the iterations each pass runs.
+    /// - Parameters:
+    ///   - requests: case ids and the iterations each pass runs.
+    ///   - child: the program to start and its arguments.
+    ///   - scratch: a folder for the request file and the child's standard error.
     public static func measure(_ requests: [(id: String, iterations: Int)], child: Child,
                                scratch: String) throws -> ChildResult {
         guard let library = child.library ?? jemallocLibrary() else { throw Failure.noLibrary }

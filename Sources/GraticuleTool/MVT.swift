@@ -3,6 +3,7 @@ import ArgumentParser
 import BenchKit
 import GeoJSON
 import GeoModel
+import TileArchive
 import VectorTile
 
 struct MVT: ParsableCommand {
@@ -14,10 +15,15 @@ struct MVT: ParsableCommand {
     struct Inspect: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Print a tile's layers, feature counts by type, and validation findings.",
-            discussion: "Exit status: 0 valid (warnings allowed), 1 the validator found errors, 2 unreadable file.")
+            discussion: """
+                A gzip-compressed tile (as tiles are served and stored in archives) is detected by                 its magic number and inflated first (at most 64 MiB). With --layer, only that source                 layer is listed, validated and printed. Exit status: 0 valid (warnings allowed), 1 the                 validator found errors, 2 unreadable file or no such layer.
+                """)
 
-        @Argument(help: "A .mvt/.pbf file (uncompressed).")
+        @Argument(help: "A .mvt/.pbf file, uncompressed or gzip-compressed.")
         var file: String
+
+        @Option(help: "Only this source layer.")
+        var layer: String?
 
         @Flag(help: "Print the tile as a GeoJSON FeatureCollection instead (each feature's layer in the `layer` property).")
         var geojson = false
@@ -29,16 +35,40 @@ struct MVT: ParsableCommand {
         @Option(help: "Tile row (XYZ, north at 0).")
         var y: Int?
 
+        /// The tile's bytes, inflated when gzip-compressed, and a note saying so.
+        func tileBytes() -> (bytes: [UInt8], note: String) {
+            let raw: [UInt8]
+            do { raw = try FileIO.readAll(file) } catch { fail("\(error)") }
+            guard raw.withUnsafeBytes({ Gzip.isGzip($0) }) else { return (raw, "") }
+            do {
+                let inflated = try Gzip.decompress(raw, limit: 64 << 20)
+                return (inflated, " (gzip: \(raw.count) bytes inflated to \(inflated.count))")
+            } catch {
+                fail("\(file): a gzip-compressed tile that cannot be inflated: \(error)")
+            }
+        }
+
+        /// Exits 2 when --layer names a layer the tile does not have.
+        func checkLayer(_ tile: VectorTile) {
+            guard let layer, let layers = try? tile.layers() else { return }
+            if !layers.contains(where: { $0.name == layer }) {
+                fail("\(file): no layer '\(layer)' (layers: \(layers.map(\.name).joined(separator: ", ")))")
+            }
+        }
+
         func run() throws {
             if geojson { return try printGeoJSON() }
-            let bytes: [UInt8]
-            do { bytes = try FileIO.readAll(file) } catch { fail("\(error)") }
+            let (bytes, note) = tileBytes()
             let findings: [MVTFinding] = bytes.withUnsafeBytes { raw in
                 let tile = VectorTile(bytes: raw)
-                let findings = MVTValidator.validate(tile)
+                checkLayer(tile)
+                var findings = MVTValidator.validate(tile)
+                if let layer, let layers = try? tile.layers(), let i = layers.firstIndex(where: { $0.name == layer }) {
+                    findings = findings.filter { $0.layer == nil || $0.layer == i }
+                }
                 var rows: [[String]] = []
                 if let layers = try? tile.layers() {
-                    for l in layers {
+                    for l in layers where layer == nil || l.name == layer {
                         var counts = [0, 0, 0, 0, 0]
                         l.forEachFeature { (f: Feature) in counts[Int(f.type?.rawValue ?? 4)] += 1 }
                         rows.append([l.name, String(l.version), String(l.extent), String(l.featureCount),
@@ -46,7 +76,7 @@ struct MVT: ParsableCommand {
                                      String(counts[4]), String(l.keys.count), String(l.values.count)])
                     }
                 }
-                print("\(file): \(bytes.count) bytes, \(rows.count) layers")
+                print("\(file): \(bytes.count) bytes\(note), \(rows.count) layers" + (layer.map { " (--layer \($0))" } ?? ""))
                 print(TextTable.render(header: ["layer", "version", "extent", "features", "points", "lines",
                                                   "polygons", "unknown", "bad type", "keys", "values"], rows: rows))
                 return findings
@@ -67,8 +97,7 @@ struct MVT: ParsableCommand {
                 }
                 address = TileAddress(z: z, x: x, y: y)
             }
-            let bytes: [UInt8]
-            do { bytes = try FileIO.readAll(file) } catch { fail("\(error)") }
+            let bytes = tileBytes().bytes
             var features: [String] = []
             var problems: [String] = []
             bytes.withUnsafeBytes { raw in
@@ -76,7 +105,8 @@ struct MVT: ParsableCommand {
                 do throws(MVTError) { layers = try VectorTile(bytes: raw).layers() } catch {
                     problems.append("\(error)"); return
                 }
-                for layer in layers {
+                checkLayer(VectorTile(bytes: raw))
+                for layer in layers where self.layer == nil || layer.name == self.layer {
                     var index = 0
                     layer.forEachFeature { (f: Feature) in
                         defer { index += 1 }
