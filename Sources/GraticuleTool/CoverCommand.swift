@@ -159,9 +159,12 @@ extension CoverCommand {
                 The route is the GPX file's first track with points, or its first route. Each vertex is \
                 an update, or with --speed a device moving at that speed reports --rate times a \
                 second. Modes: off (the camera stays), recenter (recentres when the location leaves \
-                the centred --wander fraction of the view), navigation (heading-up, the location \
-                pinned at --height-factor of the view's height from the bottom edge: 0 bottom, 1 top). Writes one CSV row per update \
-                and prints a summary. Exit status: 0, 2 unreadable GPX or invalid options.
+                the centred --wander fraction of the view), navigation (heading-up from the direction \
+                of travel, the location pinned at --height-factor of the view's height from the bottom \
+                edge: 0 bottom, 1 top) and compass (centred, the bearing from the device's compass \
+                heading per route point, --headings FILE). --pan-at N scripts a user pan at update N: \
+                auto-pan is off from then on. Writes one CSV row per update (auto_pan on or off) and \
+                prints a summary. Exit status: 0, 2 unreadable GPX or invalid options.
                 """)
 
         @Argument(help: "A GPX 1.0 or 1.1 file.")
@@ -170,8 +173,12 @@ extension CoverCommand {
         var zoom: Double
         @Option(help: "Viewport WIDTHxHEIGHT in points.")
         var viewport: String = "390x844"
-        @Option(help: "off, recenter or navigation.")
+        @Option(help: "off, recenter, navigation (heading-up from the direction of travel) or compass (centred, heading-up from the device's compass; needs --headings).")
         var mode: String = "navigation"
+        @Option(help: "Compass mode: a file of compass headings in degrees clockwise from north, one per route point and line ('#' starts a comment).")
+        var headings: String?
+        @Option(help: "The update at which the user pans the map: auto-pan is off from then on, as in the map SDKs.")
+        var panAt: Int?
         @Option(help: "Pitch in degrees (0–85).")
         var pitch: Double = 0
         @Option(help: "Recenter mode: the wander extent as a fraction of the view (0–1).")
@@ -196,7 +203,24 @@ extension CoverCommand {
             case "off": followMode = .off
             case "recenter": followMode = .recenter(factor: wander)
             case "navigation": followMode = .navigation(heightFactor: heightFactor)
-            default: fail("--mode must be off, recenter or navigation")
+            case "compass": followMode = .compass
+            default: fail("--mode must be off, recenter, navigation or compass")
+            }
+            var compass: [Double]?
+            if let headings {
+                let text: String
+                do { text = try FileIO.readText(headings) } catch { fail("\(error)") }
+                var values: [Double] = []
+                for (i, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                    let line = raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first?
+                        .trimmingCharacters(in: .whitespaces) ?? ""
+                    if line.isEmpty { continue }
+                    guard let v = Double(line), v.isFinite else { fail("\(headings):\(i + 1): not a heading in degrees: '\(line)'") }
+                    values.append(v)
+                }
+                compass = values
+            } else if followMode == .compass {
+                fail("--mode compass needs --headings FILE (one compass heading per route point)")
             }
             let doc: GPXDocument
             do { doc = try GPXReader.read(try FileIO.readAll(file)) } catch { fail("\(file): \(error)") }
@@ -206,9 +230,10 @@ extension CoverCommand {
             do {
                 follower = try RouteFollower(route: path, template: template,
                                              options: CameraCoverOptions(tileSize: tileSize, maxZoom: maxZoom), mode: followMode,
-                                             sampling: speed.map { .speed(metresPerSecond: $0, hertz: rate) } ?? .vertices)
+                                             sampling: speed.map { .speed(metresPerSecond: $0, hertz: rate) } ?? .vertices,
+                                             headings: compass, panAt: panAt)
             } catch { fail("\(error)") }
-            var csv = "update,time_s,longitude,latitude,center_longitude,center_latitude,bearing,moved,tiles,load,drop\n"
+            var csv = "update,time_s,longitude,latitude,center_longitude,center_latitude,bearing,moved,tiles,load,drop,auto_pan\n"
             var updates = 0, moves = 0, loads = 0, drops = 0, maxTiles = 0, maxLoad = 0
             let t0 = Date()
             follower.run { u in
@@ -219,13 +244,13 @@ extension CoverCommand {
                 maxTiles = max(maxTiles, u.tiles)
                 func f(_ v: Double, _ digits: Int = 7) -> String { String(format: "%.\(digits)f", v) }
                 csv += "\(u.index),\(f(u.time, 3)),\(f(u.longitude)),\(f(u.latitude)),\(f(u.camera.longitude)),\(f(u.camera.latitude)),"
-                    + "\(f(u.camera.bearing, 2)),\(u.moved),\(u.tiles),\(u.load.count),\(u.drop.count)\n"
+                    + "\(f(u.camera.bearing, 2)),\(u.moved),\(u.tiles),\(u.load.count),\(u.drop.count),\(u.autoPan ? "on" : "off")\n"
             }
             let seconds = Date().timeIntervalSince(t0)
             do { try FileIO.writeText(output, csv) } catch { fail("cannot write \(output): \(error)") }
             print("""
                 \(file): \(path.count) route points, \(updates) updates, mode \(mode), zoom \(zoom), viewport \(viewport), pitch \(pitch)
-                camera moved on \(moves) updates; tiles in view: \(maxTiles) at most
+                camera moved on \(moves) updates; tiles in view: \(maxTiles) at most\(panAt.map { "; auto-pan off from update \($0) (user pan)" } ?? "")
                 tiles loaded after the first view: \(loads) (at most \(maxLoad) in one update); dropped: \(drops)
                 \(String(format: "%.1f", seconds / Double(max(updates, 1)) * 1e6)) µs per update (cover + delta) -> \(output)
                 """)

@@ -23,6 +23,10 @@ public struct RouteFollower {
         /// (the navigation point height factor of the map SDKs' location displays, whose
         /// default is 0.125: near the bottom, so the view shows the route ahead).
         case navigation(heightFactor: Double)
+        /// Compass navigation: the camera is centred on the location and its bearing is the
+        /// device's compass heading at that location (``RouteFollower/headings``), not the
+        /// direction of travel, so the map turns when the device turns, even standing still.
+        case compass
     }
 
     /// Where the location updates come from.
@@ -44,6 +48,8 @@ public struct RouteFollower {
         public let camera: Camera
         /// Whether the camera moved for this update.
         public let moved: Bool
+        /// Whether auto-pan was on for this update (off from the user's pan onwards).
+        public let autoPan: Bool
         public let tiles: Int
         public let load: [CameraTile]
         public let drop: [CameraTile]
@@ -56,18 +62,36 @@ public struct RouteFollower {
     public let options: CameraCoverOptions
     public let mode: Mode
     public let sampling: Sampling
+    /// The device's compass heading at each route vertex, in degrees clockwise from north
+    /// (``Mode/compass`` needs one per vertex; an update between vertices uses the heading
+    /// of the vertex it left).
+    public let headings: [Double]?
+    /// The update at which the user pans the map. As in the map SDKs, a viewpoint change by
+    /// the user switches auto-pan off: from this update on the camera stays where it is
+    /// and the location may leave the view.
+    public let panAt: Int?
 
     /// - Throws: `CameraError.outOfRange` for an empty route, a factor outside 0...1, a
-    ///   non-positive speed or rate, or a template camera the camera cover rejects.
+    ///   non-positive speed or rate, compass mode without one finite heading per route
+    ///   vertex, a negative pan index, or a template camera the camera cover rejects.
     public init(route: [GeoPosition], template: Camera, options: CameraCoverOptions = .init(),
-                mode: Mode, sampling: Sampling = .vertices) throws(CameraError)
+                mode: Mode, sampling: Sampling = .vertices, headings: [Double]? = nil,
+                panAt: Int? = nil) throws(CameraError)
     {
         guard !route.isEmpty else { throw .outOfRange("route points", 0) }
         switch mode {
         case .off: break
         case .recenter(let f): if !(0...1).contains(f) { throw .outOfRange("wander factor", f) }
         case .navigation(let h): if !(0...1).contains(h) { throw .outOfRange("height factor", h) }
+        case .compass:
+            guard let headings, headings.count == route.count else {
+                throw .outOfRange("compass headings (one per route vertex)", Double(headings?.count ?? 0))
+            }
+            if let bad = headings.first(where: { !$0.isFinite }) { throw .outOfRange("compass heading", bad) }
         }
+        if let panAt, panAt < 0 { throw .outOfRange("pan update", Double(panAt)) }
+        self.headings = headings
+        self.panAt = panAt
         if case .speed(let v, let hz) = sampling {
             if !(v > 0 && v.isFinite) { throw .outOfRange("speed", v) }
             if !(hz > 0 && hz.isFinite) { throw .outOfRange("update rate", hz) }
@@ -82,11 +106,18 @@ public struct RouteFollower {
 
     /// The location updates: (seconds, longitude, latitude).
     public func locations() -> [(time: Double, longitude: Double, latitude: Double)] {
+        locationsAndVertices().locations
+    }
+
+    /// The location updates, and for each the route vertex it is at or last passed.
+    func locationsAndVertices() -> (locations: [(time: Double, longitude: Double, latitude: Double)], vertices: [Int]) {
         switch sampling {
         case .vertices:
-            return route.enumerated().map { (Double($0.offset), $0.element.longitude, $0.element.latitude) }
+            return (route.enumerated().map { (Double($0.offset), $0.element.longitude, $0.element.latitude) },
+                    Array(route.indices))
         case .speed(let v, let hz):
             let step = v / hz
+            var vertices = [0]
             var out: [(Double, Double, Double)] = [(0, route[0].longitude, route[0].latitude)]
             var travelled = 0.0        // metres from the start to route[k]
             var next = step            // distance of the next update
@@ -96,6 +127,7 @@ public struct RouteFollower {
                 while next <= travelled + len && len > 0 {
                     let t = (next - travelled) / len
                     out.append((next / v, a.longitude + t * (b.longitude - a.longitude), a.latitude + t * (b.latitude - a.latitude)))
+                    vertices.append(t == 1 ? k : k - 1)
                     next += step
                 }
                 travelled += len
@@ -103,8 +135,9 @@ public struct RouteFollower {
             let last = route[route.count - 1], reported = out[out.count - 1]
             if route.count > 1 && (reported.1 != last.longitude || reported.2 != last.latitude) {
                 out.append((travelled / v, last.longitude, last.latitude))
+                vertices.append(route.count - 1)
             }
-            return out
+            return (out, vertices)
         }
     }
 
@@ -121,20 +154,27 @@ public struct RouteFollower {
     /// - Complexity: one camera cover per update, plus a set difference with the previous
     ///   cover when the camera moved.
     public func run(_ body: (Update) -> Void) {
-        let locs = locations()
+        let (locs, vertexOf) = locationsAndVertices()
         var camera = template
         camera.longitude = locs[0].longitude
         camera.latitude = locs[0].latitude
         var heading = template.bearing
         if case .navigation = mode { heading = headingAt(0, locs); camera.bearing = heading }
         if case .navigation(let h) = mode { camera = pinned(camera, at: locs[0], heightFactor: h) }
+        if case .compass = mode, let headings { camera.bearing = Self.normalised(headings[vertexOf[0]]) }
         var current: [CameraTile] = (try? CameraCoverage.tiles(for: camera, options: options)) ?? []
         body(Update(index: 0, time: locs[0].time, longitude: locs[0].longitude, latitude: locs[0].latitude,
-                    camera: camera, moved: true, tiles: current.count, load: current, drop: []))
+                    camera: camera, moved: true, autoPan: panAt.map { $0 > 0 } ?? true,
+                    tiles: current.count, load: current, drop: []))
         for k in 1..<max(locs.count, 1) {
             let loc = locs[k]
             var next = camera
-            switch mode {
+            let autoPan = panAt.map { k < $0 } ?? true
+            switch autoPan ? mode : .off {
+            case .compass:
+                next.longitude = loc.longitude
+                next.latitude = loc.latitude
+                if let headings { next.bearing = Self.normalised(headings[vertexOf[k]]) }
             case .off:
                 break
             case .recenter(let factor):
@@ -163,8 +203,14 @@ public struct RouteFollower {
                 camera = next
             }
             body(Update(index: k, time: loc.time, longitude: loc.longitude, latitude: loc.latitude,
-                        camera: camera, moved: moved, tiles: current.count, load: load, drop: drop))
+                        camera: camera, moved: moved, autoPan: autoPan, tiles: current.count, load: load, drop: drop))
         }
+    }
+
+    /// A heading in 0..<360.
+    static func normalised(_ d: Double) -> Double {
+        let r = d.truncatingRemainder(dividingBy: 360)
+        return r < 0 ? r + 360 : r
     }
 
     /// The direction of travel at update k (degrees clockwise from north, on the Mercator

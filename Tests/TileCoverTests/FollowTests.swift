@@ -112,3 +112,48 @@ final class FollowTests: XCTestCase {
         XCTAssertThrowsError(try RouteFollower(route: r, template: f.template, mode: .off, sampling: .speed(metresPerSecond: 0, hertz: 1)))
     }
 }
+
+extension FollowTests {
+    /// Compass navigation: the camera is centred on the location and its bearing is the
+    /// device's compass heading at that location, whatever the direction of travel; turning
+    /// on the spot turns the map.
+    func testCompassModeCentresAndTakesTheDeviceHeading() throws {
+        let r = try route()
+        let headings = r.indices.map { Double(($0 * 37) % 360) - 180 }   // unrelated to travel, some negative
+        let template = Camera(longitude: 0, latitude: 0, zoom: 16, pitch: 30, width: 390, height: 844)
+        let f = try RouteFollower(route: r, template: template, mode: .compass, headings: headings)
+        let updates = checkConservation(f)
+        XCTAssertEqual(updates.count, r.count)
+        for u in updates {
+            let p = try XCTUnwrap(u.camera.project(longitude: u.longitude, latitude: u.latitude))
+            XCTAssertEqual(p.x, 195, accuracy: 1e-6)
+            XCTAssertEqual(p.y, 422, accuracy: 1e-6)
+            let want = (headings[u.index].truncatingRemainder(dividingBy: 360) + 360).truncatingRemainder(dividingBy: 360)
+            XCTAssertEqual(u.camera.bearing, want, accuracy: 1e-9)
+        }
+        // Standing still and turning: the same location twice with different headings moves the camera.
+        let still = [r[0], r[0]]
+        let g = try RouteFollower(route: still, template: template, mode: .compass, headings: [10, 100])
+        var moved: [Bool] = []
+        g.run { moved.append($0.moved) }
+        XCTAssertEqual(moved, [true, true])
+        XCTAssertThrowsError(try RouteFollower(route: r, template: template, mode: .compass, headings: [1, 2]),
+                             "one heading per route point")
+    }
+
+    /// A user pan switches auto-pan off from that update on: the camera stays, the location
+    /// may leave the view.
+    func testUserPanSwitchesAutoPanOff() throws {
+        let r = try route()
+        let template = Camera(longitude: 0, latitude: 0, zoom: 17, width: 390, height: 844)
+        let panAt = r.count / 3
+        let f = try RouteFollower(route: r, template: template, mode: .navigation(heightFactor: 0.125), panAt: panAt)
+        let updates = checkConservation(f)
+        for u in updates {
+            XCTAssertEqual(u.autoPan, u.index < panAt, "update \(u.index)")
+            if u.index >= panAt { XCTAssertFalse(u.moved, "update \(u.index): the camera stays after the pan") }
+        }
+        XCTAssertTrue(updates[..<panAt].dropFirst().contains { $0.moved }, "auto-pan moved the camera before the pan")
+        XCTAssertThrowsError(try RouteFollower(route: r, template: template, mode: .off, panAt: -1))
+    }
+}
