@@ -28,13 +28,7 @@ struct DiffCommand: ParsableCommand {
         @Flag(help: "Show the progress line even when standard error is not a terminal.")
         var progress = false
 
-        func zooms() -> ClosedRange<Int> {
-            let bounds = zoom.split(separator: "-").compactMap { Int($0) }
-            guard bounds.count == 2, bounds[0] >= 0, bounds[0] <= bounds[1], bounds[1] <= 29 else {
-                fail("--zoom must be MIN-MAX within 0-29, e.g. 0-14")
-            }
-            return bounds[0]...bounds[1]
-        }
+        func zooms() -> ClosedRange<Int> { DiffCommand.zoomRange(zoom) }
 
         /// Reads both snapshots into a snapshot diff; exits 2 (nothing written) when
         /// features have no id and the policy is `id`.
@@ -183,10 +177,7 @@ struct DiffCommand: ParsableCommand {
 
         func run() throws {
             do { try FileIO.checkWritable(output) } catch { fail("\(error)") }
-            let bounds = zoom.split(separator: "-").compactMap { Int($0) }
-            guard bounds.count == 2, bounds[0] >= 0, bounds[0] <= bounds[1], bounds[1] <= 29 else {
-                fail("--zoom must be MIN-MAX within 0-29, e.g. 0-14")
-            }
+            let zooms = DiffCommand.zoomRange(zoom)
             let mode: FeatureStore.Mode = lenient ? .lenient : .strict
             var features: [GeoFeature] = []
             try DiffCommand.read(snapshot, label: "snapshot", progress: false) { features.append($0) }
@@ -196,7 +187,7 @@ struct DiffCommand: ParsableCommand {
             }
             var store: FeatureStore
             do {
-                store = try FeatureStore(features, promoteId: promoteId, indexZooms: bounds[0]...bounds[1], mode: mode)
+                store = try FeatureStore(features, promoteId: promoteId, indexZooms: zooms, mode: mode)
             } catch {
                 fail("\(snapshot): \(error) (strict; --lenient keeps the last copy and skips features without an id)")
             }
@@ -213,7 +204,7 @@ struct DiffCommand: ParsableCommand {
             for s in report.skipped.prefix(10) {
                 print("  skipped: \(s.reason) \(s.id.map { "\($0)" } ?? "")")
             }
-            print("touched tiles over z\(bounds[0])-\(bounds[1]): \(report.touchedTileCount)")
+            print("touched tiles over z\(zooms.lowerBound)-\(zooms.upperBound): \(report.touchedTileCount)")
             print("\(store.count) features -> \(output) (\(written) bytes)")
         }
 
@@ -274,6 +265,15 @@ struct DiffCommand: ParsableCommand {
             ok = true
             return total
         }
+    }
+
+    /// `--zoom MIN-MAX` as a range within 0...29; exits 2 otherwise.
+    static func zoomRange(_ text: String) -> ClosedRange<Int> {
+        let bounds = text.split(separator: "-").compactMap { Int($0) }
+        guard bounds.count == 2, bounds[0] >= 0, bounds[0] <= bounds[1], bounds[1] <= 29 else {
+            fail("--zoom must be MIN-MAX within 0-29, e.g. 0-14")
+        }
+        return bounds[0]...bounds[1]
     }
 
     static func read(_ path: String, label: String, progress: Bool, _ body: (GeoFeature) -> Void) throws {
