@@ -19,8 +19,11 @@ public enum DefaultSuite {
     ///     tiles and GeoJSON files are added as datasets.
     ///   - implementations: implementations added in this process (their names must differ
     ///     from every other implementation's).
+    ///   - mvtLayers: source layers to decode on their own (`mvt.decode [layer=NAME]`) on
+    ///     every tile dataset, quick suite included.
     public static func make(quick: Bool, externalManifests: [String] = [], dataDirectory: String? = nil,
-                            implementations: Implementations = Implementations()) throws -> BenchmarkSuite
+                            implementations: Implementations = Implementations(),
+                            mvtLayers: [String] = []) throws -> BenchmarkSuite
     {
         var datasets = BuiltinDatasets.all(quick: quick)
         if let dataDirectory { datasets += CorpusDatasets.all(in: dataDirectory, quick: quick) }
@@ -31,6 +34,7 @@ public enum DefaultSuite {
         TileCoverBenchmarks.register(in: &suite, datasets: datasets)
         SourceDiffBenchmarks.register(in: &suite, datasets: datasets)
         MVTBenchmarks.register(in: &suite, datasets: datasets)
+        MVTBenchmarks.registerLayers(mvtLayers, in: &suite, datasets: datasets)
         MVTBenchmarks.registerSwiftProtobuf(in: &suite, datasets: datasets)
         MVTBenchmarks.registerEncode(in: &suite, datasets: datasets)
         let builtIn = Set(suite.cases.map(\.implementation))

@@ -46,6 +46,56 @@ enum MVTBenchmarks {
         }
     }
 
+    /// `mvt.decode [layer=NAME]`: the tolerant decode of one source layer of every tile, as
+    /// a map style reading one source layer does; the other layers are passed over by
+    /// their names (`VectorTile.forEachLayer(named:storage:_:)`). `layers` names the layers
+    /// asked for on every tile dataset; the generated tiles' `roads` layer is always in the
+    /// full suite. A dataset none of whose tiles has the layer fails the case with a message.
+    static func registerLayers(_ layers: [String], in suite: inout BenchmarkSuite, datasets: [Dataset]) {
+        for d in datasets where d.kind == "mvt-tiles" {
+            var names = layers
+            if d.name.hasPrefix("generated/tiles-") && !names.contains("roads") { names.append("roads") }
+            for layer in names {
+                suite.add("mvt.decode", implementation: "graticule", dataset: d,
+                          parameters: ["mode": "tolerant", "layer": layer], quick: layers.contains(layer)) { d in
+                    let bytes = try d.bytes()
+                    let ranges = try TileSet.unpack(bytes)
+                    let storage = LayerStorage()
+                    let found = try bytes.withUnsafeBytes { raw in
+                        try ranges.reduce(0) { n, r in
+                            var count = 0
+                            try VectorTile(bytes: UnsafeRawBufferPointer(rebasing: raw[r])).forEachLayer(named: layer, storage: storage) { _ in
+                                count += 1
+                            }
+                            return n + count
+                        }
+                    }
+                    guard found > 0 else {
+                        throw MVTLayerMissing(layer: layer, dataset: d.name)
+                    }
+                    return Workload { n in
+                        for _ in 0..<n {
+                            bytes.withUnsafeBytes { raw in
+                                var sink = Checksum()
+                                for r in ranges {
+                                    let tile = VectorTile(bytes: UnsafeRawBufferPointer(rebasing: raw[r]))
+                                    decodeTolerant(tile, layer: layer, storage: storage, into: &sink)
+                                }
+                                blackHole(sink.total)
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// A `layer=` case on a dataset whose tiles do not have that layer.
+    struct MVTLayerMissing: Error, CustomStringConvertible {
+        let layer: String, dataset: String
+        var description: String { "no tile of \(dataset) has a layer named '\(layer)'" }
+    }
+
     /// `mvt.decode` by swift-protobuf's generated classes (Benchmarks/Peers/SwiftProtobufPeer):
     /// the whole message tree is parsed, then walked like the protozero adapter walks it.
     static func registerSwiftProtobuf(in suite: inout BenchmarkSuite, datasets: [Dataset]) {
@@ -174,20 +224,32 @@ enum MVTBenchmarks {
 
     static func decodeTolerant(_ tile: VectorTile, storage: LayerStorage, into sink: inout Checksum) {
         do throws(MVTError) {
-            try tile.forEachLayer(storage: storage) { layer in
-                sink.total &+= Int64(layer.keys.count &+ layer.values.count)
-                layer.forEachFeature { (f: Feature) in
-                    sink.total &+= Int64(truncatingIfNeeded: f.id)
-                    do throws(MVTError) {
-                        try f.forEachTag { k, v in sink.total &+= Int64(k &* 31 &+ v) }
-                        try f.decodeGeometry(into: &sink, mode: .tolerant)
-                    } catch {
-                        sink.total &+= 1
-                    }
-                }
-            }
+            try tile.forEachLayer(storage: storage) { layer in decodeTolerant(layer, into: &sink) }
         } catch {
             sink.total &+= 1
+        }
+    }
+
+    /// The tolerant decode of the layers named `layer` only.
+    static func decodeTolerant(_ tile: VectorTile, layer name: String, storage: LayerStorage, into sink: inout Checksum) {
+        do throws(MVTError) {
+            try tile.forEachLayer(named: name, storage: storage) { layer in decodeTolerant(layer, into: &sink) }
+        } catch {
+            sink.total &+= 1
+        }
+    }
+
+    @inline(__always)
+    static func decodeTolerant(_ layer: Layer, into sink: inout Checksum) {
+        sink.total &+= Int64(layer.keys.count &+ layer.values.count)
+        layer.forEachFeature { (f: Feature) in
+            sink.total &+= Int64(truncatingIfNeeded: f.id)
+            do throws(MVTError) {
+                try f.forEachTag { k, v in sink.total &+= Int64(k &* 31 &+ v) }
+                try f.decodeGeometry(into: &sink, mode: .tolerant)
+            } catch {
+                sink.total &+= 1
+            }
         }
     }
 }

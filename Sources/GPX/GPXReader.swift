@@ -18,6 +18,15 @@ struct _GPXScanner {
     var i = 0
     var doc = GPXDocument()
     var stack: [String] = []
+    /// The track or route point whose element is open, and the stack depth with it pushed.
+    var openPoint: (slot: PointSlot, depth: Int)?
+    /// The point just recorded by `element`, until its start tag is known not to be
+    /// self-closing.
+    var pendingPoint: PointSlot?
+    /// An open heading element inside a point: its name, where its text starts, its depth.
+    var openCourse: (name: String, contentStart: Int, depth: Int)?
+
+    enum PointSlot { case track, route }
 
     init(_ bytes: [UInt8]) {
         b = bytes
@@ -102,6 +111,11 @@ struct _GPXScanner {
                 i += 1
                 guard let open = stack.popLast() else { throw error("end tag </\(n)> without a start tag", at: start) }
                 guard open == n else { throw error("end tag </\(n)> closes <\(open)>", at: start) }
+                if let c = openCourse, c.depth == stack.count + 1 {
+                    openCourse = nil
+                    try course(c.name, text: c.contentStart..<start)
+                }
+                if let p = openPoint, p.depth == stack.count + 1 { openPoint = nil }
             } else {
                 i += 1
                 let n = name()
@@ -137,7 +151,14 @@ struct _GPXScanner {
                     i += 1
                 }
                 try element(n, attributes, at: start)
-                if !selfClosing { stack.append(n) }
+                if !selfClosing {
+                    stack.append(n)
+                    if let slot = pendingPoint { openPoint = (slot, stack.count) }
+                    if let p = openPoint, openCourse == nil, isHeading(n, pointDepth: p.depth) {
+                        openCourse = (n, i, stack.count)
+                    }
+                }
+                pendingPoint = nil
             }
         }
         if let open = stack.last { throw error("<\(open)> is never closed", at: b.count) }
@@ -176,19 +197,59 @@ struct _GPXScanner {
         switch n {
         case "trk" where parent == "gpx":
             doc.tracks.append([])
+            doc.trackCourses.append([])
         case "trkseg" where parent == "trk":
             doc.tracks[doc.tracks.count - 1].append([])
+            doc.trackCourses[doc.trackCourses.count - 1].append([])
         case "rte" where parent == "gpx":
             doc.routes.append([])
+            doc.routeCourses.append([])
         case "trkpt" where parent == "trkseg":
             let t = doc.tracks.count - 1
             doc.tracks[t][doc.tracks[t].count - 1].append(try point(attributes, at: offset))
+            doc.trackCourses[t][doc.trackCourses[t].count - 1].append(nil)
+            pendingPoint = .track
         case "rtept" where parent == "rte":
             doc.routes[doc.routes.count - 1].append(try point(attributes, at: offset))
+            doc.routeCourses[doc.routeCourses.count - 1].append(nil)
+            pendingPoint = .route
         case "wpt" where parent == "gpx":
             doc.waypoints.append(try point(attributes, at: offset))
         default:
             break
+        }
+    }
+
+    /// Whether element `n`, just opened, gives the open point's heading: GPX 1.0's
+    /// `<course>` (a child of the point), or in the point's `<extensions>` a `course`
+    /// (Garmin's TrackPointExtension), `heading` or `bearing` element.
+    func isHeading(_ n: String, pointDepth: Int) -> Bool {
+        if n == "course" && stack.count == pointDepth + 1 { return true }
+        guard n == "course" || n == "heading" || n == "bearing", stack.count > pointDepth + 1 else { return false }
+        return stack[pointDepth...].contains("extensions")
+    }
+
+    /// Records the open point's heading from the text of element `name`. GPX 1.0's own
+    /// `<course>` wins over an extension's value; among extensions the first wins.
+    mutating func course(_ name: String, text range: Range<Int>) throws(GPXError) {
+        guard let p = openPoint else { return }
+        var lo = range.lowerBound, hi = range.upperBound
+        while lo < hi && Self.isSpace(b[lo]) { lo += 1 }
+        while hi > lo && Self.isSpace(b[hi - 1]) { hi -= 1 }
+        let text = String(decoding: b[lo..<hi], as: UTF8.self)
+        guard let v = Double(text), v.isFinite else {
+            throw error("<\(name)> of a point is not a number of degrees: '\(text.prefix(40))'", at: lo)
+        }
+        // GPX's degreesType (and Garmin's): 0 ≤ value < 360.
+        guard v >= 0 && v < 360 else { throw error("<\(name)> \(text) is outside 0 ≤ degrees < 360", at: lo) }
+        let direct = name == "course" && stack.count == p.depth
+        switch p.slot {
+        case .track:
+            let t = doc.trackCourses.count - 1, g = doc.trackCourses[t].count - 1, k = doc.trackCourses[t][g].count - 1
+            if direct || doc.trackCourses[t][g][k] == nil { doc.trackCourses[t][g][k] = v }
+        case .route:
+            let r = doc.routeCourses.count - 1, k = doc.routeCourses[r].count - 1
+            if direct || doc.routeCourses[r][k] == nil { doc.routeCourses[r][k] = v }
         }
     }
 

@@ -52,6 +52,9 @@ struct Bench: ParsableCommand {
     @Option(help: "Corpora folder laid out like ../shared/corpora: adds its real-world tiles (mvt.decode) and GeoJSON files (json.parse) as datasets.")
     var data: String?
 
+    @Option(help: "Also decode this one source layer of every tile dataset, as mvt.decode [layer=NAME]; repeatable.")
+    var mvtLayer: [String] = []
+
     @Option(name: .customLong("external"), help: "External implementation manifest (JSON); repeatable.")
     var externals: [String] = []
 
@@ -107,7 +110,7 @@ struct Bench: ParsableCommand {
 
         let suite: BenchmarkSuite
         do { suite = try DefaultSuite.make(quick: quick, externalManifests: externals, dataDirectory: data,
-                                                  implementations: GraticuleTool.added) } catch {
+                                                  implementations: GraticuleTool.added, mvtLayers: mvtLayer) } catch {
             fail("\(error)")
         }
 
@@ -193,6 +196,7 @@ struct Bench: ParsableCommand {
         if quick { args.append("--quick") }
         for e in externals { args += ["--external", e] }
         if let data { args += ["--data", data] }
+        for l in mvtLayer { args += ["--mvt-layer", l] }
         for j in injections { args += ["--inject-slowdown", j] }
         return args
     }

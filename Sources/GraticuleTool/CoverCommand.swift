@@ -103,22 +103,25 @@ extension CoverCommand {
         // Unconditional: the value may start with a minus sign (--center -123.1,49.2).
         @Option(parsing: .unconditional, help: "Map centre as LON,LAT (degrees; west and south are negative).")
         var center: String
-        @Option(help: "Map zoom (fractional allowed, 0–30).")
+        @Option(parsing: .unconditional, help: "Map zoom (fractional allowed); clamped to --min-zoom...--max-zoom.")
         var zoom: Double
         @Option(parsing: .unconditional, help: "Bearing in degrees clockwise from north (negative counter-clockwise).")
         var bearing: Double = 0
-        @Option(help: "Pitch in degrees from straight down (0–85).")
+        @Option(parsing: .unconditional, help: "Pitch in degrees from straight down; clipped to the maximum tilt profile at the zoom.")
         var pitch: Double = 0
+        @OptionGroup var limits: CameraLimitOptions
         @Option(help: "Viewport WIDTHxHEIGHT in points.")
         var viewport: String = "1920x1080"
         @Option(help: "Vertical field of view in degrees.")
         var fov: Double = Camera.defaultFieldOfView
-        @Option(help: "The source's tile size: 512 or 256.")
+        @Option(help: "The source's tile size in points: 512 or 256 (a 256 source loads one zoom deeper).")
         var tileSize: Int = 512
-        @Option(help: "The source's min zoom.")
-        var minZoom: Int = 0
-        @Option(help: "The source's max zoom.")
-        var maxZoom: Int = 22
+        @Option(help: "Image pixels per point, 1–4: a raster tile layer on a 2x screen asks for 512-px images of the same 256-point tiles.")
+        var tileScale: Int = 1
+        @Option(help: "The source's min zoom (no tiles below it).")
+        var sourceMinZoom: Int = 0
+        @Option(help: "The source's max zoom (deeper views overscale its tiles).")
+        var sourceMaxZoom: Int = 22
         @Flag(help: "Round the target zoom instead of flooring it (raster sources).")
         var roundZoom = false
         @Flag(help: "Keep tiles at max zoom at their own zoom instead of the overscaled one.")
@@ -134,18 +137,23 @@ extension CoverCommand {
             let c = center.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
             guard c.count == 2 else { fail("--center must be LON,LAT") }
             guard let (w, h) = parseViewport(viewport) else { fail("--viewport must be WIDTHxHEIGHT, e.g. 390x844") }
-            let camera = Camera(longitude: c[0], latitude: c[1], zoom: zoom, bearing: bearing, pitch: pitch,
-                                width: w, height: h, fieldOfView: fov)
-            let options = CameraCoverOptions(tileSize: tileSize, minZoom: minZoom, maxZoom: maxZoom, roundZoom: roundZoom,
-                                             reparseOverscaled: !noOverscale, renderWorldCopies: !noWorldCopies)
+            let limited = limits.apply(to: Camera(longitude: c[0], latitude: c[1], zoom: zoom, bearing: bearing, pitch: pitch,
+                                                  width: w, height: h, fieldOfView: fov))
+            let options = CameraCoverOptions(tileSize: tileSize, tileScale: tileScale, minZoom: sourceMinZoom, maxZoom: sourceMaxZoom,
+                                             roundZoom: roundZoom, reparseOverscaled: !noOverscale, renderWorldCopies: !noWorldCopies)
             let t0 = Date()
             let tiles: [CameraTile]
-            do { tiles = try CameraCoverage.tiles(for: camera, options: options) } catch { fail("\(error)") }
+            do { tiles = try CameraCoverage.tiles(for: limited.camera, options: options) } catch { fail("\(error)") }
             let seconds = Date().timeIntervalSince(t0)
             let text = geojson ? tileFeatureCollection(tiles)
                 : tiles.map(\.description).joined(separator: "\n") + (tiles.isEmpty ? "" : "\n")
             let zooms = Set(tiles.map { Int($0.tile.z) }).sorted().map(String.init).joined(separator: ",")
-            writeOrPrint(text, to: output, summary: "\(tiles.count) tiles, zooms \(zooms) (\(String(format: "%.3f", seconds * 1000)) ms)")
+            let px = options.tilePixels
+            let images = "\(px)x\(px)-px images (\(tileSize)-pt tiles at scale \(tileScale)), "
+                + String(format: "%.1f", Double(tiles.count * px * px) / 1e6) + " Mpx"
+            let state = cameraState(limited, limits.profile)
+            if output == nil { FileHandle.standardError.write(Data("\(state)\n".utf8)) }
+            writeOrPrint(text, to: output, summary: "\(state)\n\(tiles.count) tiles, zooms \(zooms), \(images) (\(String(format: "%.3f", seconds * 1000)) ms)")
         }
     }
 }
@@ -162,25 +170,26 @@ extension CoverCommand {
                 the centred --wander fraction of the view), navigation (heading-up from the direction \
                 of travel, the location pinned at --height-factor of the view's height from the bottom \
                 edge: 0 bottom, 1 top) and compass (centred, the bearing from the device's compass \
-                heading per route point, --headings FILE). --pan-at N scripts a user pan at update N: \
-                auto-pan is off from then on. Writes one CSV row per update (auto_pan on or off) and \
+                heading per route point: the GPX <course> or extension heading, or --headings \
+                FILE). --pan-at N scripts a user pan at update N: auto-pan is off from then on. Writes one CSV row per update (auto_pan on or off) and \
                 prints a summary. Exit status: 0, 2 unreadable GPX or invalid options.
                 """)
 
         @Argument(help: "A GPX 1.0 or 1.1 file.")
         var file: String
-        @Option(help: "Map zoom.")
+        @Option(parsing: .unconditional, help: "Map zoom; clamped to --min-zoom...--max-zoom.")
         var zoom: Double
         @Option(help: "Viewport WIDTHxHEIGHT in points.")
         var viewport: String = "390x844"
-        @Option(help: "off, recenter, navigation (heading-up from the direction of travel) or compass (centred, heading-up from the device's compass; needs --headings).")
+        @Option(help: "off, recenter, navigation (heading-up from the direction of travel) or compass (centred, heading-up from the device's compass: the GPX headings or --headings).")
         var mode: String = "navigation"
-        @Option(help: "Compass mode: a file of compass headings in degrees clockwise from north, one per route point and line ('#' starts a comment).")
+        @Option(help: "Compass mode: a file of compass headings in degrees clockwise from north, one per route point and line ('#' starts a comment); without it, the GPX file's <course> (or extension heading) of every point.")
         var headings: String?
         @Option(help: "The update at which the user pans the map: auto-pan is off from then on, as in the map SDKs.")
         var panAt: Int?
-        @Option(help: "Pitch in degrees (0–85).")
+        @Option(parsing: .unconditional, help: "Pitch in degrees; clipped to the maximum tilt profile at the zoom.")
         var pitch: Double = 0
+        @OptionGroup var limits: CameraLimitOptions
         @Option(help: "Recenter mode: the wander extent as a fraction of the view (0–1).")
         var wander: Double = 0.5
         @Option(help: "Navigation mode: where the location is pinned on the vertical centre line, as a fraction of the view's height from the bottom edge (0 bottom, 1 top; the location displays' default 0.125).")
@@ -191,8 +200,8 @@ extension CoverCommand {
         var rate: Double = 1
         @Option(help: "The source's tile size: 512 or 256.")
         var tileSize: Int = 512
-        @Option(help: "The source's max zoom.")
-        var maxZoom: Int = 22
+        @Option(help: "The source's max zoom (deeper views overscale its tiles).")
+        var sourceMaxZoom: Int = 22
         @Option(help: "CSV report path (one row per update).")
         var output: String = "reports/follow.csv"
 
@@ -219,17 +228,28 @@ extension CoverCommand {
                     values.append(v)
                 }
                 compass = values
-            } else if followMode == .compass {
-                fail("--mode compass needs --headings FILE (one compass heading per route point)")
             }
             let doc: GPXDocument
             do { doc = try GPXReader.read(try FileIO.readAll(file)) } catch { fail("\(file): \(error)") }
             guard let path = doc.firstPath else { fail("\(file): no track or route points") }
-            let template = Camera(longitude: path[0].longitude, latitude: path[0].latitude, zoom: zoom, pitch: pitch, width: w, height: h)
+            if followMode == .compass && compass == nil {
+                // The headings the file records with each point (<course>, or a heading in
+                // the point's extensions), when every point has one.
+                let courses = doc.firstPathCourses ?? []
+                let missing = courses.filter { $0 == nil }.count
+                guard missing == 0 else {
+                    fail("--mode compass: \(missing) of \(path.count) route points in \(file) have no <course> or extension heading; "
+                         + "give --headings FILE (one compass heading per route point)")
+                }
+                compass = courses.map { $0! }
+            }
+            let limited = limits.apply(to: Camera(longitude: path[0].longitude, latitude: path[0].latitude, zoom: zoom, pitch: pitch,
+                                                  width: w, height: h))
+            let template = limited.camera
             let follower: RouteFollower
             do {
                 follower = try RouteFollower(route: path, template: template,
-                                             options: CameraCoverOptions(tileSize: tileSize, maxZoom: maxZoom), mode: followMode,
+                                             options: CameraCoverOptions(tileSize: tileSize, maxZoom: sourceMaxZoom), mode: followMode,
                                              sampling: speed.map { .speed(metresPerSecond: $0, hertz: rate) } ?? .vertices,
                                              headings: compass, panAt: panAt)
             } catch { fail("\(error)") }
@@ -249,11 +269,51 @@ extension CoverCommand {
             let seconds = Date().timeIntervalSince(t0)
             do { try FileIO.writeText(output, csv) } catch { fail("cannot write \(output): \(error)") }
             print("""
-                \(file): \(path.count) route points, \(updates) updates, mode \(mode), zoom \(zoom), viewport \(viewport), pitch \(pitch)
+                \(file): \(path.count) route points, \(updates) updates, mode \(mode), viewport \(viewport)
+                \(cameraState(limited, limits.profile))
                 camera moved on \(moves) updates; tiles in view: \(maxTiles) at most\(panAt.map { "; auto-pan off from update \($0) (user pan)" } ?? "")
                 tiles loaded after the first view: \(loads) (at most \(maxLoad) in one update); dropped: \(drops)
                 \(String(format: "%.1f", seconds / Double(max(updates, 1)) * 1e6)) µs per update (cover + delta) -> \(output)
                 """)
         }
     }
+}
+
+/// The view's camera limits, shared by `cover camera` and `cover follow`.
+struct CameraLimitOptions: ParsableArguments {
+    @Option(help: "The view's min zoom: a lower zoom is clamped up to it (MapLibre's default 0).")
+    var minZoom: Double = 0
+    @Option(help: "The view's max zoom: a higher zoom is clamped down to it (MapLibre's default 22).")
+    var maxZoom: Double = 22
+    @Option(help: "Maximum tilt per zoom, \"z:deg,z:deg,...\", straight lines between the stops and flat beyond them; the pitch is clipped to it (default MapLibre's flat 60).")
+    var maxTiltProfile: String = TiltProfile.mapLibre.description
+
+    var profile: TiltProfile {
+        do { return try TiltProfile(parsing: maxTiltProfile) } catch { fail("--max-tilt-profile: \(error)") }
+    }
+
+    /// `camera` clamped and clipped as the view's limits say; exit 2 for limits or a
+    /// camera no limit gives a meaning (NaN, infinite).
+    func apply(to camera: Camera) -> LimitedCamera {
+        do {
+            return try CameraLimits(minZoom: minZoom, maxZoom: maxZoom, maxTilt: profile).apply(to: camera)
+        } catch { fail("\(error)") }
+    }
+}
+
+/// One line stating the camera as shown: the zoom and the pitch after the limits, and what
+/// was asked for when a limit changed it.
+func cameraState(_ limited: LimitedCamera, _ profile: TiltProfile) -> String {
+    func f(_ v: Double) -> String { v == v.rounded() && abs(v) < 1e9 ? String(Int(v)) : String(format: "%.4g", v) }
+    var line = "camera: zoom \(f(limited.camera.zoom))"
+    if limited.zoomClamped { line += " (asked \(f(limited.requestedZoom)), clamped to the view's zoom range)" }
+    line += ", tilt \(f(limited.camera.pitch))°"
+    if limited.pitchClipped && limited.requestedPitch < 0 {
+        line += " (asked \(f(limited.requestedPitch))°, raised to the lowest tilt, 0°)"
+    } else if limited.pitchClipped {
+        line += " (asked \(f(limited.requestedPitch))°, clipped: the maximum tilt at zoom \(f(limited.camera.zoom)) is \(f(limited.maxPitch))° under profile \(profile))"
+    } else {
+        line += " (maximum \(f(limited.maxPitch))° at this zoom)"
+    }
+    return line
 }

@@ -16,7 +16,10 @@ struct MVT: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Print a tile's layers, feature counts by type, and validation findings.",
             discussion: """
-                A gzip-compressed tile (as tiles are served and stored in archives) is detected by                 its magic number and inflated first (at most 64 MiB). With --layer, only that source                 layer is listed, validated and printed. Exit status: 0 valid (warnings allowed), 1 the                 validator found errors, 2 unreadable file or no such layer.
+                A gzip-compressed tile (as tiles are served and stored in archives) is detected by its \
+                magic number and inflated first (at most 64 MiB). With --layer, only that source layer \
+                is listed, validated and printed. Exit status: 0 valid (warnings allowed), 1 the \
+                validator found errors, 2 unreadable file or no such layer.
                 """)
 
         @Argument(help: "A .mvt/.pbf file, uncompressed or gzip-compressed.")

@@ -50,6 +50,10 @@ public struct CameraCoverOptions: Sendable, Equatable {
     /// The source's tile size in points: 512 matches the map zoom, 256 loads one zoom
     /// deeper (zoom + log2(512 / tileSize)).
     public var tileSize: Int
+    /// Image pixels per point of a tile (1...4): a raster tile layer on a high-density
+    /// screen asks for `tileSize · tileScale`-pixel images of the same z/x/y tiles. Unlike
+    /// `tileSize`, it never changes which tiles are needed, only how many pixels each has.
+    public var tileScale: Int
     /// Tiles below `minZoom` are not loaded (and not replaced by parents).
     public var minZoom: Int
     /// The deepest zoom the source has; deeper views overscale its tiles.
@@ -61,16 +65,20 @@ public struct CameraCoverOptions: Sendable, Equatable {
     /// Search the world copies east and west of the main one (wrap −3...3).
     public var renderWorldCopies: Bool
 
-    public init(tileSize: Int = 512, minZoom: Int = 0, maxZoom: Int = 22, roundZoom: Bool = false,
+    public init(tileSize: Int = 512, tileScale: Int = 1, minZoom: Int = 0, maxZoom: Int = 22, roundZoom: Bool = false,
                 reparseOverscaled: Bool = true, renderWorldCopies: Bool = true)
     {
         self.tileSize = tileSize
+        self.tileScale = tileScale
         self.minZoom = minZoom
         self.maxZoom = maxZoom
         self.roundZoom = roundZoom
         self.reparseOverscaled = reparseOverscaled
         self.renderWorldCopies = renderWorldCopies
     }
+
+    /// The side of one tile image in pixels: `tileSize · tileScale`.
+    public var tilePixels: Int { tileSize * tileScale }
 }
 
 /// A tile a camera needs: the source tile, the world copy it is drawn in, and the zoom it
@@ -103,10 +111,13 @@ public struct CameraTile: Hashable, Sendable, Comparable, CustomStringConvertibl
 public enum CameraError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A camera or option value outside its documented range (the name says which).
     case outOfRange(String, Double)
+    /// A maximum tilt profile that cannot be read or breaks a rule (the text says which).
+    case invalidTiltProfile(String)
 
     public var description: String {
         switch self {
         case .outOfRange(let name, let value): return "\(name) \(value) is outside its allowed range"
+        case .invalidTiltProfile(let why): return "invalid maximum tilt profile: \(why)"
         }
     }
 }
@@ -143,7 +154,7 @@ public enum CameraCoverage {
     ///
     /// - Throws: `CameraError.outOfRange` for a non-finite value, a pitch outside 0...85,
     ///   a zoom outside 0...30, a viewport side ≤ 0, a field of view outside (0, 180), a
-    ///   tile size other than 256 or 512, or zooms outside 0...30 with min > max.
+    ///   tile size other than 256 or 512, a tile scale outside 1...4, or zooms outside 0...30 with min > max.
     public static func tiles(for camera: Camera, options: CameraCoverOptions = .init()) throws(CameraError)
         -> [CameraTile]
     {
@@ -265,6 +276,7 @@ struct _CameraView {
         try check("height", camera.height, camera.height > 0)
         try check("fieldOfView", camera.fieldOfView, camera.fieldOfView > 0 && camera.fieldOfView < 180)
         try check("tileSize", Double(options.tileSize), options.tileSize == 256 || options.tileSize == 512)
+        try check("tileScale", Double(options.tileScale), (1...4).contains(options.tileScale))
         try check("minZoom", Double(options.minZoom), (0...30).contains(options.minZoom))
         try check("maxZoom", Double(options.maxZoom), (0...30).contains(options.maxZoom) && options.maxZoom >= options.minZoom)
         self.options = options

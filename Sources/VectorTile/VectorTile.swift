@@ -102,6 +102,44 @@ extension VectorTile {
         }
     }
 
+    /// `forEachLayer(storage:_:)` over the layers named `name` only (one source layer, as
+    /// a map style reads it). The other layers are passed over without reading their keys,
+    /// values or features: layers are self-contained (A13), so only each layer's `name`
+    /// field is looked for, skipping its other records by their lengths.
+    ///
+    /// - Throws: `MVTError` for a malformed tile-level field, a layer whose fields cannot be
+    ///   walked to find its name, or the first fatal problem of a matching layer's header;
+    ///   or what `body` throws.
+    /// - Complexity: O(records of the tile's layers) to find the names, plus the matching
+    ///   layers' decode.
+    public func forEachLayer(named name: String, storage: LayerStorage,
+                             _ body: (Layer) throws(MVTError) -> Void) throws(MVTError) {
+        let target = name.utf8
+        try _forEachLayerMessage { message throws(MVTError) in
+            guard let found = try Self._layerName(message), found.count == target.count,
+                  found.elementsEqual(target) else { return }
+            try body(try Layer(message, reusing: &storage.keys, &storage.values, &storage.index))
+        }
+    }
+
+    /// The bytes of a layer message's `name` (field 1; the last one when repeated, as
+    /// protobuf reads a repeated scalar), nil when it has none.
+    static func _layerName(_ message: PBFReader) throws(MVTError) -> UnsafeRawBufferPointer? {
+        var r = message
+        var name: UnsafeRawBufferPointer?
+        while !r.isAtEnd {
+            let keyOffset = r.absoluteOffset
+            let (field, wire) = try pbf { () throws(PBFError) in try r.readKey() }
+            if field == 1 {
+                try expectOr(wire, .lengthDelimited, "Layer", field, keyOffset)
+                name = try pbf { () throws(PBFError) in try r.readLengthDelimited() }.bytes
+            } else {
+                try pbf { () throws(PBFError) in try r.skip(wire) }
+            }
+        }
+        return name
+    }
+
     /// The layers that can be read, skipping those whose header is broken (an unknown
     /// version may be skipped per §4.1, A4; layers are self-contained, A13, so the rest
     /// stay usable), with a finding for each skipped layer. A malformed tile-level field

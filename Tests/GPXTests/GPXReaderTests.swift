@@ -75,4 +75,35 @@ final class GPXReaderTests: XCTestCase {
             do { _ = try GPXReader.read(Array(bytes[..<cut])) } catch { XCTAssertLessThanOrEqual(error.offset, cut) }
         }
     }
+
+    /// A location's heading as GPX records it: GPX 1.0's `<course>` in degrees from true
+    /// north (0 ≤ course < 360), or in a GPX 1.1 point's extensions a `course` (Garmin's
+    /// TrackPointExtension), `heading` or `bearing` element; the point's own `<course>`
+    /// wins over an extension, points without one have none.
+    func testCoursesFromTheFileAndItsExtensions() throws {
+        let doc = try GPXReader.read(Array("""
+            <gpx xmlns:gpxtpx="http://www.garmin.com/xmlschemas/TrackPointExtension/v2"><trk><trkseg>
+            <trkpt lat="1" lon="2"><course> 12.5 </course></trkpt>
+            <trkpt lat="1" lon="3"><extensions><gpxtpx:TrackPointExtension><gpxtpx:course>270</gpxtpx:course></gpxtpx:TrackPointExtension></extensions></trkpt>
+            <trkpt lat="1" lon="4"/>
+            <trkpt lat="1" lon="5"><extensions><heading>90</heading><bearing>10</bearing></extensions><course>45</course></trkpt>
+            <trkpt lat="1" lon="6"><name>course</name><desc><course>99</course></desc></trkpt>
+            </trkseg></trk><rte><rtept lat="0" lon="0"><course>0</course></rtept></rte></gpx>
+            """.utf8))
+        XCTAssertEqual(doc.firstPathCourses, [12.5, 270, nil, 45, nil])
+        XCTAssertEqual(doc.trackCourses, [[[12.5, 270, nil, 45, nil]]])
+        XCTAssertEqual(doc.routeCourses, [[0]])
+        XCTAssertEqual(doc.firstPath?.count, 5)
+
+        func error(_ s: String) -> GPXError? {
+            do { _ = try GPXReader.read(Array(s.utf8)); return nil } catch { return error }
+        }
+        let notNumber = error("<gpx><rte><rtept lat=\"1\" lon=\"2\">\n<course>north</course></rtept></rte></gpx>")
+        XCTAssertEqual(notNumber?.line, 2)
+        XCTAssertEqual(notNumber?.column, 9)
+        XCTAssertEqual(notNumber?.reason, "<course> of a point is not a number of degrees: 'north'")
+        XCTAssertNotNil(error("<gpx><rte><rtept lat=\"1\" lon=\"2\"><course>360</course></rtept></rte></gpx>"))
+        XCTAssertNotNil(error("<gpx><rte><rtept lat=\"1\" lon=\"2\"><course>-1</course></rtept></rte></gpx>"))
+        XCTAssertNotNil(error("<gpx><rte><rtept lat=\"1\" lon=\"2\"><course>nan</course></rtept></rte></gpx>"))
+    }
 }

@@ -67,6 +67,22 @@ final class WorkloadsTests: XCTestCase {
         XCTAssertEqual(Set(suite.cases.map(\.name)).subtracting(DefaultSuite.benchmarkNames), [])
     }
 
+    /// `mvt.decode [layer=NAME]` decodes one source layer: the case is named by its layer,
+    /// decodes fewer features than the whole tile, and fails on a dataset without it.
+    func testOneSourceLayerDecodeCases() throws {
+        let suite = try DefaultSuite.make(quick: true, mvtLayers: ["roads", "no-such-layer"])
+        let ids = suite.cases.map(\.id.description)
+        XCTAssertTrue(ids.contains("mvt.decode|graticule|generated/tiles-8|layer=roads;mode=tolerant"), "\(ids)")
+        let missing = try XCTUnwrap(suite.cases.first { $0.id.description.contains("layer=no-such-layer") })
+        guard case .inProcess(let setup) = missing.body else { return XCTFail("in-process case expected") }
+        let dataset = try XCTUnwrap(BuiltinDatasets.all(quick: true).first { $0.name == "generated/tiles-8" })
+        XCTAssertThrowsError(try setup(dataset)) { XCTAssertTrue("\($0)".contains("no-such-layer"), "\($0)") }
+        XCTAssertFalse(try DefaultSuite.make(quick: true).selected(quick: true, filter: nil).contains { $0.parameters["layer"] != nil },
+                       "the quick suite has no layer case unless asked")
+        XCTAssertTrue(try DefaultSuite.make(quick: false).selected(quick: false, filter: nil).contains { $0.parameters["layer"] == "roads" },
+                      "the full suite decodes the generated tiles' roads layer")
+    }
+
     /// The digest as the JavaScript adapter computes it (BigInt FNV-1a and SplitMix64)
     /// equals graticule's for the same tiles: the definition is implemented twice.
     func testTileDigestAgreesWithTheJavaScriptAdapter() throws {

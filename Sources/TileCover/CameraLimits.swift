@@ -1,0 +1,150 @@
+/// The highest pitch a map view allows at each zoom: stops `(zoom, maxPitch)` joined by
+/// straight lines, held flat before the first stop and after the last.
+///
+/// Map views that limit tilt by zoom (a maximum tilt profile) let a close view lean further
+/// than a continental one; the tilt a camera actually gets is its requested pitch clipped
+/// to the profile at its zoom. MapLibre's default is one flat limit of 60° at every zoom
+/// (`TiltProfile.mapLibre`).
+public struct TiltProfile: Sendable, Equatable, CustomStringConvertible {
+    /// The stops, zooms strictly increasing.
+    public let stops: [(zoom: Double, maxPitch: Double)]
+
+    /// MapLibre's default: at most 60° at every zoom.
+    public static let mapLibre = TiltProfile(unchecked: [(0, 60)])
+
+    /// The highest pitch a stop may allow: the limit of the camera model
+    /// (`CameraCoverage` draws pitches 0...85).
+    public static let modelMaxPitch = 85.0
+
+    /// A profile from its stops.
+    ///
+    /// - Throws: `CameraError.invalidTiltProfile` when there is no stop, a value is not
+    ///   finite, a zoom is outside 0...30, zooms do not strictly increase, or a pitch is
+    ///   outside 0...85.
+    public init(stops: [(zoom: Double, maxPitch: Double)]) throws(CameraError) {
+        guard !stops.isEmpty else { throw .invalidTiltProfile("a profile needs at least one stop") }
+        for (k, s) in stops.enumerated() {
+            guard s.zoom.isFinite, (0...30).contains(s.zoom) else {
+                throw .invalidTiltProfile("stop \(k + 1): zoom \(s.zoom) is outside 0...30")
+            }
+            guard s.maxPitch.isFinite, (0...Self.modelMaxPitch).contains(s.maxPitch) else {
+                throw .invalidTiltProfile("stop \(k + 1): pitch \(s.maxPitch) is outside 0...85")
+            }
+            if k > 0 && !(stops[k - 1].zoom < s.zoom) {
+                throw .invalidTiltProfile("stop \(k + 1): zooms must increase (\(stops[k - 1].zoom) then \(s.zoom))")
+            }
+        }
+        self.stops = stops
+    }
+
+    /// Parses `"z:deg,z:deg,..."`, e.g. `"0:30,10:45,16:67.5"`; spaces around the numbers
+    /// are allowed.
+    ///
+    /// - Throws: `CameraError.invalidTiltProfile` naming the stop that is not `ZOOM:DEGREES`
+    ///   or breaks a rule of `init(stops:)`.
+    public init(parsing text: String) throws(CameraError) {
+        var stops: [(zoom: Double, maxPitch: Double)] = []
+        for (k, part) in text.split(separator: ",", omittingEmptySubsequences: false).enumerated() {
+            let pair = part.split(separator: ":", omittingEmptySubsequences: false)
+            func number(_ s: Substring) -> Double? {
+                var t = s[...]
+                while t.first == " " { t = t.dropFirst() }
+                while t.last == " " { t = t.dropLast() }
+                return Double(t)
+            }
+            guard pair.count == 2, let z = number(pair[0]), let p = number(pair[1]) else {
+                throw .invalidTiltProfile("stop \(k + 1) '\(part)' is not ZOOM:DEGREES")
+            }
+            stops.append((z, p))
+        }
+        try self.init(stops: stops)
+    }
+
+    private init(unchecked stops: [(zoom: Double, maxPitch: Double)]) { self.stops = stops }
+
+    /// The highest pitch allowed at `zoom`.
+    public func maxPitch(atZoom zoom: Double) -> Double {
+        guard let first = stops.first, let last = stops.last else { return Self.modelMaxPitch }
+        if zoom <= first.zoom { return first.maxPitch }
+        if zoom >= last.zoom { return last.maxPitch }
+        var k = 1
+        while stops[k].zoom < zoom { k += 1 }
+        let a = stops[k - 1], b = stops[k]
+        let t = (zoom - a.zoom) / (b.zoom - a.zoom)
+        return a.maxPitch + t * (b.maxPitch - a.maxPitch)
+    }
+
+    /// `z:deg,z:deg,...`, the form `init(parsing:)` reads.
+    public var description: String {
+        stops.map { "\(Self.format($0.zoom)):\(Self.format($0.maxPitch))" }.joined(separator: ",")
+    }
+
+    static func format(_ v: Double) -> String {
+        v == v.rounded() && abs(v) < 1e15 ? String(Int(v)) : String(v)
+    }
+
+    public static func == (a: TiltProfile, b: TiltProfile) -> Bool {
+        a.stops.count == b.stops.count && zip(a.stops, b.stops).allSatisfy { $0.zoom == $1.zoom && $0.maxPitch == $1.maxPitch }
+    }
+}
+
+/// The limits a map view puts on its camera: a zoom range and a maximum tilt profile.
+///
+/// As in the map SDKs, a camera outside the limits is not an error: its zoom is clamped to
+/// `minZoom...maxZoom` and then its pitch to `0...maxTilt.maxPitch(atZoom:)` at the clamped
+/// zoom. Only values no camera can take (not finite) are rejected. The defaults are
+/// MapLibre's: zoom 0...22, pitch at most 60°.
+public struct CameraLimits: Sendable, Equatable {
+    public var minZoom: Double
+    public var maxZoom: Double
+    public var maxTilt: TiltProfile
+
+    /// MapLibre's defaults: zoom 0...22, at most 60° of pitch.
+    public static let mapLibre = CameraLimits(unchecked: 0, 22, .mapLibre)
+
+    /// - Throws: `CameraError.outOfRange` when a zoom limit is not finite, is outside
+    ///   0...30, or `minZoom > maxZoom`.
+    public init(minZoom: Double = 0, maxZoom: Double = 22, maxTilt: TiltProfile = .mapLibre) throws(CameraError) {
+        for (name, v) in [("minZoom", minZoom), ("maxZoom", maxZoom)] where !v.isFinite || !(0...30).contains(v) {
+            throw .outOfRange(name, v)
+        }
+        guard minZoom <= maxZoom else { throw .outOfRange("minZoom", minZoom) }
+        self.init(unchecked: minZoom, maxZoom, maxTilt)
+    }
+
+    private init(unchecked minZoom: Double, _ maxZoom: Double, _ maxTilt: TiltProfile) {
+        self.minZoom = minZoom
+        self.maxZoom = maxZoom
+        self.maxTilt = maxTilt
+    }
+
+    /// `camera` with its zoom clamped to the zoom range and its pitch to the tilt allowed
+    /// at that zoom.
+    ///
+    /// - Throws: `CameraError.outOfRange` for a zoom or pitch that is not finite (NaN or
+    ///   infinite: no limit gives it a meaning).
+    public func apply(to camera: Camera) throws(CameraError) -> LimitedCamera {
+        guard camera.zoom.isFinite else { throw .outOfRange("zoom", camera.zoom) }
+        guard camera.pitch.isFinite else { throw .outOfRange("pitch", camera.pitch) }
+        var limited = camera
+        limited.zoom = min(max(camera.zoom, minZoom), maxZoom)
+        let ceiling = maxTilt.maxPitch(atZoom: limited.zoom)
+        limited.pitch = min(max(camera.pitch, 0), ceiling)
+        return LimitedCamera(camera: limited, requestedZoom: camera.zoom, requestedPitch: camera.pitch, maxPitch: ceiling)
+    }
+}
+
+/// A camera after `CameraLimits.apply(to:)`, with what was asked for.
+public struct LimitedCamera: Sendable, Equatable {
+    /// The camera as the map view shows it (zoom clamped, pitch clipped).
+    public let camera: Camera
+    public let requestedZoom: Double
+    public let requestedPitch: Double
+    /// The tilt profile's maximum at the camera's (clamped) zoom.
+    public let maxPitch: Double
+
+    /// Whether the zoom was moved into the zoom range.
+    public var zoomClamped: Bool { camera.zoom != requestedZoom }
+    /// Whether the pitch was clipped (to the profile's maximum, or up to 0).
+    public var pitchClipped: Bool { camera.pitch != requestedPitch }
+}
