@@ -33,15 +33,12 @@ public struct Gate: Sendable {
     public enum Failure: Error, CustomStringConvertible, Equatable {
         case debugBuild(side: String)
         case noCommonCases
-        case missingSamples(side: String)
 
         public var description: String {
             switch self {
             case .debugBuild(let side):
                 return "refusing to gate: the \(side) report comes from a debug build; benchmark a release build (swift build -c release)"
             case .noCommonCases: return "the two reports share no benchmark case"
-            case .missingSamples(let side):
-                return "the \(side) report has no samples file (x.samples.csv beside x.csv); time metrics cannot be tested for significance"
             }
         }
     }
@@ -60,6 +57,11 @@ public struct Gate: Sendable {
     /// The others are compared and reported only (on hosted CI runners, where time moves
     /// with the neighbours: `["instructions", "alloc_count", "alloc_bytes"]`).
     public var gatedMetrics: Set<String>?
+    /// Whether gated findings that cannot be compared are let through. By default the
+    /// gate fails closed: a gated case and metric whose comparison is impossible (absent
+    /// from head, failed or unmeasured on a side, time without samples) is an error, since
+    /// a regression could hide there. A case only in head (new) is never one.
+    public var allowUncomparable = false
 
     /// Whether findings of this case can fail the gate.
     public func isGated(_ key: CaseKey) -> Bool {
@@ -73,9 +75,11 @@ public struct Gate: Sendable {
     }
 
     public init(thresholds: [String: Double]? = nil, alpha: Double = 0.01,
-                gatedImplementations: Set<String>? = ["graticule"], gatedMetrics: Set<String>? = nil) {
+                gatedImplementations: Set<String>? = ["graticule"], gatedMetrics: Set<String>? = nil,
+                allowUncomparable: Bool = false) {
         self.gatedImplementations = gatedImplementations
         self.gatedMetrics = gatedMetrics
+        self.allowUncomparable = allowUncomparable
         var t: [String: Double] = [:]
         for m in Metric.allCases { if let d = m.defaultThreshold { t[m.rawValue] = d } }
         if let thresholds { for (k, v) in thresholds { t[k] = v } }
@@ -85,9 +89,11 @@ public struct Gate: Sendable {
 
     /// Compares two reports.
     ///
+    ///   Findings that cannot be compared are `unsupported` with the reason in `detail`;
+    ///   `uncomparable(_:)` lists those that fail a closed gate.
+    ///
     /// - Throws: `Failure.debugBuild` when either side is a debug build,
-    ///   `Failure.noCommonCases` when nothing can be compared, `Failure.missingSamples`
-    ///   when time must be tested but a side has no samples.
+    ///   `Failure.noCommonCases` when nothing can be compared.
     public func compare(base: RunReport, head: RunReport) throws -> [Finding] {
         if base.metadata.buildConfiguration != "release" { throw Failure.debugBuild(side: "base") }
         if head.metadata.buildConfiguration != "release" { throw Failure.debugBuild(side: "head") }
@@ -120,10 +126,6 @@ public struct Gate: Sendable {
             }
             findings.append(judge(f, base: bm, head: hm, baseSummary: bs, headSummary: hs))
         }
-        if findings.contains(where: { $0.verdict != .unsupported && !(Metric(rawValue: $0.metric)?.isExact ?? false) }) {
-            if !base.results.contains(where: { !$0.samples.isEmpty }) { throw Failure.missingSamples(side: "base") }
-            if !head.results.contains(where: { !$0.samples.isEmpty }) { throw Failure.missingSamples(side: "head") }
-        }
         return findings.sorted { ($0.key, $0.metric) < ($1.key, $1.metric) }
     }
 
@@ -150,7 +152,7 @@ public struct Gate: Sendable {
         }
         guard !base.samples.isEmpty, !head.samples.isEmpty else {
             f.verdict = .unsupported
-            f.detail = "no samples to test"
+            f.detail = "no samples to test on the \(base.samples.isEmpty ? "base" : "head") side (its .samples.csv is missing or lacks this case)"
             return f
         }
         let p = Statistics.mannWhitneyP(base.samples, head.samples)
@@ -166,9 +168,28 @@ public struct Gate: Sendable {
         return f
     }
 
-    /// The exit code for a set of findings.
-    public static func exitCode(_ findings: [Finding]) -> ExitCode {
-        findings.contains { $0.verdict == .regressed && $0.gated } ? .regression : .ok
+    /// The gated findings that could not be compared (a case only in head, a new case, is
+    /// not one of them): each one could hide a regression.
+    public static func uncomparable(_ findings: [Finding]) -> [Finding] {
+        findings.filter { $0.gated && $0.verdict == .unsupported && $0.detail != "absent from base" }
+    }
+
+    /// Why a closed gate refuses these findings: a count and the first few with reasons.
+    public static func uncomparableMessage(_ findings: [Finding]) -> String {
+        var text = "\(findings.count) gated finding\(findings.count == 1 ? "" : "s") cannot be compared, so the gate cannot pass:"
+        for f in findings.prefix(5) { text += "\n  \(f.key) \(f.metric): \(f.detail)" }
+        if findings.count > 5 { text += "\n  ... and \(findings.count - 5) more" }
+        text += "\n(gate only what both runs measured with --gate-metrics, or accept this with --allow-uncomparable)"
+        return text
+    }
+
+    /// The exit code for a set of findings: a gated regression is 1; otherwise, with a
+    /// closed gate (`allowUncomparable` false), a gated finding that cannot be compared is
+    /// 2.
+    public static func exitCode(_ findings: [Finding], allowUncomparable: Bool = false) -> ExitCode {
+        if findings.contains(where: { $0.verdict == .regressed && $0.gated }) { return .regression }
+        if !allowUncomparable && !uncomparable(findings).isEmpty { return .badInput }
+        return .ok
     }
 
     /// Findings as CSV (`benchmark,implementation,dataset,parameters,metric,verdict,...`).

@@ -217,6 +217,8 @@ public enum ReportError: Error, Equatable, CustomStringConvertible {
     case unsupportedSchema(path: String, version: String)
     case badField(path: String, line: Int, column: String, value: String)
     case empty(path: String)
+    /// The samples file beside a report holds samples of another run.
+    case samplesFromAnotherRun(path: String, report: String, samples: String)
 
     public var description: String {
         switch self {
@@ -226,6 +228,8 @@ public enum ReportError: Error, Equatable, CustomStringConvertible {
         case .unsupportedSchema(let p, let v): return "\(p): schema version \(v) is not supported (this build reads \(RunMetadata.currentSchemaVersion))"
         case .badField(let p, let l, let c, let v): return "\(p):\(l): column \(c) has an invalid value '\(v)'"
         case .empty(let p): return "\(p): no rows"
+        case .samplesFromAnotherRun(let p, let r, let x):
+            return "\(p): its samples are from run \(x), the report is run \(r); a gate cannot test them against each other"
         }
     }
 }
@@ -259,6 +263,7 @@ extension RunReport {
         }
         guard records.count > 1 else { throw ReportError.empty(path: path) }
         var samples: [String: [Double]] = [:]
+        var sampleRuns: Set<String> = []
         if let samplesText {
             let srecs: [[String]]
             do { srecs = try CSV.parse(samplesText) } catch let e as CSV.ParseError {
@@ -275,6 +280,7 @@ extension RunReport {
                                                column: "value", value: r.last ?? "")
                 }
                 samples["\(r[1])|\(r[2])|\(r[3])|\(r[4])|\(r[5])", default: []].append(v)
+                sampleRuns.insert(r[0])
             }
         }
         var metadata: RunMetadata?
@@ -302,6 +308,9 @@ extension RunReport {
                 throw ReportError.unsupportedSchema(path: path, version: col("schema_version"))
             }
             if metadata == nil {
+                if let other = sampleRuns.first(where: { $0 != col("run_id") }) {
+                    throw ReportError.samplesFromAnotherRun(path: samplesPath(for: path), report: col("run_id"), samples: other)
+                }
                 metadata = RunMetadata(
                     runID: col("run_id"), timestamp: col("timestamp"), gitCommit: col("git_commit"),
                     gitDirty: col("git_dirty") == "true", toolchain: col("toolchain"),

@@ -176,10 +176,22 @@ struct Bench: ParsableCommand {
         for f in failed { printErr("\(f.status.rawValue): \(f.key): \(f.detail)") }
 
         if let baseline {
-            let base: RunReport
+            var base: RunReport
             do { base = try RunReport.read(path: baseline) } catch { fail("\(error)") }
-            let code = try gateAndPrint(base: base, head: report, gate: Gate(gatedImplementations: [reference]), markdown: markdown,
-                                        verdictsPath: nil, quiet: quiet)
+            // Only the cases this run selected are compared (a --filter run against a full
+            // baseline), and only the metrics it measured: instructions when asked for.
+            let selected = Set(cases.map { $0.id.description })
+            base.results = base.results.filter { selected.contains($0.key.description) }
+            var metrics = Set(Metric.allCases.filter { $0.defaultThreshold != nil }.map(\.rawValue))
+            if !instructions { metrics.remove(Metric.instructions.rawValue) }
+            // A metric this run could not measure at all (allocations without jemalloc) is
+            // left out, and said so; a metric measured for some cases and not others is not.
+            for m in metrics where !report.results.contains(where: { $0.metric == m && $0.status != .unsupported }) {
+                metrics.remove(m)
+                printErr("note: \(m) was not measured in this run; it is not gated against \(baseline)")
+            }
+            let code = try gateAndPrint(base: base, head: report, gate: Gate(gatedImplementations: [reference], gatedMetrics: metrics),
+                                        markdown: markdown, verdictsPath: nil, quiet: quiet)
             if code != 0 { throw ExitCode(code) }
         }
     }
@@ -309,5 +321,9 @@ func gateAndPrint(base: RunReport, head: RunReport, gate: Gate, markdown: String
         do { try FileIO.writeText(verdictsPath, Gate.csv(findings)) } catch { fail("cannot write \(verdictsPath): \(error)") }
     }
     if !quiet { print(md) }
-    return Gate.exitCode(findings).rawValue
+    let uncomparable = Gate.uncomparable(findings)
+    if !gate.allowUncomparable && !uncomparable.isEmpty && !findings.contains(where: { $0.verdict == .regressed && $0.gated }) {
+        FileHandle.standardError.write(Data("graticule: \(Gate.uncomparableMessage(uncomparable))\n".utf8))
+    }
+    return Gate.exitCode(findings, allowUncomparable: gate.allowUncomparable).rawValue
 }

@@ -8,7 +8,9 @@ struct Compare: ParsableCommand {
         abstract: "Gate HEAD against BASE: per benchmark and metric, regressed / improved / unchanged / noisy / unsupported.",
         discussion: """
         Exit status: 0 no regression (improvements included), 1 at least one regression, \
-        2 bad input or usage, including a report from a debug build. Time regresses when \
+        2 bad input or usage, including a report from a debug build, samples from another \
+        run, and a gated case that cannot be compared (absent from HEAD, failed or \
+        unmeasured on a side, time without samples; --allow-uncomparable lets these pass). Time regresses when \
         its median moves beyond the threshold and a Mann-Whitney U test over both sides' \
         samples gives p < alpha; instructions and allocations compare medians exactly. Only \
         the project's own implementation (--gate, default graticule) can fail the gate; \
@@ -48,6 +50,9 @@ struct Compare: ParsableCommand {
     @Option(help: "Also write HEAD's results in github-action-benchmark's custom format here (throughputs go to NAME.bigger-is-better.json).")
     var gab: String?
 
+    @Flag(help: "Let gated findings that cannot be compared pass (by default they exit 2: the gate fails closed).")
+    var allowUncomparable = false
+
     @Flag(help: "Print nothing; only the exit status speaks.")
     var quiet = false
 
@@ -80,7 +85,7 @@ struct Compare: ParsableCommand {
         }
         let code = try gateAndPrint(base: b, head: h, gate: Gate(thresholds: t, alpha: alpha,
                                                                gatedImplementations: gateAll ? nil : Set(gate.split(separator: ",").map(String.init)),
-                                                               gatedMetrics: metrics),
+                                                               gatedMetrics: metrics, allowUncomparable: allowUncomparable),
                                     markdown: markdown, verdictsPath: output, quiet: quiet)
         if code != 0 { throw ExitCode(code) }
     }

@@ -170,3 +170,53 @@ extension GateTests {
         XCTAssertTrue(md.hasSuffix("</details>\n"))
     }
 }
+
+extension GateTests {
+    /// The gate fails closed: a 3× slowdown whose samples are missing is not a pass; nor
+    /// is a gated case absent from head, failed there, or unmeasured.
+    func testGateFailsClosedOnWhatItCannotCompare() throws {
+        let base = report([time(noisy(100, spread: 0.02, n: 30, seed: 1))])
+        var slowerWithoutSamples = time(noisy(300, spread: 0.02, n: 30, seed: 2))
+        slowerWithoutSamples.samples = []
+        let f = try Gate().compare(base: base, head: report([slowerWithoutSamples]))
+        XCTAssertEqual(f.first?.verdict, .unsupported)
+        XCTAssertTrue(f.first?.detail.contains("head side") ?? false, f.first?.detail ?? "")
+        XCTAssertEqual(Gate.exitCode(f), .badInput)
+        XCTAssertEqual(Gate.exitCode(f, allowUncomparable: true), .ok)
+        XCTAssertTrue(Gate.uncomparableMessage(Gate.uncomparable(f)).contains("1 gated finding cannot be compared"))
+
+        // Failed in head.
+        let failed = MetricResult(key: key, datasetBytes: 100, datasetItems: 1, metric: "time_ns", status: .failed, detail: "setup failed")
+        XCTAssertEqual(Gate.exitCode(try Gate().compare(base: base, head: report([failed, exact(.allocCount, 1)]))), .badInput)
+        // Absent from head (another gated case keeps the reports comparable).
+        let other = CaseKey(benchmark: "b.other", implementation: "graticule", dataset: "d", parameters: "")
+        let otherTime = MetricResult.measured(other, bytes: 1, items: 1, metric: .timeNs, iterations: 1, samples: [5, 5, 5])
+        let absent = try Gate().compare(base: report([time([1, 2, 3]), otherTime]), head: report([otherTime]))
+        XCTAssertEqual(absent.first { $0.key == key }?.detail, "absent from head")
+        XCTAssertEqual(Gate.exitCode(absent), .badInput)
+        // A case new in head is not uncomparable; a peer's missing case is not gated.
+        let added = try Gate().compare(base: report([otherTime]), head: report([otherTime, time([1, 2, 3])]))
+        XCTAssertEqual(Gate.exitCode(added), .ok)
+        let peer = CaseKey(benchmark: "b.op", implementation: "peer", dataset: "d", parameters: "")
+        let peerTime = MetricResult.measured(peer, bytes: 1, items: 1, metric: .timeNs, iterations: 1, samples: [5, 5, 5])
+        XCTAssertEqual(Gate.exitCode(try Gate().compare(base: report([otherTime, peerTime]), head: report([otherTime]))), .ok)
+        // A regression still says regression.
+        let regressed = try Gate().compare(base: report([exact(.instructions, 100), time([1, 2, 3])]),
+                                           head: report([exact(.instructions, 200), failed]))
+        XCTAssertEqual(Gate.exitCode(regressed), .regression)
+    }
+
+    /// A samples file written by another run is refused when the report is read: its
+    /// samples would be tested against another run's summary.
+    func testSamplesOfAnotherRunAreRefused() throws {
+        let r = report([time([1, 2, 3])])
+        var other = r
+        other.metadata.runID = "another-run"
+        XCTAssertNoThrow(try RunReport.parse(csv: r.csv(), samples: r.samplesCSV()))
+        XCTAssertThrowsError(try RunReport.parse(csv: r.csv(), samples: other.samplesCSV(), path: "x.csv")) {
+            guard case .samplesFromAnotherRun(let path, _, let found)? = $0 as? ReportError else { return XCTFail("\($0)") }
+            XCTAssertEqual(path, "x.samples.csv")
+            XCTAssertEqual(found, "another-run")
+        }
+    }
+}
