@@ -45,10 +45,17 @@ extension DatasetProfile {
         }
     }
 
+    /// Whether a regular file starts with PMTiles' magic number. Only regular files are
+    /// sniffed: reading from a pipe would consume the bytes the GeoJSON reader needs.
     static func hasPMTilesMagic(_ p: String) -> Bool {
-        guard let h = FileHandle(forReadingAtPath: p) else { return false }
-        defer { try? h.close() }
-        return h.readData(ofLength: 7) == Data("PMTiles".utf8)
+        let fd = open(p, O_RDONLY)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { return false }
+        var magic = [UInt8](repeating: 0, count: 7)
+        let n = magic.withUnsafeMutableBytes { pread(fd, $0.baseAddress, 7, 0) }
+        return n == 7 && magic == Array("PMTiles".utf8)
     }
 
     mutating func profileGeoJSON(_ path: String, progress: (Progress) -> Void) throws {
@@ -60,13 +67,35 @@ extension DatasetProfile {
                            problem: { finding(error: true, "\($0)") },
                            { addFeature($0) })
         format = stream.layout
+        sourceBytes = stream.source.size ?? stream.source.bytesRead
+    }
+
+    /// The GeoJSON files of a folder that holds no tiles, profiled one after the other in
+    /// name order as one dataset.
+    mutating func profileGeoJSONFolder(_ path: String, files: [String], progress: (Progress) -> Void) throws {
+        var total = 0
+        for f in files {
+            var stream = try GeoJSONFeatureStream(path: path + "/" + f, skipsInvalidFeatures: true)
+            let base = total
+            try stream.forEach(progress: { progress(Progress(done: base + $0, total: nil, count: $1, unit: "features")) },
+                               problem: { finding(error: true, "\(f): \($0)") },
+                               { addFeature($0) })
+            total += stream.source.size ?? stream.source.bytesRead
+        }
+        sourceBytes = total
+        format = "GeoJSON folder (\(files.count) file\(files.count == 1 ? "" : "s"))"
     }
 
     mutating func profileFolder(_ path: String, validate: Bool, progress: (Progress) -> Void) throws {
         format = "tile folder"
         guard let e = FileManager.default.enumerator(atPath: path) else { throw Failure(description: "cannot list \(path)") }
         var files: [(TileID, String)] = []
+        var geojson: [String] = []
         while let f = e.nextObject() as? String {
+            if [".geojson", ".json", ".geojsonl", ".geojsons", ".geojsonseq", ".ndjson", ".jsonl"].contains(where: { f.hasSuffix($0) }) {
+                var isDir: ObjCBool = false
+                if FileManager.default.fileExists(atPath: path + "/" + f, isDirectory: &isDir), !isDir.boolValue { geojson.append(f) }
+            }
             guard f.hasSuffix(".mvt") || f.hasSuffix(".pbf") else { continue }
             let parts = f.split(separator: "/")
             let stem = parts.last!.split(separator: ".").first!
@@ -77,6 +106,13 @@ extension DatasetProfile {
                 finding(error: false, "\(f): not under z/x/y; profiled without a tile id")
                 files.append((TileID(z: 0, x: 0, y: 0)!, f))
             }
+        }
+        if files.isEmpty {
+            guard !geojson.isEmpty else {
+                throw Failure(description: "\(path): a folder with no tiles (z/x/y.mvt or .pbf) and no GeoJSON files")
+            }
+            try profileGeoJSONFolder(path, files: geojson.sorted(), progress: progress)
+            return
         }
         for (i, (t, f)) in files.enumerated() {
             guard let d = FileManager.default.contents(atPath: path + "/" + f) else { finding(error: true, "\(f): unreadable"); continue }

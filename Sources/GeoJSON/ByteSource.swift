@@ -74,9 +74,18 @@ public final class FileByteSource: GeoJSONByteSource {
     public init(path: String) throws(GeoJSONSourceError) {
         let fd = open(path, O_RDONLY)
         guard fd >= 0 else { throw GeoJSONSourceError("cannot open \(path): \(String(cString: strerror(errno)))") }
+        var st = stat()
+        if fstat(fd, &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR {
+            close(fd)
+            throw GeoJSONSourceError("\(path): is a directory, not a GeoJSON file")
+        }
         self.fd = fd
         self.path = path
     }
+
+    /// The bytes `read` has handed out so far: the size of a pipe's input once it is
+    /// read to the end.
+    public private(set) var bytesRead = 0
 
     deinit { close(fd) }
 
@@ -94,10 +103,51 @@ public final class FileByteSource: GeoJSONByteSource {
         return n >= 0 ? n : nil
     }
 
+    /// Bytes read ahead by `peek` from a source that cannot seek, handed out first.
+    private var pending: [UInt8] = []
+    private var pendingStart = 0
+
+    /// The first bytes of the input (up to `count`), without consuming them: a file is read
+    /// at offset 0, a pipe or `/dev/stdin` is read ahead once and `read` hands those bytes
+    /// out first, so the input is read exactly once and nothing is lost. Call it before the
+    /// first `read`.
+    public func peek(_ count: Int) -> [UInt8] {
+        if size != nil {
+            var head = [UInt8](repeating: 0, count: max(count, 0))
+            let n = head.withUnsafeMutableBytes { reread(at: 0, into: $0) } ?? 0
+            return Array(head.prefix(n))
+        }
+        guard bytesRead == 0 else { return Array(pending[pendingStart...].prefix(count)) }
+        var ahead = pending
+        var chunk = [UInt8](repeating: 0, count: min(max(count, 1), 65_536))
+        while ahead.count < count {
+            let want = min(chunk.count, count - ahead.count)
+            let n = chunk.withUnsafeMutableBytes { raw -> Int in
+                while true {
+                    let r = systemRead(fd, raw.baseAddress, want)
+                    if r >= 0 || errno != EINTR { return r }
+                }
+            }
+            if n <= 0 { break }     // the end, or an error `read` will report again
+            ahead += chunk[0..<n]
+        }
+        pending = ahead
+        pendingStart = 0
+        return Array(ahead.prefix(count))
+    }
+
     public func read(into buffer: UnsafeMutableRawBufferPointer) throws(GeoJSONSourceError) -> Int {
+        if pendingStart < pending.count {
+            let n = min(buffer.count, pending.count - pendingStart)
+            pending.withUnsafeBytes { buffer.baseAddress!.copyMemory(from: $0.baseAddress! + pendingStart, byteCount: n) }
+            pendingStart += n
+            bytesRead += n
+            if pendingStart == pending.count { pending = []; pendingStart = 0 }
+            return n
+        }
         while true {
             let n = systemRead(fd, buffer.baseAddress, buffer.count)
-            if n >= 0 { return n }
+            if n >= 0 { bytesRead += n; return n }
             if errno == EINTR { continue }
             throw GeoJSONSourceError("cannot read \(path): \(String(cString: strerror(errno)))")
         }

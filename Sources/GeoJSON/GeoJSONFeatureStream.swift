@@ -64,9 +64,8 @@ public struct GeoJSONFeatureStream {
             if [".geojsonl", ".geojsons", ".geojsonseq", ".ndjson", ".jsonl"].contains(where: { source.path.hasSuffix($0) }) {
                 return true
             }
-            var head = [UInt8](repeating: 0, count: 4096)
-            let n = head.withUnsafeMutableBytes { source.reread(at: 0, into: $0) } ?? 0
-            return head.prefix(n).first(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }) == 0x1E
+            // The first bytes, read once even from a pipe (`peek` keeps them for the reader).
+            return source.peek(4096).first(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }) == 0x1E
         }
     }
 

@@ -99,6 +99,10 @@ struct Bench: ParsableCommand {
     }
 
     func run() throws {
+        if let minSamples, minSamples < 1 { fail("--min-samples must be 1 or more, got \(minSamples)") }
+        if let minTime, !(minTime.isFinite && minTime >= 0) { fail("--min-time must be 0 or more seconds, got \(minTime)") }
+        if let maxTime, !(maxTime.isFinite && maxTime > 0) { fail("--max-time must be a positive number of seconds, got \(maxTime)") }
+        if let minTime, let maxTime, minTime > maxTime { fail("--min-time \(minTime) is above --max-time \(maxTime)") }
         var config = quick ? RunConfiguration.quick : RunConfiguration()
         config.reference = reference
         config.seed = seed

@@ -57,10 +57,11 @@ struct Compare: ParsableCommand {
     var quiet = false
 
     func run() throws {
+        guard alpha > 0 && alpha < 1 else { fail("--alpha must be between 0 and 1, got \(alpha)") }
         var t: [String: Double] = [:]
         for spec in thresholds {
             let p = spec.split(separator: "=", maxSplits: 1)
-            guard p.count == 2, let v = Double(p[1]), v >= 0 else {
+            guard p.count == 2, let v = Double(p[1]), v.isFinite, v >= 0 else {
                 fail("--threshold takes METRIC=FRACTION, got '\(spec)'")
             }
             t[String(p[0])] = v

@@ -98,6 +98,7 @@ struct Conform: ParsableCommand {
     }
 
     func run() throws {
+        if let timeout, !(timeout.isFinite && timeout > 0) { fail("--timeout must be a positive number of seconds, got \(timeout)") }
         var catalogue: [SpecRule] = []
         let rulesPath = rules ?? RuleCatalog.defaultPath
         do { catalogue = try RuleCatalog.load(path: rulesPath) } catch {

@@ -59,6 +59,10 @@ struct CorpusCommand: ParsableCommand {
         func run() throws {
             let count = self.count ?? 10_000
             guard count >= 0 else { fail("--count must be >= 0") }
+            guard edits >= 0 else { fail("--edits must be >= 0, got \(edits)") }
+            // 100 is about 24,000 to 51,000 features a tile: beyond it one tile outgrows
+            // what a tile holds (and a density of 1e9 would not fit in memory).
+            guard density.isFinite, density > 0, density <= 100 else { fail("--density must be in (0, 100], got \(density)") }
             let data: (bytes: [UInt8], items: Int)
             switch kind {
             case "features": return try features()
@@ -78,14 +82,25 @@ struct CorpusCommand: ParsableCommand {
                 return v
             } ?? 0
             guard let fmt = MixedGeoJSON.Format(rawValue: format ?? "geojson") else { fail("--format must be geojson, seq or ndjson") }
-            guard let f = fopen(output, "wb") else { fail("cannot create \(output)") }
-            defer { fclose(f) }
+            // Whole or absent: a full disk leaves no partial file that would still read as
+            // mostly valid.
+            let out: OutputFile
+            do { out = try OutputFile(path: output) } catch { fail("\(error)") }
             var bar = ProgressLine(total: limit > 0 ? limit : nil)
             var written = 0, pieces = 0
-            let r = try MixedGeoJSON.generate(count: count ?? (limit > 0 ? 0 : 10_000), bytes: limit, seed: seed, format: fmt) { chunk in
-                guard fwrite(chunk, 1, chunk.count, f) == chunk.count else { throw ValidationError("write failed: \(output)") }
-                written += chunk.count; pieces += 1
-                if pieces % 64 == 0 { bar.update(written, count: 0) }
+            let r: (features: Int, bytes: Int)
+            do {
+                let g = try MixedGeoJSON.generate(count: count ?? (limit > 0 ? 0 : 10_000), bytes: limit, seed: seed, format: fmt) { chunk in
+                    try out.write(chunk)
+                    written += chunk.count; pieces += 1
+                    if pieces % 64 == 0 { bar.update(written, count: 0) }
+                }
+                try out.commit()
+                r = (g.features, g.bytes)
+            } catch {
+                out.abandon()
+                bar.finish()
+                fail("\(error)")
             }
             bar.finish()
             print("features: \(r.features) features, \(r.bytes) bytes -> \(output)")
@@ -100,14 +115,18 @@ struct CorpusCommand: ParsableCommand {
             // The container: where each tile goes, and what closes it.
             let add: (TileID, [UInt8]) throws -> Void
             var finish: () throws -> Void = {}
+            // An archive is built under a temporary name beside the target and renamed over
+            // it once finished, so a failure (a full disk) leaves no half-written archive.
+            if fmt != "dir" { do { try FileIO.checkWritable(output) } catch { fail("\(error)") } }
+            let building = OutputFile.folder(of: output) + "/.\(output.split(separator: "/").last ?? "tiles").partial-\(getpid())"
+            defer { if FileIO.exists(building) { try? FileManager.default.removeItem(atPath: building) } }
             switch fmt {
             case "pmtiles":
-                let w = try PMTilesWriter(path: output, tileCompression: gz ? .gzip : .none, minZoom: 0, maxZoom: Int(last.z))
+                let w = try PMTilesWriter(path: building, tileCompression: gz ? .gzip : .none, minZoom: 0, maxZoom: Int(last.z))
                 add = w.add
                 finish = { try w.finish(metadataJSON: Self.tileJSON(maxZoom: Int(last.z), compressed: gz)) }
             case "mbtiles":
-                try? FileManager.default.removeItem(atPath: output)
-                let w = try MBTilesWriter(path: output, metadata: [("name", "graticule generated"), ("format", "pbf"),
+                let w = try MBTilesWriter(path: building, metadata: [("name", "graticule generated"), ("format", "pbf"),
                                                                    ("minzoom", "0"), ("maxzoom", "\(last.z)"),
                                                                    ("json", Self.tileJSON(maxZoom: Int(last.z), compressed: gz))])
                 add = w.add
@@ -122,15 +141,29 @@ struct CorpusCommand: ParsableCommand {
             }
             var bar = ProgressLine(total: count, unit: "tiles")
             var total = 0
-            for id in 0..<UInt64(count) {
-                let t = PMTiles.tile(id: id)!
-                let raw = SyntheticTiles.tile(z: Int(t.z), x: Int(t.x), y: Int(t.y), seed: seed, density: density)
-                let data = gz ? Gzip.compress(raw) : raw
-                try add(t, data)
-                total += data.count
-                if id % 1024 == 0 { bar.update(Int(id), count: Int(id)) }
+            do {
+                for id in 0..<UInt64(count) {
+                    let t = PMTiles.tile(id: id)!
+                    let raw = SyntheticTiles.tile(z: Int(t.z), x: Int(t.x), y: Int(t.y), seed: seed, density: density)
+                    let data = gz ? Gzip.compress(raw) : raw
+                    try add(t, data)
+                    total += data.count
+                    if id % 1024 == 0 { bar.update(Int(id), count: Int(id)) }
+                }
+                try finish()
+                if fmt != "dir" {
+                    // fsync, then put in place.
+                    let fd = open(building, O_RDONLY)
+                    guard fd >= 0, fsync(fd) == 0 else { throw FileIO.Failure(path: output, reason: "cannot be flushed to disk") }
+                    close(fd)
+                    guard rename(building, output) == 0 else { throw FileIO.Failure(path: output, reason: "cannot be put in place") }
+                }
+            } catch {
+                bar.finish()
+                // `fail` exits at once, so the partial archive is removed here.
+                if FileIO.exists(building) { try? FileManager.default.removeItem(atPath: building) }
+                fail("cannot write \(output): \(error)")
             }
-            try finish()
             bar.finish()
             print("tiles: \(count) tiles z0–z\(last.z), \(total) bytes of tile data -> \(output)")
         }

@@ -84,7 +84,7 @@ func writeOrPrint(_ text: String, to output: String?, summary: @autoclosure () -
 /// Parses "W x H" viewport sizes such as 390x844.
 func parseViewport(_ s: String) -> (Double, Double)? {
     let parts = s.lowercased().split(separator: "x")
-    guard parts.count == 2, let w = Double(parts[0]), let h = Double(parts[1]), w > 0, h > 0 else { return nil }
+    guard parts.count == 2, let w = Double(parts[0]), let h = Double(parts[1]), w > 0, h > 0, w.isFinite, h.isFinite else { return nil }
     return (w, h)
 }
 
@@ -207,6 +207,7 @@ extension CoverCommand {
 
         func run() throws {
             guard let (w, h) = parseViewport(viewport) else { fail("--viewport must be WIDTHxHEIGHT, e.g. 390x844") }
+            guard (0...1).contains(wander) else { fail("--wander must be 0...1, got \(wander)") }
             let followMode: RouteFollower.Mode
             switch mode {
             case "off": followMode = .off

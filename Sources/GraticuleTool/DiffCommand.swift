@@ -242,28 +242,15 @@ struct DiffCommand: ParsableCommand {
             return out
         }
 
-        /// Writes the collection to `PATH.partial-PID`, then renames it over `path`; returns
-        /// the bytes written. On failure the partial file is removed.
+        /// Writes the collection whole or not at all (`OutputFile`); returns the bytes
+        /// written.
         static func writeAtomically(_ path: String, _ features: [GeoFeature]) throws -> Int {
-            let partial = path + ".partial-\(getpid())"
-            guard FileManager.default.createFile(atPath: partial, contents: nil),
-                  let handle = FileHandle(forWritingAtPath: partial) else {
-                throw FileIO.Failure(path: partial, reason: "cannot create file")
-            }
-            var ok = false
-            defer { if !ok { try? FileManager.default.removeItem(atPath: partial) } }
-            var total = 0
-            var writer = GeoJSONStreamWriter { bytes in
-                try handle.write(contentsOf: bytes)
-                total += bytes.count
-            }
+            let out = try OutputFile(path: path)
+            var writer = GeoJSONStreamWriter { bytes in try out.write(bytes) }
             for f in features { try writer.write(f) }
             try writer.finish()
-            try handle.close()
-            if FileManager.default.fileExists(atPath: path) { try FileManager.default.removeItem(atPath: path) }
-            try FileManager.default.moveItem(atPath: partial, toPath: path)
-            ok = true
-            return total
+            try out.commit()
+            return out.count
         }
     }
 

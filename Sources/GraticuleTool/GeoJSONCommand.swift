@@ -62,6 +62,7 @@ struct GeoJSONCommand: ParsableCommand {
         var limit = 50
 
         func run() throws {
+            guard limit >= 0 else { fail("--limit must be 0 or more, got \(limit)") }
             var (stream, bar) = input.open()
             let source = stream.source
             let t0 = Date()
@@ -98,7 +99,7 @@ struct GeoJSONCommand: ParsableCommand {
                 do { try FileIO.writeText(output, csv) } catch { fail("cannot write \(output): \(error)") }
             }
             let seconds = Date().timeIntervalSince(t0)
-            let size = source.size ?? 0
+            let size = source.size ?? source.bytesRead
             print("\(input.file): \(errors == 0 ? "valid" : "invalid"), \(errors) errors, \(findings.count - errors) warnings, "
                 + "\(count) \(stream.isSequence ? "elements" : "features"), "
                 + String(format: "%.1f MB in %.2f s (%.0f MB/s)", Double(size) / 1e6, seconds, Double(size) / 1e6 / max(seconds, 1e-9))
@@ -133,7 +134,7 @@ struct GeoJSONCommand: ParsableCommand {
             }
             bar.finish()
             let seconds = Date().timeIntervalSince(t0)
-            let size = source.size ?? 0
+            let size = source.size ?? source.bytesRead
             var rows = [("bytes", String(size))] + stats.rows()
             rows.append(("seconds", String(format: "%.3f", seconds)))
             rows.append(("mb_per_s", String(format: "%.1f", Double(size) / 1e6 / max(seconds, 1e-9))))

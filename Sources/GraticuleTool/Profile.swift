@@ -45,6 +45,7 @@ struct Profile: ParsableCommand {
     }
 
     func run() throws {
+        guard findings >= 0 else { fail("--findings must be 0 or more, got \(findings)") }
         var profile = DatasetProfile(zoom: zoom, keep: findings)
         let start = Date()
         var bar: ProgressLine?

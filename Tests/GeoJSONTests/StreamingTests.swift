@@ -170,3 +170,36 @@ final class StreamingTests: XCTestCase {
         XCTAssertEqual(r.broken.count, 1)
     }
 }
+
+/// Inputs that are not regular files: a directory is refused when opened; a pipe is read
+/// once, its first bytes peeked for the format without being lost.
+final class InputKindTests: XCTestCase {
+    func testDirectoryIsRefused() {
+        XCTAssertThrowsError(try FileByteSource(path: NSTemporaryDirectory())) {
+            XCTAssertTrue("\($0)".contains("is a directory"), "\($0)")
+        }
+    }
+
+    func testPipeIsPeekedAndReadOnce() throws {
+        var fds: [Int32] = [0, 0]
+        XCTAssertEqual(pipe(&fds), 0)
+        let text = "\u{1E}{\"type\":\"Point\",\"coordinates\":[1,2]}\n\u{1E}{\"type\":\"Point\",\"coordinates\":[3,4]}\n"
+        let bytes = Array(text.utf8)
+        _ = bytes.withUnsafeBytes { write(fds[1], $0.baseAddress, $0.count) }
+        close(fds[1])
+        let source = try FileByteSource(path: "/dev/fd/\(fds[0])")
+        XCTAssertNil(source.size)
+        XCTAssertEqual(source.peek(3), Array(bytes.prefix(3)))
+        XCTAssertTrue(GeoJSONFeatureStream.isSequence(source, format: .auto), "the RS byte is seen in a pipe")
+        var all: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 7)
+        while true {
+            let n = try chunk.withUnsafeMutableBytes { try source.read(into: $0) }
+            if n == 0 { break }
+            all += chunk.prefix(n)
+        }
+        XCTAssertEqual(all, bytes, "the peeked bytes are handed out first, nothing lost or repeated")
+        XCTAssertEqual(source.bytesRead, bytes.count)
+        close(fds[0])
+    }
+}

@@ -1,0 +1,155 @@
+#if canImport(Glibc)
+import Glibc
+private let systemWrite = Glibc.write
+#elseif canImport(Darwin)
+import Darwin
+private let systemWrite = Darwin.write
+#endif
+
+/// A command's output file, either written whole or not at all.
+///
+/// For a regular file (or a path that does not exist yet) the bytes go to a temporary file
+/// beside the target, which `commit()` flushes to disk and renames over the target: a
+/// reader never sees half a file, and on any failure the target is left as it was. A
+/// symbolic link is followed and its target replaced, so the link stays a link. A FIFO, a
+/// character or block device or a socket is written through (it cannot be replaced), with
+/// every write checked: `/dev/full` is an error, not a success. A missing folder is an
+/// error, not created.
+///
+/// ```swift
+/// let out = try OutputFile(path: "tiles.txt")
+/// try out.write(Array("0/0/0\n".utf8))
+/// try out.commit()
+/// ```
+public final class OutputFile {
+    /// The path given.
+    public let path: String
+    /// Where the bytes finally land (the link's target for a symbolic link).
+    public let target: String
+    /// Whether the target is written through (not a regular file).
+    public let writesThrough: Bool
+    private let temporary: String?
+    private var fd: Int32
+    private var finished = false
+    /// Bytes written so far.
+    public private(set) var count = 0
+
+    /// Opens the output.
+    ///
+    /// - Throws: `FileIO.Failure` when the target is a directory, its folder does not exist
+    ///   or cannot be written, or it cannot be opened.
+    public init(path: String) throws {
+        self.path = path
+        let target = Self.resolvingLinks(path)
+        self.target = target
+        var st = stat()
+        let exists = stat(target, &st) == 0
+        let kind = st.st_mode & S_IFMT
+        if exists && kind == S_IFDIR { throw FileIO.Failure(path: path, reason: "is a directory") }
+        if exists && kind != S_IFREG {
+            // A FIFO, a device or a socket: written through.
+            let fd = open(target, O_WRONLY)
+            guard fd >= 0 else { throw FileIO.Failure(path: path, reason: "cannot be opened for writing: \(Self.errorText())") }
+            self.fd = fd
+            writesThrough = true
+            temporary = nil
+            return
+        }
+        let folder = Self.folder(of: target)
+        var fst = stat()
+        guard stat(folder, &fst) == 0, (fst.st_mode & S_IFMT) == S_IFDIR else {
+            throw FileIO.Failure(path: path, reason: "its folder \(folder) does not exist")
+        }
+        let name = target.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? "output"
+        let temporary = (folder == "." && !target.hasPrefix("./") ? "" : folder + "/")
+            + ".\(name).partial-\(getpid())-\(String(UInt32.random(in: 0...UInt32.max), radix: 16))"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL, 0o666)
+        guard fd >= 0 else { throw FileIO.Failure(path: path, reason: "its folder \(folder) cannot be written: \(Self.errorText())") }
+        // A file that is replaced keeps its permissions.
+        if exists { _ = fchmod(fd, st.st_mode & 0o7777) }
+        self.fd = fd
+        self.temporary = temporary
+        writesThrough = false
+    }
+
+    deinit { if !finished { abandon() } }
+
+    /// Appends `bytes`, all of them or a failure.
+    ///
+    /// - Throws: `FileIO.Failure` naming the path and the system's reason (a full disk, a
+    ///   closed pipe).
+    public func write(_ bytes: UnsafeRawBufferPointer) throws {
+        guard !finished else { throw FileIO.Failure(path: path, reason: "written after it was closed") }
+        var done = 0
+        while done < bytes.count {
+            let n = systemWrite(fd, bytes.baseAddress! + done, bytes.count - done)
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw FileIO.Failure(path: path, reason: "write failed: \(Self.errorText())")
+            }
+            if n == 0 { throw FileIO.Failure(path: path, reason: "write failed: nothing written") }
+            done += n
+        }
+        count += bytes.count
+    }
+
+    public func write(_ bytes: [UInt8]) throws {
+        try bytes.withUnsafeBytes { try write($0) }
+    }
+
+    public func write(_ text: String) throws {
+        var t = text
+        try t.withUTF8 { try write(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// Flushes the bytes to disk and puts the file in place (renames the temporary file
+    /// over the target); for a written-through target, closes it, reporting a failed close.
+    public func commit() throws {
+        guard !finished else { return }
+        finished = true
+        if let temporary {
+            defer { if FileIO.exists(temporary) { unlink(temporary) } }
+            guard fsync(fd) == 0 else {
+                let reason = Self.errorText()
+                close(fd)
+                throw FileIO.Failure(path: path, reason: "cannot be flushed to disk: \(reason)")
+            }
+            guard close(fd) == 0 else { throw FileIO.Failure(path: path, reason: "close failed: \(Self.errorText())") }
+            guard rename(temporary, target) == 0 else {
+                throw FileIO.Failure(path: path, reason: "cannot be put in place: \(Self.errorText())")
+            }
+        } else {
+            guard close(fd) == 0 else { throw FileIO.Failure(path: path, reason: "close failed: \(Self.errorText())") }
+        }
+    }
+
+    /// Gives up: the temporary file is removed and the target left as it was.
+    public func abandon() {
+        guard !finished else { return }
+        finished = true
+        close(fd)
+        if let temporary { unlink(temporary) }
+    }
+
+    /// `path` with its symbolic links followed (at most 40), as far as they lead.
+    static func resolvingLinks(_ path: String) -> String {
+        var p = path
+        for _ in 0..<40 {
+            var buffer = [CChar](repeating: 0, count: 4097)
+            let n = readlink(p, &buffer, 4096)
+            guard n > 0 else { return p }
+            let link = String(decoding: buffer.prefix(n).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            p = link.hasPrefix("/") ? link : folder(of: p) + "/" + link
+        }
+        return p
+    }
+
+    /// The folder part of `path` ("." when it has none).
+    public static func folder(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        let f = String(path[..<slash])
+        return f.isEmpty ? "/" : f
+    }
+
+    static func errorText() -> String { String(cString: strerror(errno)) }
+}

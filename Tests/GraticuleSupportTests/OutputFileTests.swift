@@ -1,0 +1,89 @@
+import Foundation
+import XCTest
+@testable import GraticuleSupport
+
+/// Output files are whole or absent; targets that are not regular files are written
+/// through; a missing folder is an error.
+final class OutputFileTests: XCTestCase {
+    var dir = ""
+
+    override func setUpWithError() throws {
+        dir = NSTemporaryDirectory() + "graticule-output-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws { try? FileManager.default.removeItem(atPath: dir) }
+
+    func listing() throws -> [String] { try FileManager.default.contentsOfDirectory(atPath: dir).sorted() }
+
+    func testCommitReplacesAndAbandonLeavesTheTargetAsItWas() throws {
+        let path = dir + "/out.txt"
+        try FileIO.writeText(path, "old\n")
+        let out = try OutputFile(path: path)
+        try out.write("new ")
+        XCTAssertEqual(try FileIO.readText(path), "old\n", "nothing visible before commit")
+        XCTAssertEqual(try listing().count, 2, "the partial file sits beside the target")
+        out.abandon()
+        XCTAssertEqual(try FileIO.readText(path), "old\n")
+        XCTAssertEqual(try listing(), ["out.txt"], "no partial file is left")
+        try FileIO.writeText(path, "new\n")
+        XCTAssertEqual(try FileIO.readText(path), "new\n")
+        XCTAssertEqual(try listing(), ["out.txt"])
+    }
+
+    /// A file dropped without commit (an error thrown through the writer) leaves nothing.
+    func testDroppedWithoutCommitLeavesNothing() throws {
+        struct Stop: Error {}
+        func write() throws {
+            let out = try OutputFile(path: dir + "/half.json")
+            try out.write("{\"type\":")
+            throw Stop()
+        }
+        XCTAssertThrowsError(try write())
+        XCTAssertEqual(try listing(), [])
+    }
+
+    func testSymbolicLinkStaysALink() throws {
+        try FileIO.writeText(dir + "/real.txt", "old")
+        try FileManager.default.createSymbolicLink(atPath: dir + "/link.txt", withDestinationPath: "real.txt")
+        try FileIO.writeText(dir + "/link.txt", "through the link")
+        XCTAssertEqual(try FileManager.default.destinationOfSymbolicLink(atPath: dir + "/link.txt"), "real.txt")
+        XCTAssertEqual(try FileIO.readText(dir + "/real.txt"), "through the link")
+    }
+
+    /// A FIFO is written through and stays a FIFO; a full device is a failure.
+    func testFIFOAndFullDevice() throws {
+        let fifo = dir + "/pipe"
+        XCTAssertEqual(mkfifo(fifo, 0o600), 0)
+        final class Box: @unchecked Sendable { var text = "" }
+        let received = Box()
+        let done = expectation(description: "read")
+        let path = fifo
+        Thread.detachNewThread {
+            received.text = (try? FileIO.readText(path)) ?? ""
+            done.fulfill()
+        }
+        try FileIO.writeText(fifo, "0/0/0\n")
+        wait(for: [done], timeout: 10)
+        XCTAssertEqual(received.text, "0/0/0\n")
+        var st = stat()
+        XCTAssertEqual(stat(fifo, &st), 0)
+        XCTAssertEqual(st.st_mode & S_IFMT, S_IFIFO, "still a FIFO")
+        if FileManager.default.fileExists(atPath: "/dev/full") {
+            XCTAssertThrowsError(try FileIO.writeText("/dev/full", "x")) {
+                XCTAssertTrue("\($0)".contains("write failed"), "\($0)")
+            }
+        }
+    }
+
+    func testMissingFolderAndDirectoryTargetAreErrors() throws {
+        XCTAssertThrowsError(try FileIO.writeText(dir + "/missing/out.txt", "x")) {
+            XCTAssertTrue("\($0)".contains("does not exist"), "\($0)")
+        }
+        XCTAssertThrowsError(try FileIO.checkWritable(dir + "/missing/out.txt"))
+        XCTAssertFalse(FileIO.exists(dir + "/missing"), "the folder is not created")
+        XCTAssertThrowsError(try FileIO.writeText(dir, "x")) { XCTAssertTrue("\($0)".contains("is a directory")) }
+        XCTAssertThrowsError(try FileIO.readAll(dir)) { XCTAssertTrue("\($0)".contains("is a directory")) }
+        XCTAssertThrowsError(try FileIO.readAll(dir + "/none")) { XCTAssertTrue("\($0)".contains("no such file")) }
+    }
+}
