@@ -9,7 +9,7 @@ public enum DefaultSuite {
     public static let benchmarkNames: Set<String> = [
         "baseline.memscan", "pbf.varint.decode", "geojson.parse", "geojson.write", "tilecover.polygon", "tilecover.lines",
         "tilecover.points", "tilecover.camera", "tilecover.follow", "source.update", "source.live", "diff.compute",
-        "diff.merge", "mvt.decode", "mvt.encode",
+        "diff.merge", "mvt.decode", "mvt.encode", "geojson.validate",
     ]
 
     /// - Parameters:
@@ -31,6 +31,7 @@ public enum DefaultSuite {
         BaselineBenchmarks.register(in: &suite, datasets: datasets)
         PBFBenchmarks.register(in: &suite, datasets: datasets)
         GeoJSONBenchmarks.register(in: &suite, datasets: datasets)
+        ScalingBenchmarks.register(in: &suite)
         TileCoverBenchmarks.register(in: &suite, datasets: datasets)
         SourceDiffBenchmarks.register(in: &suite, datasets: datasets)
         MVTBenchmarks.register(in: &suite, datasets: datasets)

@@ -59,3 +59,27 @@ final class LineCounterTests: XCTestCase {
         }
     }
 }
+
+/// Locating offsets in any order gives the line and column a count from the start gives,
+/// whether the locator goes forwards, back a little (the start of the feature after a
+/// finding inside it) or far back (before a checkpoint).
+final class LocatorTests: XCTestCase {
+    func testAnyOrderMatchesACountFromTheStart() {
+        var rng = SystemRandomNumberGenerator()
+        var bytes: [UInt8] = []
+        let alphabet = Array("ab \n\r\r\n".utf8) + [0xC3, 0xA9]
+        while bytes.count < 700_000 { bytes.append(alphabet.randomElement(using: &rng)!) }
+        let source = ChunkedByteSource(bytes, chunkSize: 4096)
+        let locator = _Locator()
+        var targets = (0..<60).map { _ in Int.random(in: 0...bytes.count, using: &rng) }
+        targets += targets.map { max(0, $0 - 37) }          // just behind a point located
+        targets.shuffle(using: &rng)
+        for t in targets {
+            var c = _LineCounter()
+            bytes.withUnsafeBufferPointer { c.advance($0.baseAddress!, t) }
+            let found = locator.locate(t, in: source)
+            XCTAssertEqual(found.line, c.line, "offset \(t)")
+            XCTAssertEqual(found.column, c.column, "offset \(t)")
+        }
+    }
+}

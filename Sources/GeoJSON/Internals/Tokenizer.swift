@@ -80,27 +80,68 @@ struct _LineCounter {
     }
 }
 
-/// Finds line and column of an absolute offset by re-reading the source from the last
-/// point found (or from the start when the target lies before it).
+/// Finds line and column of an absolute offset by re-reading the source from the nearest
+/// point already counted at or before it: the furthest point reached, the last few points
+/// located, or a checkpoint kept every 256 KiB. Findings are located roughly in order, but
+/// each one may ask for an earlier offset too (the start of its feature), so restarting
+/// from the start of the input would make n findings cost O(n · size).
 final class _Locator {
     var offset = 0
     var counter = _LineCounter()
+    /// (offset, counter) every `checkpointStride` bytes counted, in offset order.
+    var checkpoints: [(Int, _LineCounter)] = [(0, _LineCounter())]
+    /// The last points located, most recent last.
+    var recent: [(Int, _LineCounter)] = []
+    static let checkpointStride = 1 << 18
 
     func locate(_ target: Int, in source: any GeoJSONByteSource) -> SourceLocation {
         if target < offset {
-            offset = 0
-            counter = _LineCounter()
+            // The nearest counted point at or before the target.
+            var best = checkpoints[0]
+            var lo = 0, hi = checkpoints.count - 1
+            while lo < hi {
+                let mid = (lo + hi + 1) / 2
+                if checkpoints[mid].0 <= target { lo = mid } else { hi = mid - 1 }
+            }
+            best = checkpoints[lo]
+            for r in recent where r.0 <= target && r.0 > best.0 { best = r }
+            let found = count(from: best, to: target, in: source)
+            remember(target, found)
+            return SourceLocation(offset: target, line: found.line, column: found.column)
         }
+        counter = count(from: (offset, counter), to: target, in: source, checkpointing: true)
+        remember(target, counter)
+        return SourceLocation(offset: target, line: counter.line, column: counter.column)
+    }
+
+    private func remember(_ target: Int, _ c: _LineCounter) {
+        if recent.count == 8 { recent.removeFirst() }
+        recent.append((target, c))
+    }
+
+    /// The counter at `target`, counting from `start`; with `checkpointing`, a checkpoint
+    /// is kept each time the count passes a multiple of the stride.
+    private func count(from start: (Int, _LineCounter), to target: Int, in source: any GeoJSONByteSource,
+                       checkpointing: Bool = false) -> _LineCounter {
+        var (at, c) = start
         let chunk = 1 << 16
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunk, alignment: 1)
         defer { buffer.deallocate() }
-        while offset < target {
-            let want = min(chunk, target - offset)
-            guard let n = source.reread(at: offset, into: UnsafeMutableRawBufferPointer(rebasing: buffer[..<want])), n > 0 else { break }
-            counter.advance(buffer.baseAddress!.assumingMemoryBound(to: UInt8.self), n)
-            offset += n
+        while at < target {
+            var want = min(chunk, target - at)
+            if checkpointing {
+                let next = (at / Self.checkpointStride + 1) * Self.checkpointStride
+                want = min(want, next - at)
+            }
+            guard let n = source.reread(at: at, into: UnsafeMutableRawBufferPointer(rebasing: buffer[..<want])), n > 0 else { break }
+            c.advance(buffer.baseAddress!.assumingMemoryBound(to: UInt8.self), n)
+            at += n
+            if checkpointing && at % Self.checkpointStride == 0 && at > checkpoints[checkpoints.count - 1].0 {
+                checkpoints.append((at, c))
+            }
         }
-        return SourceLocation(offset: target, line: counter.line, column: counter.column)
+        if checkpointing { offset = at }
+        return c
     }
 }
 
@@ -223,19 +264,27 @@ struct _Tokenizer {
             capacity *= 2
             base = UnsafePointer(bigger)
         }
-        let target = self.storage! + end
-        let room = min(capacity - end, max(chunkSize, 1))
-        let n: Int
-        do {
-            n = try source!.read(into: UnsafeMutableRawBufferPointer(start: target, count: room))
-        } catch {
-            throw GeoJSONError(kind: .readFailed(error.message), location: location(of: end))
-        }
-        if n == 0 {
-            atEnd = true
-        } else {
+        // Read a chunk, and at least as many bytes as are kept: a token (or feature) longer
+        // than a chunk is scanned again from its start after each refill, so the bytes
+        // read must double it each time for the rescans to sum to O(length) rather than
+        // O(length² / chunk). (The window was grown above so the room is there.)
+        let room = min(capacity - end, max(chunkSize, end, 1))
+        let wanted = min(room, max(end, 1))
+        var got = 0
+        repeat {
+            let n: Int
+            do {
+                n = try source!.read(into: UnsafeMutableRawBufferPointer(start: self.storage! + end, count: room - got))
+            } catch {
+                throw GeoJSONError(kind: .readFailed(error.message), location: location(of: end))
+            }
+            if n == 0 {
+                atEnd = true
+                break
+            }
             end += n
-        }
+            got += n
+        } while got < wanted
         return true
     }
 
