@@ -151,7 +151,7 @@ extension DatasetProfile {
             let data = try r.tileData(e)
             data.withUnsafeBytes { addTile(t, stored: $0, validate: validate) }
             n += 1
-            if n & 1023 == 0 { progress(Progress(done: n, total: Int(h.addressedTiles), count: n, unit: "tiles")) }
+            if n & 1023 == 0 { progress(Progress(done: n, total: Int(clamping: h.addressedTiles), count: n, unit: "tiles")) }
             return true
         }
     }

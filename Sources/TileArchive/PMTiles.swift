@@ -113,6 +113,9 @@ public enum PMTiles {
     }
 
     /// z/x/y of a tile id (nil beyond z30).
+    /// The largest tile id, the last tile of z30: (4^31 − 1) / 3 − 1.
+    public static let maxTileID: UInt64 = ((1 << 62) - 1) / 3 - 1
+
     public static func tile(id: UInt64) -> TileID? {
         var z = 0
         var base: UInt64 = 0
@@ -175,7 +178,9 @@ public enum PMTiles {
                     let v = try r.readVarint()
                     if v == 0 {
                         guard i > 0 else { throw PBFError.truncated(offset: r.offset) }
-                        entries[i].offset = entries[i - 1].offset + UInt64(entries[i - 1].length)
+                        let (next, over) = entries[i - 1].offset.addingReportingOverflow(UInt64(entries[i - 1].length))
+                        guard !over else { throw PBFError.truncated(offset: r.offset) }
+                        entries[i].offset = next
                     } else {
                         entries[i].offset = v - 1
                     }
@@ -244,20 +249,69 @@ public final class PMTilesReader {
     /// Visits every tile entry in tile-id order, leaf directories included, with run
     /// lengths expanded: `body(tile, entry)` gets each addressed tile's id and its entry
     /// (the bytes are read on demand with `tileData(_:)`). Return false to stop.
+    ///
+    /// The walk is bounded by the archive's bytes, whatever its directories claim: each leaf
+    /// directory is read at most once (a second reference, or a cycle, is malformed), tile
+    /// ids must increase from entry to entry (the spec's order), and the tiles addressed
+    /// may not exceed the header's `addressed_tiles` when it gives one, nor
+    /// `maxTilesPerByte` per byte of the file. Every offset sum is checked for overflow.
+    ///
+    /// - Throws: `PMTiles.Error` for a malformed or truncated directory, or an archive
+    ///   that breaks one of those bounds; or what `body` throws.
     public func forEachEntry(_ body: (TileID, PMTiles.Entry) throws -> Bool) throws {
         let root = try internalBytes(offset: header.rootOffset, length: header.rootLength, section: "root directory")
-        _ = try walk(PMTiles.decodeDirectory(root, base: Int(header.rootOffset)), depth: 0, body)
+        let perFile = UInt64(max(fileSize, 1)).multipliedReportingOverflow(by: Self.maxTilesPerByte)
+        var state = WalkState(budget: min(header.addressedTiles == 0 ? .max : header.addressedTiles,
+                                          perFile.overflow ? .max : perFile.partialValue))
+        _ = try walk(PMTiles.decodeDirectory(root, base: Int(clamping: header.rootOffset)), depth: 0, &state, body)
     }
 
-    private func walk(_ entries: [PMTiles.Entry], depth: Int, _ body: (TileID, PMTiles.Entry) throws -> Bool) throws -> Bool {
+    /// The most tiles an archive may address per byte of its file (a run length may address
+    /// many tiles with one entry, but not without bound: an 843-byte archive claiming 2^32
+    /// tiles is refused rather than walked for hours).
+    public static let maxTilesPerByte: UInt64 = 1 << 16
+
+    struct WalkState {
+        var budget: UInt64
+        var addressed: UInt64 = 0
+        /// The first tile id the next entry may have.
+        var nextID: UInt64 = 0
+        var leaves: Set<UInt64> = []
+    }
+
+    private func walk(_ entries: [PMTiles.Entry], depth: Int, _ state: inout WalkState,
+                      _ body: (TileID, PMTiles.Entry) throws -> Bool) throws -> Bool {
         guard depth < 8 else { throw PMTiles.Error.malformedDirectory("leaf directories nest deeper than 8", offset: 0) }
         for e in entries {
+            let (entryOffset, over) = (e.runLength == 0 ? header.leafOffset : header.dataOffset).addingReportingOverflow(e.offset)
+            guard !over else {
+                throw PMTiles.Error.malformedDirectory("entry for tile id \(e.tileID): offset \(e.offset) overflows", offset: 0)
+            }
             if e.runLength == 0 {
-                let off = header.leafOffset + e.offset
-                let leaf = try internalBytes(offset: off, length: UInt64(e.length), section: "leaf directory")
-                if try !walk(PMTiles.decodeDirectory(leaf, base: Int(clamping: off)), depth: depth + 1, body) { return false }
+                guard state.leaves.insert(entryOffset).inserted else {
+                    throw PMTiles.Error.malformedDirectory("the leaf directory at byte \(entryOffset) is referenced twice", offset: Int(clamping: entryOffset))
+                }
+                guard e.tileID >= state.nextID else {
+                    throw PMTiles.Error.malformedDirectory("tile id \(e.tileID) comes after \(state.nextID) (entries must be in tile id order)", offset: 0)
+                }
+                let leaf = try internalBytes(offset: entryOffset, length: UInt64(e.length), section: "leaf directory")
+                if try !walk(PMTiles.decodeDirectory(leaf, base: Int(clamping: entryOffset)), depth: depth + 1, &state, body) { return false }
                 continue
             }
+            guard e.tileID >= state.nextID else {
+                throw PMTiles.Error.malformedDirectory("tile id \(e.tileID) comes before \(state.nextID) (entries must be in tile id order, runs must not overlap)", offset: 0)
+            }
+            let (end, endOver) = e.tileID.addingReportingOverflow(UInt64(e.runLength))
+            guard !endOver, end - 1 <= PMTiles.maxTileID else {
+                throw PMTiles.Error.malformedDirectory("tile ids \(e.tileID)+\(e.runLength) go beyond z30", offset: 0)
+            }
+            let (addressed, countOver) = state.addressed.addingReportingOverflow(UInt64(e.runLength))
+            state.addressed = addressed
+            guard !countOver, addressed <= state.budget else {
+                throw PMTiles.Error.malformedDirectory("the directories address more than \(state.budget) tiles (the header's addressed_tiles, "
+                    + "or \(Self.maxTilesPerByte) per byte of a \(fileSize)-byte file)", offset: 0)
+            }
+            state.nextID = end
             for k in 0..<UInt64(e.runLength) {
                 guard let t = PMTiles.tile(id: e.tileID + k) else {
                     throw PMTiles.Error.malformedDirectory("tile id \(e.tileID + k) is beyond z30", offset: 0)
@@ -270,7 +324,9 @@ public final class PMTilesReader {
 
     /// A tile's stored bytes (still compressed when the archive's tiles are).
     public func tileData(_ e: PMTiles.Entry) throws(PMTiles.Error) -> [UInt8] {
-        try read(offset: header.dataOffset + e.offset, length: Int(e.length), section: "tile data")
+        let (offset, over) = header.dataOffset.addingReportingOverflow(e.offset)
+        guard !over else { throw .truncated(section: "tile data", offset: Int(clamping: header.dataOffset)) }
+        return try read(offset: offset, length: Int(e.length), section: "tile data")
     }
 }
 

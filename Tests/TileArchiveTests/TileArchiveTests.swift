@@ -139,4 +139,38 @@ final class TileArchiveTests: XCTestCase {
         XCTAssertEqual(seen, expected)
         XCTAssertThrowsError(try MBTilesReader(path: "/nonexistent/x.mbtiles"))
     }
+
+    /// Crafted archives of a few hundred bytes (`corpora/regressions/pmtiles`, written by
+    /// its make.py) end in a typed error or a short walk, never a trap or an endless walk:
+    /// offset sums that overflow, a run length of 2^32 − 1, a leaf referenced 200 times,
+    /// a leaf that points at itself, and an addressed_tiles of 2^63 + 1.
+    func testCraftedArchivesAreRefusedOrBounded() throws {
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().path + "/corpora/regressions/pmtiles"
+        let expected: [String: String?] = [
+            "addressed-2p63.pmtiles": nil,
+            "offset-overflow.pmtiles": "PMTiles directory at byte 127",
+            "data-offset-overflow.pmtiles": "offset 10 overflows",
+            "run-2p32.pmtiles": "address more than",
+            "leaf-fanout.pmtiles": "referenced twice",
+            "leaf-cycle.pmtiles": "referenced twice",
+        ]
+        for (name, message) in expected {
+            let reader = try PMTilesReader(path: folder + "/" + name)
+            var visited = 0
+            do {
+                try reader.forEachEntry { _, e in
+                    _ = try? reader.tileData(e)
+                    visited += 1
+                    return true
+                }
+                XCTAssertNil(message, "\(name) must be refused")
+                XCTAssertEqual(visited, 1, name)
+            } catch {
+                guard let message else { return XCTFail("\(name): \(error)") }
+                XCTAssertTrue("\(error)".contains(message), "\(name): \(error)")
+                XCTAssertLessThanOrEqual(visited, 1, name)
+            }
+        }
+    }
 }
