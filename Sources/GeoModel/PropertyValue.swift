@@ -84,3 +84,34 @@ public struct PropertyList: Equatable, Hashable, Sendable, RandomAccessCollectio
         values.removeAll(keepingCapacity: keepingCapacity)
     }
 }
+
+extension PropertyValue {
+    /// The value with every number in one form per mathematical value: an integral number
+    /// that fits 64 bits becomes `.int` (or `.uint` at 2^63 and above), any other stays
+    /// `.double`; arrays and objects recursively. JSON does not distinguish `1`, `1.0` and
+    /// `1e0`, so comparisons of data (a diff's "did this change?") go through this form,
+    /// while a reader keeps the form it read for writing back.
+    public var numbersCanonical: PropertyValue {
+        switch self {
+        case .uint(let u) where u <= UInt64(Int64.max): return .int(Int64(u))
+        case .double(let d):
+            if d == d.rounded(.towardZero) {
+                if d >= -0x1p63 && d < 0x1p63 { return .int(Int64(d)) }
+                if d >= 0 && d < 0x1p64 { return .uint(UInt64(d)) }
+            }
+            return self
+        case .array(let a): return .array(a.map(\.numbersCanonical))
+        case .object(let o):
+            var c = o
+            c.values = o.values.map(\.numbersCanonical)
+            return .object(c)
+        default: return self
+        }
+    }
+
+    /// Whether two values are the same JSON value: equal with numbers compared as numbers
+    /// (`1 == 1.0`), member order of objects significant as in `==`.
+    public func sameJSONValue(as other: PropertyValue) -> Bool {
+        self == other || numbersCanonical == other.numbersCanonical
+    }
+}

@@ -23,6 +23,8 @@ struct DiffCommand: ParsableCommand {
         var promoteId: String?
         @Option(help: "How features without an id are paired: id (they are an error, the default), index (by position in the snapshot) or geometry+properties (by content).")
         var match: String = "id"
+        @Option(help: "Ids repeated within a snapshot: error (exit 2 naming them and their positions, the default), first (the first copy stands) or last (the last copy stands, as MapLibre's data sources keep it).")
+        var duplicates: String = "error"
         @Option(help: "Zoom range of the touched tiles, MIN-MAX (within 0-29).")
         var zoom: String = "0-14"
         @Flag(help: "Show the progress line even when standard error is not a terminal.")
@@ -36,11 +38,46 @@ struct DiffCommand: ParsableCommand {
             guard let policy = FeatureMatching(rawValue: match) else {
                 fail("--match must be id, index or geometry+properties")
             }
+            guard ["error", "first", "last"].contains(duplicates) else { fail("--duplicates must be error, first or last") }
             var differ = SnapshotDiff(promoteId: promoteId, indexZooms: zooms())
             var a = FeatureMatcher(policy: policy, promoteId: promoteId)
             var b = FeatureMatcher(policy: policy, promoteId: promoteId)
-            try DiffCommand.read(old, label: "old", progress: progress) { differ.addOld(a.keyed($0)) }
-            try DiffCommand.read(new, label: "new", progress: progress) { differ.addNew(b.keyed($0)) }
+            // --duplicates last: a first pass finds each key's last position, and only that
+            // copy is given to the diff.
+            let lastOld = duplicates == "last" ? try lastPositions(old, policy) : nil
+            let lastNew = duplicates == "last" ? try lastPositions(new, policy) : nil
+            var i = 0
+            try DiffCommand.read(old, label: "old", progress: progress) { f in
+                let g = a.keyed(f)
+                defer { i += 1 }
+                if let lastOld, let k = FeatureKey.of(g, promoteId: promoteId), lastOld[k] != i { return }
+                differ.addOld(g)
+            }
+            i = 0
+            try DiffCommand.read(new, label: "new", progress: progress) { f in
+                let g = b.keyed(f)
+                defer { i += 1 }
+                if let lastNew, let k = FeatureKey.of(g, promoteId: promoteId), lastNew[k] != i { return }
+                differ.addNew(g)
+            }
+            if duplicates == "error" && !differ.duplicateIDs.isEmpty {
+                let repeated = Set(differ.duplicateIDs.prefix(3))
+                var where_: [String] = []
+                for (path, label) in [(old, "old"), (new, "new")] {
+                    var positions: [FeatureKey: [Int]] = [:]
+                    var m = FeatureMatcher(policy: policy, promoteId: promoteId)
+                    var j = 0
+                    try DiffCommand.read(path, label: label, progress: false) { f in
+                        if let k = FeatureKey.of(m.keyed(f), promoteId: promoteId), repeated.contains(k) { positions[k, default: []].append(j) }
+                        j += 1
+                    }
+                    for (k, at) in positions.sorted(by: { $0.value[0] < $1.value[0] }) where at.count > 1 {
+                        where_.append("id \(k) at \(label) features \(at.prefix(4).map(String.init).joined(separator: ", "))\(at.count > 4 ? ", ..." : "")")
+                    }
+                }
+                fail("\(differ.duplicateIDs.count) repeated ids within a snapshot (\(where_.joined(separator: "; "))); nothing written. "
+                     + "Say which copy stands with --duplicates first or --duplicates last (MapLibre's data sources keep the last)")
+            }
             let idless = a.missingIDs + b.missingIDs
             if policy == .id && idless > 0 {
                 fail("\(idless) features have no \(promoteId.map { "'\($0)' property" } ?? "id") (old: \(a.missingIDs), "
@@ -48,6 +85,18 @@ struct DiffCommand: ParsableCommand {
                      + "or --match geometry+properties (by content)")
             }
             return (differ, a, b)
+        }
+
+        /// Each key's last position in the snapshot at `path` (keys as the matcher gives them).
+        func lastPositions(_ path: String, _ policy: FeatureMatching) throws -> [FeatureKey: Int] {
+            var last: [FeatureKey: Int] = [:]
+            var m = FeatureMatcher(policy: policy, promoteId: promoteId)
+            var j = 0
+            try DiffCommand.read(path, label: "first pass", progress: false) { f in
+                if let k = FeatureKey.of(m.keyed(f), promoteId: promoteId) { last[k] = j }
+                j += 1
+            }
+            return last
         }
 
         /// The line that says how features were paired.
@@ -100,7 +149,7 @@ struct DiffCommand: ParsableCommand {
                 touched tiles over z\(zooms.lowerBound)-\(zooms.upperBound): \(finished.touchedTileCount)
                 """)
             if !finished.duplicateIDs.isEmpty {
-                print("repeated ids (later copies ignored): \(finished.duplicateIDs.count), first \(finished.duplicateIDs[0])")
+                print("repeated ids (--duplicates first: later copies ignored): \(finished.duplicateIDs.count), first \(finished.duplicateIDs[0])")
             }
             var line = String(format: "%.2f s", seconds)
             if let peak = ProcessStatus.peakResidentBytes() { line += String(format: ", peak resident %.0f MiB", Double(peak) / 1048576) }

@@ -370,7 +370,7 @@ public struct FeatureStore {
 
     /// Whether setting `sets` on `properties` changes them (nil and empty are the same).
     static func changes(_ properties: PropertyList?, _ sets: PropertyList) -> Bool {
-        for (k, v) in sets where properties?[k] != v { return true }
+        for (k, v) in sets where !(properties?[k].map { $0.sameJSONValue(as: v) } ?? false) { return true }
         return false
     }
 
@@ -409,7 +409,7 @@ public struct FeatureStore {
         guard a.geometry == b.geometry else { return false }
         let pa = a.properties ?? PropertyList(), pb = b.properties ?? PropertyList()
         guard pa.count == pb.count else { return false }
-        for (k, v) in pa where pb[k] != v { return false }
+        for (k, v) in pa { guard let w = pb[k], v.sameJSONValue(as: w) else { return false } }
         return true
     }
 
@@ -457,7 +457,7 @@ public struct FeatureStore {
             u.removeAllProperties = true
         } else {
             for (k, _) in pa where pb[k] == nil { u.removeProperties.append(k) }
-            for (k, v) in pb where pa[k] != v { u.addOrUpdateProperties.append(key: k, value: v) }
+            for (k, v) in pb where !(pa[k].map { $0.sameJSONValue(as: v) } ?? false) { u.addOrUpdateProperties.append(key: k, value: v) }
         }
         return u.isEmpty ? nil : u
     }

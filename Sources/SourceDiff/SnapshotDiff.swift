@@ -147,8 +147,12 @@ public struct SnapshotDiff {
             case .null: add(Tag.null)
             case .bool(let b): add(b ? Tag.yes : Tag.no)
             case .int(let i): add(UInt64(bitPattern: i) ^ Tag.int)
-            case .uint(let u): add(u ^ Tag.uint)
-            case .double(let d): add(d.bitPattern ^ Tag.double)
+            case .uint(let u): add(u <= UInt64(Int64.max) ? u ^ Tag.int : u ^ Tag.uint)
+            case .double(let d):
+                // Numbers hash as numbers: 1.0 as 1 (`PropertyValue.numbersCanonical`).
+                if d == d.rounded(.towardZero) && d >= -0x1p63 && d < 0x1p63 { add(UInt64(bitPattern: Int64(d)) ^ Tag.int) }
+                else if d == d.rounded(.towardZero) && d >= 0x1p63 && d < 0x1p64 { add(UInt64(d) ^ Tag.uint) }
+                else { add(d.bitPattern ^ Tag.double) }
             case .string(let s): h ^= Tag.string; add(s)
             case .array(let a): add(UInt64(a.count) ^ Tag.array); for x in a { add(x) }
             case .object(let o): add(UInt64(o.count) ^ Tag.object); for (k, x) in o { add(k); add(x) }
@@ -213,8 +217,17 @@ public struct SnapshotDiff {
         case .null: h = _Mix.Tag.null
         case .bool(let b): h = b ? _Mix.Tag.yes : _Mix.Tag.no
         case .int(let i): h = UInt64(bitPattern: i) ^ _Mix.Tag.int
-        case .uint(let u): h = u ^ _Mix.Tag.uint
-        case .double(let d): h = d.bitPattern ^ _Mix.Tag.double
+        // Numbers hash as numbers, so 1, 1.0 and 1e0 are no change (the form of
+        // `PropertyValue.numbersCanonical`).
+        case .uint(let u): h = u <= UInt64(Int64.max) ? u ^ _Mix.Tag.int : u ^ _Mix.Tag.uint
+        case .double(let d):
+            if d == d.rounded(.towardZero) && d >= -0x1p63 && d < 0x1p63 {
+                h = UInt64(bitPattern: Int64(d)) ^ _Mix.Tag.int
+            } else if d == d.rounded(.towardZero) && d >= 0x1p63 && d < 0x1p64 {
+                h = UInt64(d) ^ _Mix.Tag.uint
+            } else {
+                h = d.bitPattern ^ _Mix.Tag.double
+            }
         case .string(let s):
             h = _Mix.withUTF8(s) { b in
                 if b.count <= 7 { return _Mix.lengthTaggedTail(b, from: 0) ^ _Mix.Tag.shortString }

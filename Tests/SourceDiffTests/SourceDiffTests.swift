@@ -499,3 +499,39 @@ final class SourceDiffTests: XCTestCase {
         XCTAssertEqual(Set(promoted.keys), [.string("7"), .integer(7)])
     }
 }
+
+/// JSON does not tell `1`, `1.0` and `1e0` apart, so neither does a diff: a property
+/// rewritten in another number form is no change, in a snapshot diff and a store diff
+/// alike; a different number is.
+final class NumbersAsNumbersTests: XCTestCase {
+    func feature(_ value: PropertyValue) -> GeoFeature {
+        GeoFeature(id: .int(1), geometry: Geometry(kind: .point, coordinates: [1, 2]), properties: ["a": value, "b": .array([value])])
+    }
+
+    func testOtherNumberFormsAreNoChange() throws {
+        let forms: [PropertyValue] = [.int(1), .uint(1), .double(1.0)]
+        for x in forms {
+            for y in forms {
+                var sd = SnapshotDiff()
+                sd.addOld(feature(x))
+                sd.addNew(feature(y))
+                XCTAssertTrue(sd.finish().isEmpty, "\(x) → \(y)")
+                XCTAssertNil(FeatureStore.update(.integer(1), from: feature(x), to: feature(y)), "\(x) → \(y)")
+                XCTAssertTrue(FeatureStore.sameContent(feature(x), feature(y)))
+            }
+        }
+        let big: [PropertyValue] = [.uint(1 << 63), .double(0x1p63)]
+        var sd = SnapshotDiff()
+        sd.addOld(feature(big[0]))
+        sd.addNew(feature(big[1]))
+        XCTAssertTrue(sd.finish().isEmpty)
+        // A different number, or a number and a string, is a change.
+        for (x, y) in [(PropertyValue.int(1), PropertyValue.double(1.5)), (.int(1), .string("1")), (.double(-0.5), .double(0.5))] {
+            var d = SnapshotDiff()
+            d.addOld(feature(x))
+            d.addNew(feature(y))
+            XCTAssertEqual(d.finish().update.count, 1, "\(x) → \(y)")
+            XCTAssertNotNil(FeatureStore.update(.integer(1), from: feature(x), to: feature(y)))
+        }
+    }
+}
