@@ -191,6 +191,14 @@ public final class GeoJSONFeatureReader {
             guard t == "FeatureCollection" else {
                 throw parser.fail("RFC 7946 §7.1", "\"features\" in a \(t) object", at: root.start)
             }
+            // §7.1 on the collection itself, as `finish` checks it for whole documents.
+            let saved = parser.findingPrefix
+            parser.findingPrefix = []
+            defer { parser.findingPrefix = saved }
+            for m in [_Member.coordinates, .geometries, .geometry, .properties] where root.seen & m.rawValue != 0 {
+                try parser.violation("RFC 7946 §7.1", "a FeatureCollection must not have a \"\(m.name)\" member",
+                                     at: root.start, path: [.key(m.name)])
+            }
             state = .done
             return
         }

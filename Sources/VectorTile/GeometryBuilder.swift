@@ -44,6 +44,9 @@ extension Feature {
     public func geometry(in tile: TileAddress? = nil, extent: UInt32 = 4096, mode: GeometryMode = .strict)
         throws(MVTError) -> Geometry?
     {
+        // Longitude and latitude are fractions of the extent: with none, every coordinate
+        // would be infinite or NaN (and a GeoJSON writer would have to write non-numbers).
+        if tile != nil && extent == 0 { throw .invalidExtent(offset: offset) }
         var b = _GeometryBuilder(tile: tile, extent: extent)
         try decodeGeometry(into: &b, mode: mode)
         guard let type, type != .unknown else { return nil }

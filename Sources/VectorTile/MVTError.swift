@@ -43,6 +43,12 @@ public enum MVTError: Error, Equatable, Sendable {
     case invalidGeometry(reason: String, offset: Int)
     /// A polygon whose first ring is not exterior (§4.3.4.4, D4).
     case interiorRingFirst(offset: Int)
+    /// A layer whose extent is 0: a grid without cells, on which no coordinate can be
+    /// placed (§4.1 and §4.3: coordinates are fractions of the extent; A11).
+    case invalidExtent(offset: Int)
+    /// A Value with more than one of its typed fields set (§4.1: exactly one; A10). A
+    /// tolerant decoder takes the last (P8); the validator reports it.
+    case multiTypedValue(offset: Int)
 
     // Warnings: SHOULD-level rules. The validator reports them; decoding never fails on them.
 
@@ -70,7 +76,8 @@ public enum MVTError: Error, Equatable, Sendable {
              .missingGeometry(let o), .missingType(let o), .invalidType(_, let o), .oddTagCount(let o),
              .tagIndexOutOfRange(_, let o), .repeatedGeometry(let o), .invalidCommand(_, let o),
              .truncatedGeometry(let o), .invalidClosePath(_, let o), .zeroLengthSegment(let o),
-             .invalidGeometry(_, let o), .interiorRingFirst(let o), .versionNotFirst(let o),
+             .invalidGeometry(_, let o), .interiorRingFirst(let o), .invalidExtent(let o), .multiTypedValue(let o),
+             .versionNotFirst(let o),
              .emptyLayer(let o), .duplicateKey(_, let o), .duplicateValue(let o), .duplicateFeatureID(_, let o),
              .degenerateRing(let o):
             return o
@@ -107,6 +114,8 @@ public enum MVTError: Error, Equatable, Sendable {
         case .zeroLengthSegment: return "C8"
         case .invalidGeometry: return "D1-D3"
         case .interiorRingFirst: return "D4"
+        case .invalidExtent: return "A11"
+        case .multiTypedValue: return "A10"
         case .noLayers: return "A1"
         case .versionNotFirst: return "A3"
         case .emptyLayer: return "A7"
@@ -127,7 +136,7 @@ public enum MVTError: Error, Equatable, Sendable {
     public var severity: Severity {
         switch self {
         case .missingGeometry, .missingType, .invalidType, .oddTagCount, .duplicateLayerName,
-             .repeatedGeometry, .zeroLengthSegment:
+             .repeatedGeometry, .zeroLengthSegment, .invalidExtent, .multiTypedValue:
             return .recoverable
         case .noLayers, .versionNotFirst, .emptyLayer, .duplicateKey, .duplicateValue, .duplicateFeatureID,
              .degenerateRing:

@@ -56,6 +56,10 @@ public enum MVTValidator {
                     findings.append(MVTFinding(error: error, layer: layerIndex))
                     return
                 }
+                if layer.extent == 0 {
+                    findings.append(MVTFinding(error: .invalidExtent(offset: layer.offset), layer: layerIndex))
+                }
+                multiTypedValues(layer, layerIndex: layerIndex, into: &findings)
                 if !names.insert(_BytesKey(bytes: layer.nameBytes)).inserted {
                     findings.append(MVTFinding(error: .duplicateLayerName(layer.name, offset: layer.offset),
                                                layer: layerIndex))
@@ -70,6 +74,24 @@ public enum MVTValidator {
         }
         if warnings && layerIndex == 0 { findings.append(MVTFinding(error: .noLayers)) }
         return findings
+    }
+
+    /// Values with more than one typed field (A10: exactly one), found by walking the
+    /// layer's value records (field 4).
+    static func multiTypedValues(_ layer: Layer, layerIndex: Int, into findings: inout [MVTFinding]) {
+        var r = layer.message
+        while !r.isAtEnd {
+            let at = r.absoluteOffset
+            guard let (field, wire) = try? r.readKey() else { return }
+            if field == 4 && wire == .lengthDelimited {
+                guard let sub = try? r.readLengthDelimited() else { return }
+                if let n = MVTValue.typedFieldCount(sub.bytes), n > 1 {
+                    findings.append(MVTFinding(error: .multiTypedValue(offset: at), layer: layerIndex))
+                }
+            } else {
+                guard (try? r.skip(wire)) != nil else { return }
+            }
+        }
     }
 
     /// SHOULD-level checks of a layer header (A3, A7, A8, A9).

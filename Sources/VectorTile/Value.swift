@@ -129,6 +129,21 @@ public enum MVTValue: Equatable {
     }
 }
 
+extension MVTValue {
+    /// How many of the typed fields (1–7) a Value message sets, counting repeats; nil when
+    /// the message cannot be walked (its parse reports that).
+    static func typedFieldCount(_ bytes: UnsafeRawBufferPointer) -> Int? {
+        var r = PBFReader(bytes: bytes)
+        var count = 0
+        while !r.isAtEnd {
+            guard let (field, wire) = try? r.readKey() else { return nil }
+            if (1...7).contains(field) { count += 1 }
+            guard (try? r.skip(wire)) != nil else { return nil }
+        }
+        return count
+    }
+}
+
 /// Runs a wire-format read, turning its error into `MVTError.malformed`.
 @inlinable @inline(__always)
 func pbf<T>(_ body: () throws(PBFError) -> T) throws(MVTError) -> T {
