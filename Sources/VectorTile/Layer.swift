@@ -16,6 +16,9 @@ public struct Layer {
     public let values: [MVTValue]
     /// Number of feature records.
     public let featureCount: Int
+    /// Whether a value message sets more than one typed field (A10): the validator then
+    /// looks for them.
+    let _multiTypedValues: Bool
     /// Where the first feature record's key starts and where the last one ends, within the
     /// layer message, so iterating features does not walk the keys and values again.
     @usableFromInline let featuresStart: Int
@@ -137,7 +140,8 @@ public struct Layer {
                                 // instructions on osm-qa-montevideo.
                                 s.values.append(v)
                             } else {
-                                s.values.append(try MVTValue.parse(PBFReader(bytes: bytes, origin: r.absoluteStart &+ q)))
+                                s.values.append(try MVTValue.parse(PBFReader(bytes: bytes, origin: r.absoluteStart &+ q),
+                                                                   multiTyped: &s.multiTyped))
                             }
                         } else {
                             s.deferredFrom = p
@@ -158,12 +162,14 @@ public struct Layer {
         guard let name = s.name else { throw .missingName(offset: reader.absoluteStart) }
         if s.deferredFrom >= 0 {
             s.keys.reserveCapacity(s.keyCount)
-            try Layer._readTables(reader, from: s.deferredFrom, to: s.tablesEnd, valueCount: s.valueCount, &s.keys, &s.values)
+            try Layer._readTables(reader, from: s.deferredFrom, to: s.tablesEnd, valueCount: s.valueCount, &s.keys, &s.values,
+                                  &s.multiTyped)
         }
         self.message = reader
         self.nameBytes = name
         self.version = version
         self.extent = s.extent
+        self._multiTypedValues = s.multiTyped
         self.keys = s.keys
         self.values = s.values
         keys = s.keys
@@ -189,6 +195,8 @@ public struct Layer {
         var deferredFrom = -1, tablesEnd = 0
         var features = 0
         var featuresStart = 0, featuresEnd = 0
+        /// Whether a value message set more than one typed field (A10; read by the validator).
+        var multiTyped = false
         /// Feature records written to the index, and whether one was read by the checked
         /// reader instead (the index then does not hold them all).
         var indexed = 0
@@ -265,7 +273,8 @@ public struct Layer {
                     if field == 3 {
                         keys.append(sub.bytes)
                     } else {
-                        values.append(try MVTValue._read(sub.bytes, loadable: sub.bytes.count, origin: sub.absoluteStart))
+                        values.append(try MVTValue._read(sub.bytes, loadable: sub.bytes.count, origin: sub.absoluteStart,
+                                                         multiTyped: &multiTyped))
                     }
                 } else if deferredFrom < 0 {
                     deferredFrom = local
@@ -293,7 +302,8 @@ public struct Layer {
     /// registers (about six more instructions per value on osm-qa-montevideo).
     @inline(never)
     static func _readTables(_ reader: PBFReader, from start: Int, to end: Int, valueCount: Int,
-                            _ keys: inout [UnsafeRawBufferPointer], _ values: inout [MVTValue]) throws(MVTError)
+                            _ keys: inout [UnsafeRawBufferPointer], _ values: inout [MVTValue],
+                            _ multiTyped: inout Bool) throws(MVTError)
     {
         guard let b = reader.bytes.baseAddress else { return }
         var failure: MVTError?
@@ -346,7 +356,7 @@ public struct Layer {
                     let value: MVTValue
                     do throws(MVTError) {
                         value = try MVTValue._read(bytes, loadable: loadableEnd &- record.start,
-                                                   origin: reader.absoluteStart &+ record.start)
+                                                   origin: reader.absoluteStart &+ record.start, multiTyped: &multiTyped)
                     } catch {
                         failure = error
                         return

@@ -59,7 +59,7 @@ public enum MVTValidator {
                 if layer.extent == 0 {
                     findings.append(MVTFinding(error: .invalidExtent(offset: layer.offset), layer: layerIndex))
                 }
-                multiTypedValues(layer, layerIndex: layerIndex, into: &findings)
+                if layer._multiTypedValues { multiTypedValues(layer, layerIndex: layerIndex, into: &findings) }
                 if !names.insert(_BytesKey(bytes: layer.nameBytes)).inserted {
                     findings.append(MVTFinding(error: .duplicateLayerName(layer.name, offset: layer.offset),
                                                layer: layerIndex))

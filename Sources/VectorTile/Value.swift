@@ -83,17 +83,33 @@ public enum MVTValue: Equatable {
     /// otherwise by `parse`, which also reports what is wrong with it.
     @_transparent
     static func _read(_ bytes: UnsafeRawBufferPointer, loadable: Int, origin: Int) throws(MVTError) -> MVTValue {
+        var multiTyped = false
+        return try _read(bytes, loadable: loadable, origin: origin, multiTyped: &multiTyped)
+    }
+
+    /// `_read`, setting `multiTyped` when the message sets more than one typed field (only
+    /// the checked parse can meet one: the raw path reads messages of exactly one field).
+    @_transparent
+    static func _read(_ bytes: UnsafeRawBufferPointer, loadable: Int, origin: Int,
+                      multiTyped: inout Bool) throws(MVTError) -> MVTValue {
         if let v = _parseRaw(bytes, loadable: loadable) { return v }
-        return try parse(PBFReader(bytes: bytes, origin: origin))
+        return try parse(PBFReader(bytes: bytes, origin: origin), multiTyped: &multiTyped)
     }
 
     /// Parses one `Value` message. Exactly one of fields 1–7 must be present (A10); an
     /// unknown field (8 and up are extensions) next to none of them, or any field with a
     /// wrong wire type, is an error. When several typed fields appear, the last wins (P8).
     static func parse(_ reader: PBFReader) throws(MVTError) -> MVTValue {
+        var multiTyped = false
+        return try parse(reader, multiTyped: &multiTyped)
+    }
+
+    /// `parse`, setting `multiTyped` when more than one typed field is set (A10).
+    static func parse(_ reader: PBFReader, multiTyped: inout Bool) throws(MVTError) -> MVTValue {
         var r = reader
         var value: MVTValue?
         var sawUnknown = false
+        var typed = 0
         while !r.isAtEnd {
             let keyOffset = r.absoluteOffset
             let (field, wire) = try pbf { () throws(PBFError) in try r.readKey() }
@@ -123,8 +139,10 @@ public enum MVTValue: Equatable {
                 sawUnknown = true
                 try pbf { () throws(PBFError) in try r.skip(wire) }
             }
+            if field >= 1 && field <= 7 { typed += 1 }
         }
         guard let value, !sawUnknown else { throw .invalidValue(offset: reader.absoluteStart) }
+        if typed > 1 { multiTyped = true }
         return value
     }
 }
