@@ -38,6 +38,9 @@ struct CoverCommand: ParsableCommand {
         @Flag(help: "Print quadkeys instead of z/x/y lines.")
         var quadkeys = false
 
+        @Option(help: "Refuse (exit 2) when the cover is estimated to exceed this many tiles, before computing it: every tile is held in memory.")
+        var maxTiles: Int = 10_000_000
+
         @Option(help: "Write the output to this file instead of standard output.")
         var output: String?
 
@@ -52,6 +55,12 @@ struct CoverCommand: ParsableCommand {
             case .geometry(let g): geometries = [g]
             case .feature(let f): geometries = f.geometry.map { [$0] } ?? []
             case .featureCollection(let fs): geometries = fs.compactMap(\.geometry)
+            }
+            guard maxTiles > 0 else { fail("--max-tiles must be positive, got \(maxTiles)") }
+            let estimate = geometries.reduce(0.0) { $0 + TileCoverage.estimatedCount(for: $1, zoom: zoom) }
+            guard estimate <= Double(maxTiles) else {
+                fail("the cover at z\(zoom) is estimated at \(String(format: "%.3g", estimate)) tiles, more than --max-tiles \(maxTiles) "
+                     + "(each is held in memory); raise --max-tiles or use a lower --zoom")
             }
             let t0 = Date()
             let tiles = Array(Set(geometries.flatMap { TileCoverage.tiles(for: $0, zoom: zoom, mode: minimal ? .minimal : .closed) })).sorted { ($0.y, $0.x) < ($1.y, $1.x) }
@@ -137,6 +146,11 @@ extension CoverCommand {
             let c = center.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
             guard c.count == 2 else { fail("--center must be LON,LAT") }
             guard let (w, h) = parseViewport(viewport) else { fail("--viewport must be WIDTHxHEIGHT, e.g. 390x844") }
+            // What a map view can show: MapLibre GL keeps the field of view within 0.01–60°
+            // and a canvas within the GPU's texture size (16384 here), which bounds the
+            // tiles of any view.
+            guard fov.isFinite, fov >= 0.01, fov <= 60 else { fail("--fov must be 0.01...60 degrees (as MapLibre's camera allows), got \(fov)") }
+            guard w <= 16_384, h <= 16_384 else { fail("--viewport sides must be at most 16384 points (a map canvas's texture limit), got \(viewport)") }
             let limited = limits.apply(to: Camera(longitude: c[0], latitude: c[1], zoom: zoom, bearing: bearing, pitch: pitch,
                                                   width: w, height: h, fieldOfView: fov))
             let options = CameraCoverOptions(tileSize: tileSize, tileScale: tileScale, minZoom: sourceMinZoom, maxZoom: sourceMaxZoom,
@@ -204,6 +218,8 @@ extension CoverCommand {
         var sourceMaxZoom: Int = 22
         @Option(help: "CSV report path (one row per update).")
         var output: String = "reports/follow.csv"
+        @Option(help: "Refuse (exit 2) when --speed and --rate would make more updates than this, before running.")
+        var maxUpdates: Int = 1_000_000
 
         func run() throws {
             guard let (w, h) = parseViewport(viewport) else { fail("--viewport must be WIDTHxHEIGHT, e.g. 390x844") }
@@ -247,6 +263,8 @@ extension CoverCommand {
             let limited = limits.apply(to: Camera(longitude: path[0].longitude, latitude: path[0].latitude, zoom: zoom, pitch: pitch,
                                                   width: w, height: h))
             let template = limited.camera
+            guard maxUpdates > 0 else { fail("--max-updates must be positive, got \(maxUpdates)") }
+            guard w <= 16_384, h <= 16_384 else { fail("--viewport sides must be at most 16384 points (a map canvas's texture limit), got \(viewport)") }
             let follower: RouteFollower
             do {
                 follower = try RouteFollower(route: path, template: template,
@@ -254,6 +272,11 @@ extension CoverCommand {
                                              sampling: speed.map { .speed(metresPerSecond: $0, hertz: rate) } ?? .vertices,
                                              headings: compass, panAt: panAt)
             } catch { fail("\(error)") }
+            let expected = follower.estimatedUpdates
+            guard expected <= Double(maxUpdates) else {
+                fail("--speed \(speed ?? 0) m/s at --rate \(rate) Hz makes about \(String(format: "%.3g", expected)) updates over this route, "
+                     + "more than --max-updates \(maxUpdates); raise --max-updates, or the speed, or lower the rate")
+            }
             var csv = "update,time_s,longitude,latitude,center_longitude,center_latitude,bearing,moved,tiles,load,drop,auto_pan\n"
             var updates = 0, moves = 0, loads = 0, drops = 0, maxTiles = 0, maxLoad = 0
             let t0 = Date()

@@ -105,6 +105,19 @@ public struct RouteFollower {
     }
 
     /// The location updates: (seconds, longitude, latitude).
+    /// How many updates `run` makes, computed without making them: one per vertex, or with
+    /// `speed` sampling the route's length over the distance between updates, plus the
+    /// first and last.
+    public var estimatedUpdates: Double {
+        switch sampling {
+        case .vertices: return Double(route.count)
+        case .speed(let v, let hz):
+            var length = 0.0
+            for k in route.indices.dropFirst() { length += Self.metres(route[k - 1], route[k]) }
+            return (length / (v / hz)).rounded(.down) + 2
+        }
+    }
+
     public func locations() -> [(time: Double, longitude: Double, latitude: Double)] {
         locationsAndVertices().locations
     }

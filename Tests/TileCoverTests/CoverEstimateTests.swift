@@ -1,0 +1,43 @@
+import GeoModel
+import XCTest
+import TileCover
+
+/// The estimate a command checks before covering: never below the cover it stands for (so
+/// an answer too big to hold is always refused first), and within a small factor of it
+/// plus a few per vertex (so a cover that fits is not refused).
+final class CoverEstimateTests: XCTestCase {
+    func testEstimateBoundsTheCoverFromAbove() {
+        var rng = SystemRandomNumberGenerator()
+        for round in 0..<60 {
+            let zoom = Int.random(in: 2...11, using: &rng)
+            let cx = Double.random(in: -170...170, using: &rng), cy = Double.random(in: -70...70, using: &rng)
+            let r = Double.random(in: 0.01...8, using: &rng)
+            var ring: [Double] = []
+            let sides = Int.random(in: 3...12, using: &rng)
+            for k in 0..<sides {
+                let a = Double(k) / Double(sides) * 2 * .pi
+                let rr = r * Double.random(in: 0.3...1, using: &rng)
+                ring += [cx + rr * cos(a), cy + rr * sin(a)]
+            }
+            ring += ring.prefix(2)
+            let polygon = Geometry(kind: .polygon, coordinates: ring, partStarts: [0], polygonStarts: [0])
+            let line = Geometry(kind: .lineString, coordinates: Array(ring.dropLast(2)), partStarts: [0])
+            for g in [polygon, line] {
+                let actual = Double(TileCoverage.tiles(for: g, zoom: zoom).count)
+                let estimate = TileCoverage.estimatedCount(for: g, zoom: zoom)
+                XCTAssertGreaterThanOrEqual(estimate, actual, "round \(round), \(g.kind) z\(zoom)")
+                XCTAssertLessThanOrEqual(estimate, 8 * actual + 8 * Double(sides) + 64, "round \(round), \(g.kind) z\(zoom)")
+            }
+        }
+        let points = Geometry(kind: .multiPoint, coordinates: [1, 2, 3, 4, 5, 6])
+        XCTAssertEqual(TileCoverage.estimatedCount(for: points, zoom: 20), 3)
+    }
+
+    /// The request the estimate exists for: a 1° square at z22 is about 1.4 · 10^8 tiles.
+    func testOneDegreeAtZ22() {
+        let square = Geometry(kind: .polygon, coordinates: [0, 0, 1, 0, 1, 1, 0, 1, 0, 0], partStarts: [0], polygonStarts: [0])
+        let estimate = TileCoverage.estimatedCount(for: square, zoom: 22)
+        XCTAssertGreaterThan(estimate, 1.3e8)
+        XCTAssertLessThan(estimate, 1.5e8)
+    }
+}
