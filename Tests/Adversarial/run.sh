@@ -1,0 +1,142 @@
+#!/usr/bin/env bash
+# Hostile input, huge requests and failing outputs, through the built command: each case
+# states the exit code, a pattern its messages must contain, a time bound, and the output
+# that must not be left behind. Crafted inputs live in corpora/regressions/.
+#
+#   Tests/Adversarial/run.sh [BIN]      (default .build/release/graticule; run from the package root)
+set -u
+BIN=${1:-.build/release/graticule}
+BIN=$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN")
+ROOT=$(pwd)
+SHARED=$ROOT/../shared/corpora
+W=$(mktemp -d /tmp/graticule-adversarial.XXXXXX)
+trap 'rm -rf "$W"' EXIT
+cd "$W"
+pass=0; failed=0
+
+# expect NAME CODE PATTERN SECONDS [--absent PATH] -- COMMAND...
+expect() {
+  local name=$1 code=$2 pattern=$3 seconds=$4; shift 4
+  local absent=""
+  if [ "$1" = "--absent" ]; then absent=$2; shift 2; fi
+  [ "$1" = "--" ] && shift
+  local start=$(date +%s.%N)
+  timeout "$seconds" "$@" > out.txt 2> err.txt
+  local got=$?
+  local took=$(echo "$(date +%s.%N) - $start" | bc)
+  local why=""
+  if [ "$got" -eq 124 ]; then why="took more than ${seconds}s"
+  elif [ "$got" -ne "$code" ]; then why="exit $got, expected $code"
+  elif [ -n "$pattern" ] && ! grep -qE -- "$pattern" out.txt err.txt; then why="no message matching '$pattern'"
+  elif [ -n "$absent" ] && [ -e "$absent" ]; then why="left $absent behind"
+  elif ls -a | grep -q '\.partial-'; then why="left a partial file: $(ls -a | grep '\.partial-' | head -1)"
+  elif grep -q '^Usage:' err.txt && [ "$code" -ne 64 ]; then why="printed a stray Usage line"
+  fi
+  if [ -z "$why" ]; then
+    pass=$((pass + 1)); printf 'ok    %-58s exit %s  %.2fs\n' "$name" "$got" "$took"
+  else
+    failed=$((failed + 1)); printf 'FAIL  %-58s %s\n' "$name" "$why"; head -c 400 err.txt; echo
+  fi
+}
+
+printf '{"type":"FeatureCollection","features":[{"type":"Feature","id":1,"geometry":{"type":"Point","coordinates":[1,2]},"properties":{"a":1}}]}' > f.geojson
+mkdir -p folder x.geojson
+GPX=$SHARED/gpx/gpxpy/korita-zbevnica.gpx
+
+echo "== input kinds"
+expect "geojson validate DIR" 2 "is a directory" 10 -- "$BIN" geojson validate folder
+expect "geojson stats DIR" 2 "is a directory" 10 -- "$BIN" geojson stats folder
+expect "a folder named x.geojson" 2 "is a directory" 10 -- "$BIN" geojson validate x.geojson
+expect "diff DIR NEW" 2 "is a directory" 10 --absent d.json -- "$BIN" diff folder f.geojson --out d.json
+expect "cover geometry DIR" 2 "is a directory" 10 -- "$BIN" cover geometry folder --zoom 3
+expect "mvt inspect DIR" 2 "is a directory" 10 -- "$BIN" mvt inspect folder
+expect "profile of an empty folder" 2 "no tiles" 10 -- "$BIN" profile x.geojson
+cp f.geojson folder/a.geojson
+expect "profile of a folder of GeoJSON" 0 "GeoJSON folder \(1 file\)" 10 -- "$BIN" profile folder
+expect "geojson validate --limit=-1" 2 "--limit must be 0 or more" 10 -- "$BIN" geojson validate f.geojson --limit=-1
+expect "validate from a pipe (/dev/stdin)" 0 "valid, 0 errors.*1 features" 10 -- sh -c "cat f.geojson | '$BIN' geojson validate /dev/stdin"
+expect "stats from a pipe counts its bytes" 0 "bytes +13[0-9] " 10 -- sh -c "cat f.geojson | '$BIN' geojson stats /dev/stdin"
+expect "an RS-prefixed sequence from a pipe" 0 "1 elements" 10 -- sh -c "(printf '\036'; cat f.geojson) | '$BIN' geojson validate /dev/stdin"
+mkfifo in.fifo
+( cat f.geojson > in.fifo & )
+expect "validate a FIFO" 0 "1 features" 10 -- "$BIN" geojson validate in.fifo
+
+echo "== crafted archives and tiles"
+for f in offset-overflow data-offset-overflow run-2p32 leaf-fanout leaf-cycle; do
+  expect "profile pmtiles/$f" 2 "PMTiles" 10 -- "$BIN" profile "$ROOT/corpora/regressions/pmtiles/$f.pmtiles"
+done
+expect "profile pmtiles/addressed-2p63" 0 "addressed tiles: 9223372036854775809" 10 -- "$BIN" profile "$ROOT/corpora/regressions/pmtiles/addressed-2p63.pmtiles"
+expect "mvt inspect: extent 0 (A11)" 1 "\[A11\]" 10 -- "$BIN" mvt inspect "$ROOT/corpora/regressions/mvt-spec/extent-0.mvt"
+expect "mvt inspect --geojson: extent 0 writes no null" 1 "invalidExtent" 10 -- "$BIN" mvt inspect "$ROOT/corpora/regressions/mvt-spec/extent-0.mvt" --geojson --z 3 --x 1 --y 1
+grep -q null out.txt && { failed=$((failed + 1)); echo "FAIL  extent 0 wrote null coordinates"; }
+expect "mvt inspect: a Value with two types (A10)" 1 "\[A10\]" 10 -- "$BIN" mvt inspect "$ROOT/corpora/regressions/mvt-spec/value-string-and-int.mvt"
+printf '{"type":"FeatureCollection","properties":{},"features":[]}' > fc.geojson
+expect "RFC 7946 §7.1: properties on a FeatureCollection" 1 "must not have a \"properties\" member" 10 -- "$BIN" geojson validate fc.geojson
+
+echo "== huge requests"
+printf '{"type":"Polygon","coordinates":[[[0,0],[1,0],[1,1],[0,1],[0,0]]]}' > square.geojson
+printf '{"type":"Polygon","coordinates":[[[-180,-85],[180,-85],[180,85],[-180,85],[-180,-85]]]}' > world.geojson
+expect "cover geometry: 1 degree at z22" 2 "estimated at 1.36e\+08 tiles.*--max-tiles" 10 --absent t.txt -- "$BIN" cover geometry square.geojson --zoom 22 --output t.txt
+expect "cover geometry: 1 degree at z30" 2 "--max-tiles" 10 -- "$BIN" cover geometry square.geojson --zoom 30
+expect "cover geometry: the world at z14" 2 "--max-tiles" 10 -- "$BIN" cover geometry world.geojson --zoom 14
+expect "cover camera --fov 179 --pitch 85" 2 "--fov must be" 10 -- "$BIN" cover camera --center 0,0 --zoom 3 --fov 179 --pitch 85
+expect "cover camera: the largest view allowed" 0 "tiles" 10 -- "$BIN" cover camera --center 0,0 --zoom 22 --fov 60 --pitch 85 --max-tilt-profile 0:85 --viewport 16384x16384 --output cam.txt
+if [ -f "$GPX" ]; then
+  expect "cover follow 1e-6 m/s at 1000 Hz" 2 "--max-updates" 10 --absent follow.csv -- "$BIN" cover follow "$GPX" --zoom 15 --speed 0.000001 --rate 1000 --output follow.csv
+fi
+expect "corpus generate tiles --density 1e9" 2 "--density must be" 10 --absent t.pmtiles -- "$BIN" corpus generate tiles --density 1e9 --output t.pmtiles
+expect "bench --min-samples=-1" 2 "--min-samples" 10 -- "$BIN" bench --quick --min-samples=-1
+expect "compare --alpha 2" 2 "--alpha" 10 -- "$BIN" compare "$ROOT/reports/baselines/quick.csv" "$ROOT/reports/baselines/quick.csv" --alpha 2
+
+echo "== linear time"
+python3 - <<'PY'
+big = "a" * (64 << 20)
+open("string-64M.geojson", "w").write('{"type":"Feature","geometry":null,"properties":{"s":"' + big + '"}}')
+feature = '{"type":"Feature","geometry":{"type":"Point","coordinates":[1]},"properties":{}}'
+open("findings-40k.geojson", "w").write('{"type":"FeatureCollection","features":[\n' + ",\n".join([feature] * 40000) + "\n]}")
+PY
+expect "a 64 MiB string, streamed" 0 "valid, 0 errors" 20 -- "$BIN" geojson validate string-64M.geojson
+expect "a 64 MiB string, from a pipe" 0 "valid, 0 errors" 20 -- sh -c "cat string-64M.geojson | '$BIN' geojson validate /dev/stdin"
+expect "40k findings" 1 "40000 errors" 20 -- "$BIN" geojson validate findings-40k.geojson --limit 0
+expect "40k findings, profile" 0 "40000 errors|errors: 40000|findings: 40000" 30 -- "$BIN" profile findings-40k.geojson
+rm -f string-64M.geojson findings-40k.geojson
+
+echo "== outputs whole or absent"
+echo old > real.txt; ln -s real.txt link.txt
+expect "--output through a symlink" 0 "1 tiles" 10 -- "$BIN" cover geometry f.geojson --zoom 3 --output link.txt
+[ -L link.txt ] && grep -q '^3/4/3$' real.txt || { failed=$((failed + 1)); echo "FAIL  the symlink must stay a link and its target be written"; }
+mkfifo out.fifo
+( cat out.fifo > from-fifo.txt & )
+expect "--output to a FIFO" 0 "1 tiles" 10 -- "$BIN" cover geometry f.geojson --zoom 3 --output out.fifo
+sleep 0.2
+[ -p out.fifo ] && grep -q '^3/4/3$' from-fifo.txt || { failed=$((failed + 1)); echo "FAIL  a FIFO must stay a FIFO and get the output"; }
+[ -e /dev/full ] && expect "--output /dev/full" 2 "No space left" 10 -- "$BIN" cover geometry f.geojson --zoom 3 --output /dev/full
+expect "--output into a missing folder" 2 "does not exist" 10 --absent missing -- "$BIN" cover geometry f.geojson --zoom 3 --output missing/t.txt
+expect "diff --out into a missing folder" 2 "does not exist" 10 --absent missing -- "$BIN" diff f.geojson f.geojson --out missing/d.json
+if mkdir -p small && mount -t tmpfs -o size=200k tmpfs small 2> /dev/null; then
+  expect "full disk: corpus generate features" 2 "No space left" 20 --absent small/f.json -- "$BIN" corpus generate features --count 100000 --output small/f.json
+  expect "full disk: corpus generate features ndjson" 2 "No space left" 20 --absent small/f.ndjson -- "$BIN" corpus generate features --count 100000 --format ndjson --output small/f.ndjson
+  expect "full disk: corpus generate tiles pmtiles" 2 "write failed" 20 --absent small/t.pmtiles -- "$BIN" corpus generate tiles --count 400 --format pmtiles --output small/t.pmtiles
+  expect "full disk: corpus generate tiles mbtiles" 2 "full" 20 --absent small/t.mbtiles -- "$BIN" corpus generate tiles --count 400 --format mbtiles --output small/t.mbtiles
+  [ -z "$(ls -A small)" ] || { failed=$((failed + 1)); echo "FAIL  files left on the full disk: $(ls -A small)"; }
+  umount small
+else
+  echo "skip  full-disk cases (cannot mount a tmpfs here)"
+fi
+
+echo "== diffs"
+python3 - <<'PY'
+import json
+def fc(fs): return json.dumps({"type": "FeatureCollection", "features": fs})
+def f(i, x, p): return {"type": "Feature", "id": i, "geometry": {"type": "Point", "coordinates": [x, 0]}, "properties": p}
+open("dup-old.geojson", "w").write(fc([f(1, 1, {"a": 1}), f(2, 2, {"a": 2}), f(1, 5, {"a": 9})]))
+open("dup-new.geojson", "w").write(fc([f(1, 5, {"a": 9}), f(2, 2, {"a": 2.0})]))
+PY
+expect "repeated ids: exit 2 naming them" 2 "id 1 at old features 0, 2" 10 --absent dd.json -- "$BIN" diff dup-old.geojson dup-new.geojson --out dd.json
+expect "repeated ids, --duplicates last" 0 "updated 0" 10 -- "$BIN" diff dup-old.geojson dup-new.geojson --out dd.json --duplicates last
+grep -q '^{}$' dd.json || { failed=$((failed + 1)); echo "FAIL  with the last copy standing and 2 = 2.0, the diff is empty: $(cat dd.json)"; }
+expect "repeated ids, --duplicates first" 0 "updated 1" 10 -- "$BIN" diff dup-old.geojson dup-new.geojson --out dd.json --duplicates first
+
+echo
+echo "adversarial cases: $pass passed, $failed failed"
+[ "$failed" -eq 0 ]
