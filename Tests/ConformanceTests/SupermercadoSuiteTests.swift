@@ -35,5 +35,14 @@ final class SupermercadoSuiteTests: XCTestCase {
         XCTAssertEqual(byID["far"]?.actual, "reject:extra")
         XCTAssertEqual(byID["short"]?.verdict, .pass)
         XCTAssertTrue(byID["short"]?.actual.contains("omits 1 crossed") ?? false, byID["short"]?.actual ?? "")
+
+        // Upstream's own layout: fixtures/shape.geojson is burned against expected/burned.txt.
+        try shape.write(toFile: dir + "/fixtures/shape.geojson", atomically: true, encoding: .utf8)
+        try "[1, 1, 2]\n[1, 2, 2]\n[2, 2, 2]\n".write(toFile: dir + "/expected/burned.txt", atomically: true, encoding: .utf8)
+        let upstream = try SupermercadoSuite().loadCases(from: dir)
+        XCTAssertTrue(upstream.contains { $0.id == "shape" }, "\(upstream.map(\.id))")
+        let shapeRow = ConformanceRunner.run(suite: "supermercado", cases: upstream.filter { $0.id == "shape" },
+                                             implementation: SupermercadoSuite.graticule)
+        XCTAssertEqual(shapeRow.first?.verdict, .pass)
     }
 }
