@@ -166,7 +166,12 @@ public final class GeoJSONFeatureReader {
                 return true
             }
             do {
-                try parser.parseMember(member, into: &root, depth: 1)
+                if member == .other, !parser.options.skipProperties {
+                    // A root Feature's foreign members are kept (a collection's are not used).
+                    try parser.keepForeignMember(otherName ?? "", into: &root, depth: 1)
+                } else {
+                    try parser.parseMember(member, into: &root, depth: 1)
+                }
             } catch {
                 throw error.prefixed(.key(otherName ?? member.name))
             }

@@ -288,7 +288,7 @@ public struct GeoJSONWriter {
     /// A Feature with optional top-level members written after its `type`.
     mutating func writeFeature(_ f: GeoFeature, bbox: [Double]?, crs: PropertyValue?) {
         raw("{\"type\":\"Feature\"")
-        if let bbox { writeBBoxMember(bbox) }
+        if let box = bbox ?? f.bbox { writeBBoxMember(box) }
         if let crs { writeCRSMember(crs) }
         if let id = f.id {
             raw(",\"id\":")
@@ -298,6 +298,14 @@ public struct GeoJSONWriter {
         if let g = f.geometry { writeGeometry(g) } else { raw("null") }
         raw(",\"properties\":")
         if let p = f.properties { writeObject(p) } else { raw("null") }
+        if let foreign = f.foreignMembers {
+            for i in 0..<foreign.count {
+                put(UInt8(ascii: ","))
+                writeString(foreign.keys[i])
+                put(UInt8(ascii: ":"))
+                writeValue(foreign.values[i])
+            }
+        }
         put(UInt8(ascii: "}"))
     }
 

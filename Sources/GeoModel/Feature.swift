@@ -7,11 +7,19 @@ public struct GeoFeature: Equatable, Sendable {
     public var id: FeatureID?
     public var geometry: Geometry?
     public var properties: PropertyList?
+    /// The feature's own `bbox` member (RFC 7946 §5), as written; nil when it has none.
+    public var bbox: [Double]?
+    /// Members beyond GeoJSON's (foreign members, RFC 7946 §6.1), in order, kept so that a
+    /// round trip or a diff loses nothing; nil when there are none.
+    public var foreignMembers: PropertyList?
 
-    public init(id: FeatureID? = nil, geometry: Geometry?, properties: PropertyList? = PropertyList()) {
+    public init(id: FeatureID? = nil, geometry: Geometry?, properties: PropertyList? = PropertyList(),
+                bbox: [Double]? = nil, foreignMembers: PropertyList? = nil) {
         self.id = id
         self.geometry = geometry
         self.properties = properties
+        self.bbox = bbox
+        self.foreignMembers = foreignMembers
     }
 }
 

@@ -406,11 +406,22 @@ public struct FeatureStore {
     /// Same geometry and same properties (as a set of key/value pairs: order and nil versus
     /// empty do not matter).
     public static func sameContent(_ a: GeoFeature, _ b: GeoFeature) -> Bool {
-        guard a.geometry == b.geometry else { return false }
+        guard a.geometry == b.geometry, sameExtras(a, b) else { return false }
         let pa = a.properties ?? PropertyList(), pb = b.properties ?? PropertyList()
         guard pa.count == pb.count else { return false }
         for (k, v) in pa { guard let w = pb[k], v.sameJSONValue(as: w) else { return false } }
         return true
+    }
+
+    /// Whether two features have the same `bbox` and foreign members (numbers compared as
+    /// numbers), which an update cannot change.
+    static func sameExtras(_ a: GeoFeature, _ b: GeoFeature) -> Bool {
+        guard a.bbox == b.bbox else { return false }
+        switch (a.foreignMembers, b.foreignMembers) {
+        case (nil, nil): return true
+        case (let x?, let y?): return PropertyValue.object(x).sameJSONValue(as: .object(y))
+        default: return false
+        }
     }
 
     /// Whether both stores hold the same keys with the same content.
@@ -435,8 +446,9 @@ public struct FeatureStore {
         }
         for e in new.entries where e.live {
             guard let o = old[e.key] else { d.add.append(e.feature); continue }
-            if o.geometry != nil && e.feature.geometry == nil {
-                // A geometry that becomes null has no `newGeometry` form: remove and add.
+            if (o.geometry != nil && e.feature.geometry == nil) || !sameExtras(o, e.feature) {
+                // A geometry that becomes null has no `newGeometry` form, and an update
+                // cannot carry a bbox or foreign members: remove and add.
                 d.remove.append(e.key)
                 d.add.append(e.feature)
                 continue

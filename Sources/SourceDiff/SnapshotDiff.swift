@@ -20,6 +20,8 @@ public struct SnapshotDiff {
         var key: FeatureKey
         /// Next to the key, in the padding after its tag byte: 48 bytes a feature, not 56.
         var seen = false
+        /// The geometry's hash, xor the hash of the feature's own `bbox` and foreign
+        /// members when it has any (then also in `oldExtras`).
         var geometryHash: Int
         /// The feature's property names, in order, as an interned list.
         var schema: Int32
@@ -70,6 +72,9 @@ public struct SnapshotDiff {
     public func forEachTouchedTile(_ body: (TileID) -> Void) { touched.forEach(body) }
     /// Features of either snapshot without an id (skipped), and ids repeated within one
     /// snapshot (the later feature is ignored).
+    /// The hash of an old feature's `bbox` and foreign members, by slot, for the few that
+    /// have them.
+    var oldExtras: [Int32: Int] = [:]
     public private(set) var missingIDs = 0
     public private(set) var duplicateIDs: [FeatureKey] = []
     public private(set) var oldCount = 0, newCount = 0
@@ -205,6 +210,16 @@ public struct SnapshotDiff {
         return Int(bitPattern: UInt(m.h))
     }
 
+    /// The hash of a feature's own `bbox` and foreign members; 0 when it has neither.
+    /// Numbers in foreign members hash as numbers, as properties do.
+    static func extrasHash(_ f: borrowing GeoFeature) -> Int {
+        guard f.bbox != nil || f.foreignMembers != nil else { return 0 }
+        var m = _Mix(h: 0x2545_F491_4F6C_DD1D)
+        if let b = f.bbox { m.add(UInt64(b.count)); for v in b { m.add(v.bitPattern) } }
+        if let o = f.foreignMembers { m.add(.object(o)) }
+        return Int(bitPattern: UInt(m.h)) | 1
+    }
+
     /// A value's hash, which is only ever compared for equality. A scalar needs no mixing:
     /// its bits xor its type's tag already differ for any two values of that type, and a
     /// mix (a bijection) would not change which pairs of types' values coincide. A string of
@@ -323,7 +338,9 @@ public struct SnapshotDiff {
             tileStore += deepTiles(f.geometry)
             tileCount = Int32(tileStore.count) - tileStart
         }
-        olds.append(Old(key: k, geometryHash: Self.geometryHash(f), schema: schemaID, values: values,
+        let extras = Self.extrasHash(f)
+        if extras != 0 { oldExtras[Int32(olds.count)] = extras }
+        olds.append(Old(key: k, geometryHash: Self.geometryHash(f) ^ extras, schema: schemaID, values: values,
                         tileStart: tileStart, tileCount: tileCount))
     }
 
@@ -361,19 +378,22 @@ public struct SnapshotDiff {
         guard !olds[Int(slot)].seen else { duplicateIDs.append(k); return }
         newCount += 1
         olds[Int(slot)].seen = true
-        let gh = Self.geometryHash(f)
+        let gh = Self.geometryHash(f) ^ Self.extrasHash(f)
         // Most features of a snapshot are unchanged: settle that before building an update.
         if gh == olds[Int(slot)].geometryHash,
            Self.sameProperties(f, schemas[Int(olds[Int(slot)].schema)], nameList, valueHashes, Int(olds[Int(slot)].values)) { return }
-        addChange(f, k, olds[Int(slot)], geometryChanged: gh != olds[Int(slot)].geometryHash)
+        addChange(f, k, olds[Int(slot)], slot: slot)
     }
 
     /// A new feature that differs from its old version `o`. (Out of line, so the common
     /// path above makes none of the copies this one needs.)
     @inline(never)
-    mutating func addChange(_ f: GeoFeature, _ k: FeatureKey, _ o: Old, geometryChanged: Bool) {
-        if geometryChanged && f.geometry == nil {
-            // A geometry that becomes null: remove and add (no newGeometry form).
+    mutating func addChange(_ f: GeoFeature, _ k: FeatureKey, _ o: Old, slot: Int32) {
+        let oldExtras = self.oldExtras[slot] ?? 0, newExtras = Self.extrasHash(f)
+        let geometryChanged = Self.geometryHash(f) != o.geometryHash ^ oldExtras
+        if newExtras != oldExtras || (geometryChanged && f.geometry == nil) {
+            // A changed bbox or foreign member, which an update cannot carry, or a geometry
+            // that becomes null (no newGeometry form): remove and add.
             diff.remove.append(k)
             diff.add.append(f)
             touch(o)

@@ -21,8 +21,9 @@ extension GeoJSONSourceDiff {
             parts.append("\"remove\":[" + remove.map { GeoJSONWriter.value($0.propertyValue) }.joined(separator: ",") + "]")
         }
         if !add.isEmpty {
+            // Each feature whole: its bbox and foreign members too, so nothing is lost.
             parts.append("\"add\":[" + add.map { f in
-                GeoJSONWriter.feature(id: f.id?.propertyValue, geometry: f.geometry, properties: Array(f.properties ?? PropertyList()))
+                String(decoding: GeoJSONWriter.encode(GeoJSONDocument(object: .feature(f))), as: UTF8.self)
             }.joined(separator: ",") + "]")
         }
         if !update.isEmpty {

@@ -138,3 +138,26 @@ final class ShortestDecimalTests: XCTestCase {
         }
     }
 }
+
+/// A feature's bbox and foreign members are read into the model and written back, in a
+/// collection, streamed, or as the document's root.
+final class FeatureMembersRoundTripTests: XCTestCase {
+    func testBBoxAndForeignMembersRoundTrip() throws {
+        let text = #"{"type":"FeatureCollection","features":[{"type":"Feature","bbox":[1,2,1,2],"id":1,"geometry":{"type":"Point","coordinates":[1,2]},"properties":{"a":1},"title":"x","extra":{"k":[1,2.5]}},{"type":"Feature","geometry":null,"properties":null}]}"#
+        let doc = try GeoJSONReader.read(Array(text.utf8))
+        guard case .featureCollection(let fs) = doc.object else { return XCTFail("not a collection") }
+        XCTAssertEqual(fs[0].bbox, [1, 2, 1, 2])
+        XCTAssertEqual(fs[0].foreignMembers?.keys, ["title", "extra"])
+        XCTAssertNil(fs[1].bbox)
+        XCTAssertNil(fs[1].foreignMembers)
+        XCTAssertEqual(String(decoding: GeoJSONWriter.encode(doc), as: UTF8.self), text)
+        let streamed = GeoJSONFeatureReader(source: ChunkedByteSource(Array(text.utf8), chunkSize: 7))
+        var read: [GeoFeature] = []
+        while let f = try streamed.next() { read.append(f) }
+        XCTAssertEqual(read, fs)
+        let root = #"{"type":"Feature","bbox":[1,2,1,2],"geometry":null,"properties":{},"note":[true,null]}"#
+        let rootDoc = try GeoJSONReader.read(Array(root.utf8))
+        XCTAssertEqual(String(decoding: GeoJSONWriter.encode(rootDoc), as: UTF8.self), root)
+        XCTAssertEqual(try GeoJSONReader.read(GeoJSONWriter.encode(rootDoc)), rootDoc)
+    }
+}

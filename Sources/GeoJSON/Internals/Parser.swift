@@ -72,6 +72,8 @@ struct _ObjectParts {
     var id: FeatureID?
     var bbox: [Double]?
     var crs: PropertyValue?
+    /// Foreign members of a feature (RFC 7946 §6.1), kept in order.
+    var foreign: PropertyList?
     var seen: UInt16 = 0       // bit per GeoJSON member, for the duplicate check
 }
 
@@ -249,7 +251,11 @@ struct _GeoJSONParser {
         while true {
             let (member, otherName) = try readMemberHeader(into: &parts)
             do {
-                try parseMember(member, into: &parts, depth: depth)
+                if member == .other, role == .feature || role == .root, !options.skipProperties {
+                    try keepForeignMember(otherName ?? "", into: &parts, depth: depth)
+                } else {
+                    try parseMember(member, into: &parts, depth: depth)
+                }
             } catch {
                 throw error.prefixed(.key(otherName ?? member.name))
             }
@@ -383,6 +389,16 @@ struct _GeoJSONParser {
             // semantics do not apply inside it.
             try c.skipValue(depth: depth)
         }
+    }
+
+    /// A foreign member of a feature (RFC 7946 §6.1), read as JSON and kept, so a round
+    /// trip or a diff of the feature loses nothing. (Those of other objects are skipped.)
+    mutating func keepForeignMember(_ name: String, into parts: inout _ObjectParts, depth: Int) throws(GeoJSONError) {
+        c.remember(c.pos)
+        let value = try c.readValue(depth: depth)
+        if parts.foreign == nil { parts.foreign = PropertyList() }
+        parts.foreign!.keys.append(name)
+        parts.foreign!.values.append(value)
     }
 
     /// Consumes the `[` of an array member (anything else fails `rule`); false when the
@@ -519,7 +535,8 @@ struct _GeoJSONParser {
             }
             let g: Geometry? = p.geometry ?? nil
             let props: PropertyList? = p.properties ?? nil
-            return .feature(GeoFeature(id: p.id, geometry: g, properties: props))
+            // (A root Feature's bbox is also the document's, `GeoJSONDocument.bbox`.)
+            return .feature(GeoFeature(id: p.id, geometry: g, properties: props, bbox: p.bbox, foreignMembers: p.foreign))
         case "FeatureCollection":
             guard role == .root else {
                 throw fail("RFC 7946 §3.3", "a FeatureCollection can only be a top-level object", at: p.start)
