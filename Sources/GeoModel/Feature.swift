@@ -7,19 +7,53 @@ public struct GeoFeature: Equatable, Sendable {
     public var id: FeatureID?
     public var geometry: Geometry?
     public var properties: PropertyList?
-    /// The feature's own `bbox` member (RFC 7946 §5), as written; nil when it has none.
-    public var bbox: [Double]?
-    /// Members beyond GeoJSON's (foreign members, RFC 7946 §6.1), in order, kept so that a
-    /// round trip or a diff loses nothing; nil when there are none.
-    public var foreignMembers: PropertyList?
+    /// `bbox` and foreign members, boxed: most features have neither, and a nil reference
+    /// keeps every feature one word larger instead of three (feature arrays are the bulk of
+    /// what a reader allocates).
+    var _extras: _FeatureExtras?
 
     public init(id: FeatureID? = nil, geometry: Geometry?, properties: PropertyList? = PropertyList(),
                 bbox: [Double]? = nil, foreignMembers: PropertyList? = nil) {
         self.id = id
         self.geometry = geometry
         self.properties = properties
+        self._extras = _FeatureExtras.make(bbox: bbox, foreignMembers: foreignMembers)
+    }
+
+    /// The feature's own `bbox` member (RFC 7946 §5), as written; nil when it has none.
+    public var bbox: [Double]? {
+        get { _extras?.bbox }
+        set { _extras = _FeatureExtras.make(bbox: newValue, foreignMembers: foreignMembers) }
+    }
+
+    /// Whether the feature has a `bbox` or foreign members (one check, no copy).
+    public var hasBBoxOrForeignMembers: Bool { _extras != nil }
+
+    /// Members beyond GeoJSON's (foreign members, RFC 7946 §6.1), in order, kept so that a
+    /// round trip or a diff loses nothing; nil when there are none.
+    public var foreignMembers: PropertyList? {
+        get { _extras?.foreignMembers }
+        set { _extras = _FeatureExtras.make(bbox: bbox, foreignMembers: newValue) }
+    }
+}
+
+/// A feature's `bbox` and foreign members (immutable; replaced whole when either changes).
+final class _FeatureExtras: Equatable, Sendable {
+    let bbox: [Double]?
+    let foreignMembers: PropertyList?
+
+    private init(bbox: [Double]?, foreignMembers: PropertyList?) {
         self.bbox = bbox
         self.foreignMembers = foreignMembers
+    }
+
+    /// The box, or nil when there is nothing to keep.
+    static func make(bbox: [Double]?, foreignMembers: PropertyList?) -> _FeatureExtras? {
+        bbox == nil && foreignMembers == nil ? nil : _FeatureExtras(bbox: bbox, foreignMembers: foreignMembers)
+    }
+
+    static func == (a: _FeatureExtras, b: _FeatureExtras) -> Bool {
+        a.bbox == b.bbox && a.foreignMembers == b.foreignMembers
     }
 }
 

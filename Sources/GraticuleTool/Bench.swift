@@ -141,6 +141,12 @@ struct Bench: ParsableCommand {
         guard !cases.isEmpty else { fail("no benchmark matches the filter '\(filter ?? "")'") }
 
         if keepProfiles != nil && !instructions { fail("--keep-profiles needs --instructions") }
+        if let keepProfiles {
+            // The folder the profiles go to is made here, as the option says.
+            do { try FileManager.default.createDirectory(atPath: keepProfiles, withIntermediateDirectories: true) } catch {
+                fail("--keep-profiles \(keepProfiles): cannot create the folder: \(error.localizedDescription)")
+            }
+        }
         for path in [output, json, gab, markdown, keepProfiles.map { $0 + "/x.callgrind.out" }].compactMap({ $0 }) {
             do { try FileIO.checkWritable(path) } catch { fail("\(error)") }
         }

@@ -213,7 +213,7 @@ public struct SnapshotDiff {
     /// The hash of a feature's own `bbox` and foreign members; 0 when it has neither.
     /// Numbers in foreign members hash as numbers, as properties do.
     static func extrasHash(_ f: borrowing GeoFeature) -> Int {
-        guard f.bbox != nil || f.foreignMembers != nil else { return 0 }
+        guard f.hasBBoxOrForeignMembers else { return 0 }
         var m = _Mix(h: 0x2545_F491_4F6C_DD1D)
         if let b = f.bbox { m.add(UInt64(b.count)); for v in b { m.add(v.bitPattern) } }
         if let o = f.foreignMembers { m.add(.object(o)) }
