@@ -68,6 +68,32 @@ public final class LineProtocolProcess {
             process.standardError = handle
         }
         do { try process.run() } catch { throw .launchFailed("\(error)") }
+        Self.running.insert(process.processIdentifier)
+    }
+
+    deinit { Self.running.remove(process.processIdentifier) }
+
+    /// The programs started and not yet ended, so an interrupted run can stop them.
+    private static let running = _ProcessRegistry()
+
+    /// Stops (SIGKILL) every program started here that has not ended: an interrupted
+    /// runner leaves no adapter behind. Safe to call from any thread.
+    public static func stopAll() { running.killAll() }
+
+    /// On SIGINT, SIGTERM or SIGHUP, stops every program started here and exits with the
+    /// usual 128 + signal status (instead of leaving adapters running). Call once, early.
+    public static func stopAllOnInterrupt() {
+        for sig in [SIGINT, SIGTERM, SIGHUP] {
+            signal(sig, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
+            source.setEventHandler {
+                stopAll()
+                FileHandle.standardError.write(Data("graticule: interrupted (signal \(sig)); external programs stopped\n".utf8))
+                exit(128 + sig)
+            }
+            source.resume()
+            _interruptSources.append(source)
+        }
     }
 
     /// The last `limit` bytes the program wrote to standard error, on one line (empty
@@ -160,5 +186,24 @@ public final class LineProtocolProcess {
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         try? input.fileHandleForWriting.close()
         process.waitUntilExit()
+        Self.running.remove(process.processIdentifier)
+    }
+}
+
+/// The signal sources of `stopAllOnInterrupt`, kept alive for the process's life.
+nonisolated(unsafe) private var _interruptSources: [DispatchSourceSignal] = []
+
+/// Process ids under a lock.
+private final class _ProcessRegistry: @unchecked Sendable {
+    private let lock = NSLock()
+    private var pids = Set<Int32>()
+
+    func insert(_ pid: Int32) { lock.lock(); pids.insert(pid); lock.unlock() }
+    func remove(_ pid: Int32) { lock.lock(); pids.remove(pid); lock.unlock() }
+    func killAll() {
+        lock.lock()
+        let all = pids
+        lock.unlock()
+        for pid in all { kill(pid, SIGKILL) }
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import GraticuleSupport
 import Workloads
 
 /// The whole `graticule` command line (`bench`, `conform`, `compare`, `report` and the
@@ -27,6 +28,8 @@ public enum GraticuleTool {
     /// (ArgumentParser's own usage errors are mapped to 2 as well).
     public static func main(adding implementations: Implementations = Implementations()) -> Never {
         added = implementations
+        // An interrupted run stops the external programs it started (adapters, peers).
+        LineProtocolProcess.stopAllOnInterrupt()
         do {
             var command = try GraticuleCommand.parseAsRoot()
             try command.run()

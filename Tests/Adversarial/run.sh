@@ -137,6 +137,28 @@ expect "repeated ids, --duplicates last" 0 "updated 0" 10 -- "$BIN" diff dup-old
 grep -q '^{}$' dd.json || { failed=$((failed + 1)); echo "FAIL  with the last copy standing and 2 = 2.0, the diff is empty: $(cat dd.json)"; }
 expect "repeated ids, --duplicates first" 0 "updated 1" 10 -- "$BIN" diff dup-old.geojson dup-new.geojson --out dd.json --duplicates first
 
+echo "== adapters"
+# An adapter that never answers: interrupting the runner stops it too (no orphan left).
+cat > hang.json <<'JSON'
+{"benchmark": "geojson.parse", "parameters": {"mode": "whole"}, "implementation": "hang.sleeper",
+ "datasetKinds": ["geojson"], "command": ["sh", "-c", "exec sleep 4243", "adapter"], "requires": "sh"}
+JSON
+"$BIN" bench --quick --quiet --filter 'hang.sleeper' --external hang.json --output hang.csv > hang.out 2>&1 &
+runner=$!
+sleep 3
+if pgrep -f "sleep 4243" > /dev/null; then
+  kill -TERM "$runner"; wait "$runner"; code=$?
+  sleep 0.5
+  if [ "$code" -eq 143 ] && ! pgrep -f "sleep 4243" > /dev/null && grep -q "external programs stopped" hang.out; then
+    pass=$((pass + 1)); echo "ok    interrupted runner stops its adapter                         exit 143"
+  else
+    failed=$((failed + 1)); echo "FAIL  interrupted runner: exit $code, adapter still running: $(pgrep -f 'sleep 4243' | tr '\n' ' ')"
+    pkill -f "sleep 4243"
+  fi
+else
+  failed=$((failed + 1)); echo "FAIL  the hanging adapter did not start: $(tail -2 hang.out)"; kill "$runner" 2> /dev/null
+fi
+
 echo
 echo "adversarial cases: $pass passed, $failed failed"
 [ "$failed" -eq 0 ]
