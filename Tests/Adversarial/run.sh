@@ -70,15 +70,13 @@ expect "mvt inspect: extent 0 (A11)" 1 "\[A11\]" 10 -- "$BIN" mvt inspect "$ROOT
 expect "mvt inspect --geojson: extent 0 writes no null" 1 "invalidExtent" 10 -- "$BIN" mvt inspect "$ROOT/corpora/regressions/mvt-spec/extent-0.mvt" --geojson --z 3 --x 1 --y 1
 grep -q null out.txt && { failed=$((failed + 1)); echo "FAIL  extent 0 wrote null coordinates"; }
 expect "mvt inspect: a Value with two types (A10)" 1 "\[A10\]" 10 -- "$BIN" mvt inspect "$ROOT/corpora/regressions/mvt-spec/value-string-and-int.mvt"
-printf '{"type":"FeatureCollection","properties":{},"features":[]}' > fc.geojson
-expect "RFC 7946 §7.1: properties on a FeatureCollection" 1 "must not have a \"properties\" member" 10 -- "$BIN" geojson validate fc.geojson
+H=$ROOT/corpora/regressions/hostile
+expect "RFC 7946 §7.1: properties on a FeatureCollection" 1 "must not have a \"properties\" member" 10 -- "$BIN" geojson validate "$H/collection-with-properties.geojson"
 
 echo "== huge requests"
-printf '{"type":"Polygon","coordinates":[[[0,0],[1,0],[1,1],[0,1],[0,0]]]}' > square.geojson
-printf '{"type":"Polygon","coordinates":[[[-180,-85],[180,-85],[180,85],[-180,85],[-180,-85]]]}' > world.geojson
-expect "cover geometry: 1 degree at z22" 2 "estimated at 1.36e\+08 tiles.*--max-tiles" 10 --absent t.txt -- "$BIN" cover geometry square.geojson --zoom 22 --output t.txt
-expect "cover geometry: 1 degree at z30" 2 "--max-tiles" 10 -- "$BIN" cover geometry square.geojson --zoom 30
-expect "cover geometry: the world at z14" 2 "--max-tiles" 10 -- "$BIN" cover geometry world.geojson --zoom 14
+expect "cover geometry: 1 degree at z22" 2 "estimated at 1.36e\+08 tiles.*--max-tiles" 10 --absent t.txt -- "$BIN" cover geometry "$H/square-1deg.geojson" --zoom 22 --output t.txt
+expect "cover geometry: 1 degree at z30" 2 "--max-tiles" 10 -- "$BIN" cover geometry "$H/square-1deg.geojson" --zoom 30
+expect "cover geometry: the world at z14" 2 "--max-tiles" 10 -- "$BIN" cover geometry "$H/world.geojson" --zoom 14
 expect "cover camera --fov 179 --pitch 85" 2 "--fov must be" 10 -- "$BIN" cover camera --center 0,0 --zoom 3 --fov 179 --pitch 85
 expect "cover camera: the largest view allowed" 0 "tiles" 10 -- "$BIN" cover camera --center 0,0 --zoom 22 --fov 60 --pitch 85 --max-tilt-profile 0:85 --viewport 16384x16384 --output cam.txt
 if [ -f "$GPX" ]; then
@@ -125,17 +123,13 @@ else
 fi
 
 echo "== diffs"
-python3 - <<'PY'
-import json
-def fc(fs): return json.dumps({"type": "FeatureCollection", "features": fs})
-def f(i, x, p): return {"type": "Feature", "id": i, "geometry": {"type": "Point", "coordinates": [x, 0]}, "properties": p}
-open("dup-old.geojson", "w").write(fc([f(1, 1, {"a": 1}), f(2, 2, {"a": 2}), f(1, 5, {"a": 9})]))
-open("dup-new.geojson", "w").write(fc([f(1, 5, {"a": 9}), f(2, 2, {"a": 2.0})]))
-PY
-expect "repeated ids: exit 2 naming them" 2 "id 1 at old features 0, 2" 10 --absent dd.json -- "$BIN" diff dup-old.geojson dup-new.geojson --out dd.json
-expect "repeated ids, --duplicates last" 0 "updated 0" 10 -- "$BIN" diff dup-old.geojson dup-new.geojson --out dd.json --duplicates last
+expect "repeated ids: exit 2 naming them" 2 "id 1 at old features 0, 2" 10 --absent dd.json -- "$BIN" diff "$H/repeated-ids-old.geojson" "$H/repeated-ids-new.geojson" --out dd.json
+expect "repeated ids, --duplicates last" 0 "updated 0" 10 -- "$BIN" diff "$H/repeated-ids-old.geojson" "$H/repeated-ids-new.geojson" --out dd.json --duplicates last
 grep -q '^{}$' dd.json || { failed=$((failed + 1)); echo "FAIL  with the last copy standing and 2 = 2.0, the diff is empty: $(cat dd.json)"; }
-expect "repeated ids, --duplicates first" 0 "updated 1" 10 -- "$BIN" diff dup-old.geojson dup-new.geojson --out dd.json --duplicates first
+expect "repeated ids, --duplicates first" 0 "updated 1" 10 -- "$BIN" diff "$H/repeated-ids-old.geojson" "$H/repeated-ids-new.geojson" --out dd.json --duplicates first
+expect "a change to a foreign member alone" 0 "added 1, removed 1" 10 -- "$BIN" diff "$H/foreign-members-old.geojson" "$H/foreign-members-new.geojson" --out fm.json
+expect "diff apply keeps bbox and foreign members" 0 "1 features" 10 -- "$BIN" diff apply "$H/foreign-members-old.geojson" fm.json --output applied.geojson
+expect "apply(old, diff(old, new)) is new" 0 "added 0, removed 0, updated 0" 10 -- "$BIN" diff applied.geojson "$H/foreign-members-new.geojson" --out empty.json
 
 echo "== adapters"
 # An adapter that never answers: interrupting the runner stops it too (no orphan left).
