@@ -54,9 +54,11 @@ let package = Package(
     targets: [
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CBrotli", path: "Sources/CBrotli", pkgConfig: "libbrotlidec", providers: [.apt(["libbrotli-dev"])]),
+        .systemLibrary(name: "CZstd", path: "Sources/CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"])]),
         .target(name: "GraticuleSupport"),
         .target(name: "PBF", dependencies: ["CVarintBlock"]),
-        .target(name: "TileArchive", dependencies: ["CSQLite", "CZlib", "PBF", "TileCover"]),
+        .target(name: "TileArchive", dependencies: ["CSQLite", "CZlib", "CBrotli", "CZstd", "PBF", "TileCover"]),
         .target(name: "GeoModel"),
         .target(name: "GeoJSON", dependencies: ["GeoModel"], exclude: ["Internals/generate_pow5.py"]),
         // PBF's SIMD kernels (x86: the SSSE3 zigzag pair decoder, the SSE2 pair bound check):

@@ -149,7 +149,18 @@ extension DatasetProfile {
         var n = 0
         try r.forEachEntry { t, e in
             let data = try r.tileData(e)
-            data.withUnsafeBytes { addTile(t, stored: $0, validate: validate) }
+            if h.tileCompression == 3 || h.tileCompression == 4 {
+                // brotli and zstd tiles are decoded here (gzip is recognised by its magic).
+                do {
+                    let raw = try r.decodedTile(data)
+                    data.withUnsafeBytes { s in raw.withUnsafeBytes { addTile(t, stored: s, decoded: $0, validate: validate) } }
+                } catch {
+                    tiles += 1
+                    finding(error: true, "tile \(t): \(error)")
+                }
+            } else {
+                data.withUnsafeBytes { addTile(t, stored: $0, validate: validate) }
+            }
             n += 1
             if n & 1023 == 0 { progress(Progress(done: n, total: Int(clamping: h.addressedTiles), count: n, unit: "tiles")) }
             return true

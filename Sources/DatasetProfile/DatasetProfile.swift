@@ -99,6 +99,13 @@ public struct DatasetProfile {
         else { addDecodedTile(t, stored, validate: validate) }
     }
 
+    /// A tile whose stored bytes were decoded by the caller (brotli or zstd archives).
+    public mutating func addTile(_ t: TileID, stored: UnsafeRawBufferPointer, decoded: UnsafeRawBufferPointer, validate: Bool) {
+        tiles += 1
+        tileSizes[Int(t.z), default: []].append(UInt32(clamping: stored.count))
+        addDecodedTile(t, decoded, validate: validate)
+    }
+
     mutating func addDecodedTile(_ t: TileID, _ raw: UnsafeRawBufferPointer, validate: Bool) {
         rawBytes[Int(t.z), default: 0] += raw.count
         let tile = VectorTile(bytes: raw)

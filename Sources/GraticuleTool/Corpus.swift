@@ -26,7 +26,7 @@ struct CorpusCommand: ParsableCommand {
                 --count vertices), gpx (a GPX track of --count points), tiles (--count vector \
                 tiles from z0 up in tile-id order, as a folder of z/x/y.mvt, an MBTiles or a \
                 PMTiles archive, by --format dir, mbtiles or pmtiles; gzip-compressed unless \
-                --compression none).
+                --compression none, or brotli or zstd for PMTiles).
                 """)
 
         @Argument(help: "points, features, walk, gpx or tiles.")
@@ -37,7 +37,7 @@ struct CorpusCommand: ParsableCommand {
         var bytes: String?
         @Option(help: "features: geojson, seq (RFC 8142) or ndjson. tiles: dir, mbtiles or pmtiles.")
         var format: String?
-        @Option(help: "tiles: gzip or none.")
+        @Option(help: "tiles: gzip, none, or for pmtiles brotli or zstd.")
         var compression = "gzip"
         @Option(help: "tiles: feature density (1 = 240–510 features per tile).")
         var density = 0.05
@@ -108,9 +108,12 @@ struct CorpusCommand: ParsableCommand {
 
         func tiles(count: Int) throws {
             guard count > 0 else { fail("--count must be > 0 for tiles") }
-            guard compression == "gzip" || compression == "none" else { fail("--compression must be gzip or none") }
-            let gz = compression == "gzip"
             let fmt = format ?? "pmtiles"
+            let codes: [String: PMTiles.Compression] = ["none": .none, "gzip": .gzip, "brotli": .brotli, "zstd": .zstd]
+            guard let code = codes[compression] else { fail("--compression must be gzip, none, brotli or zstd") }
+            guard fmt == "pmtiles" || code == .none || code == .gzip else {
+                fail("--compression \(compression) is for pmtiles (MBTiles and tile folders hold gzip or uncompressed tiles)")
+            }
             let last = PMTiles.tile(id: UInt64(count - 1))!
             // The container: where each tile goes, and what closes it.
             let add: (TileID, [UInt8]) throws -> Void
@@ -122,13 +125,13 @@ struct CorpusCommand: ParsableCommand {
             defer { if FileIO.exists(building) { try? FileManager.default.removeItem(atPath: building) } }
             switch fmt {
             case "pmtiles":
-                let w = try PMTilesWriter(path: building, tileCompression: gz ? .gzip : .none, minZoom: 0, maxZoom: Int(last.z))
+                let w = try PMTilesWriter(path: building, tileCompression: code, minZoom: 0, maxZoom: Int(last.z))
                 add = w.add
-                finish = { try w.finish(metadataJSON: Self.tileJSON(maxZoom: Int(last.z), compressed: gz)) }
+                finish = { try w.finish(metadataJSON: Self.tileJSON(maxZoom: Int(last.z), compression: compression)) }
             case "mbtiles":
                 let w = try MBTilesWriter(path: building, metadata: [("name", "graticule generated"), ("format", "pbf"),
                                                                    ("minzoom", "0"), ("maxzoom", "\(last.z)"),
-                                                                   ("json", Self.tileJSON(maxZoom: Int(last.z), compressed: gz))])
+                                                                   ("json", Self.tileJSON(maxZoom: Int(last.z), compression: compression))])
                 add = w.add
                 finish = w.finish
             case "dir":
@@ -145,7 +148,7 @@ struct CorpusCommand: ParsableCommand {
                 for id in 0..<UInt64(count) {
                     let t = PMTiles.tile(id: id)!
                     let raw = SyntheticTiles.tile(z: Int(t.z), x: Int(t.x), y: Int(t.y), seed: seed, density: density)
-                    let data = gz ? Gzip.compress(raw) : raw
+                    let data = ArchiveCompression.compress(raw, compression: code.rawValue)
                     try add(t, data)
                     total += data.count
                     if id % 1024 == 0 { bar.update(Int(id), count: Int(id)) }
@@ -168,8 +171,8 @@ struct CorpusCommand: ParsableCommand {
             print("tiles: \(count) tiles z0–z\(last.z), \(total) bytes of tile data -> \(output)")
         }
 
-        static func tileJSON(maxZoom: Int, compressed: Bool) -> String {
-            #"{"name":"graticule generated","format":"pbf","compression":"\#(compressed ? "gzip" : "none")","minzoom":0,"maxzoom":\#(maxZoom),"vector_layers":[{"id":"poi","fields":{"class":"String","name":"String","rank":"Number"}},{"id":"roads","fields":{"class":"String","lanes":"Number"}},{"id":"buildings","fields":{"height":"Number"}}]}"#
+        static func tileJSON(maxZoom: Int, compression: String) -> String {
+            #"{"name":"graticule generated","format":"pbf","compression":"\#(compression)","minzoom":0,"maxzoom":\#(maxZoom),"vector_layers":[{"id":"poi","fields":{"class":"String","name":"String","rank":"Number"}},{"id":"roads","fields":{"class":"String","lanes":"Number"}},{"id":"buildings","fields":{"height":"Number"}}]}"#
         }
     }
 }

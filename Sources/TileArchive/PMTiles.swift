@@ -20,7 +20,7 @@ public enum PMTiles {
             switch self {
             case .notPMTiles: return "not a PMTiles archive (no PMTiles magic)"
             case .unsupportedVersion(let v): return "PMTiles version \(v) is not supported (only 3)"
-            case .unsupportedCompression(let c): return "PMTiles compression \(c) is not supported (none and gzip are)"
+            case .unsupportedCompression(let c): return "PMTiles compression \(c) is not supported (none, gzip, brotli and zstd are)"
             case .truncated(let s, let o): return "PMTiles \(s) runs past the end of the file (at byte \(o))"
             case .malformedDirectory(let m, let o): return "PMTiles directory at byte \(o): \(m)"
             case .io(let m): return "PMTiles: \(m)"
@@ -211,7 +211,7 @@ public final class PMTilesReader {
         var head = [UInt8](repeating: 0, count: PMTiles.Header.size)
         guard pread(fd, &head, head.count, 0) == head.count else { close(fd); throw .notPMTiles }
         do { header = try PMTiles.Header(decoding: head) } catch { close(fd); throw error }
-        for c in [header.internalCompression, header.tileCompression] where c != 1 && c != 2 && c != 0 {
+        for c in [header.internalCompression, header.tileCompression] where !(0...4).contains(c) {
             close(fd); throw .unsupportedCompression(c)
         }
     }
@@ -235,8 +235,9 @@ public final class PMTilesReader {
 
     func internalBytes(offset: UInt64, length: UInt64, section: String) throws(PMTiles.Error) -> [UInt8] {
         let raw = try read(offset: offset, length: Int(clamping: length), section: section)
-        guard header.internalCompression == 2 else { return raw }
-        do { return try Gzip.decompress(raw, limit: 256 << 20) } catch {
+        // 0 (unknown) is read as none, as the reference reader does for directories.
+        guard header.internalCompression > 1 else { return raw }
+        do { return try ArchiveCompression.decompress(raw, compression: header.internalCompression, limit: 256 << 20) } catch {
             throw .malformedDirectory("\(error)", offset: Int(clamping: offset))
         }
     }
@@ -322,6 +323,15 @@ public final class PMTilesReader {
         return true
     }
 
+    /// A tile's bytes decompressed as the header's tile compression says (gzip, brotli or
+    /// zstd; at most `limit` bytes).
+    ///
+    /// - Throws: `ArchiveCompression.Error` for a tile that does not decompress.
+    public func decodedTile(_ stored: [UInt8], limit: Int = 64 << 20) throws(ArchiveCompression.Error) -> [UInt8] {
+        header.tileCompression > 1
+            ? try ArchiveCompression.decompress(stored, compression: header.tileCompression, limit: limit) : stored
+    }
+
     /// A tile's stored bytes (still compressed when the archive's tiles are).
     public func tileData(_ e: PMTiles.Entry) throws(PMTiles.Error) -> [UInt8] {
         let (offset, over) = header.dataOffset.addingReportingOverflow(e.offset)
@@ -344,6 +354,8 @@ public final class PMTilesWriter {
     /// Entries per leaf directory.
     public var leafSize = 4096
 
+    /// - Parameter tileCompression: what the tiles given to `add` are compressed with (they
+    ///   are stored as given); directories and metadata are written gzip-compressed.
     public init(path: String, tileCompression: PMTiles.Compression, minZoom: Int, maxZoom: Int) throws(PMTiles.Error) {
         self.path = path
         fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)

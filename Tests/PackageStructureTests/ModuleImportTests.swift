@@ -22,7 +22,7 @@ final class ModuleImportTests: XCTestCase {
         "GPX": ("Sources/GPX", ["GeoModel"]),
         "SourceDiff": ("Sources/SourceDiff", ["GeoModel", "TileCover"]),
         "SourceDiffJSON": ("Sources/SourceDiffJSON", ["SourceDiff", "GeoJSON", "GeoModel"]),
-        "TileArchive": ("Sources/TileArchive", ["PBF", "TileCover", "CSQLite", "CZlib"]),
+        "TileArchive": ("Sources/TileArchive", ["PBF", "TileCover", "CSQLite", "CZlib", "CBrotli", "CZstd"]),
         "DatasetProfile": ("Sources/DatasetProfile", ["GeoJSON", "GeoModel", "VectorTile", "TileArchive", "TileCover", "GraticuleSupport"]),
         "BenchKit": ("Sources/BenchKit", ["CJemalloc", "GraticuleSupport"]),
         "Conformance": ("Sources/Conformance", ["PBF", "VectorTile", "GeoJSON", "GeoModel", "TileCover", "GraticuleSupport"]),

@@ -173,4 +173,63 @@ final class TileArchiveTests: XCTestCase {
             }
         }
     }
+
+    /// Brotli (RFC 7932) and zstd (RFC 8878) round-trip through the system libraries; a
+    /// frame written by the zstd command line (with a checksum) is read; corrupt,
+    /// truncated and oversized input are typed errors.
+    func testBrotliAndZstd() throws {
+        var rng = SystemRandomNumberGenerator()
+        for size in [0, 1, 100, 70_000] {
+            let bytes = (0..<size).map { _ in UInt8.random(in: 0...7, using: &rng) }
+            XCTAssertEqual(try Brotli.decompress(Brotli.compress(bytes)), bytes, "brotli \(size)")
+            XCTAssertEqual(try Zstd.decompress(Zstd.compress(bytes)), bytes, "zstd \(size)")
+            for code: UInt8 in 1...4 {
+                XCTAssertEqual(try ArchiveCompression.decompress(ArchiveCompression.compress(bytes, compression: code),
+                                                                 compression: code, limit: 1 << 20), bytes)
+            }
+        }
+        // `printf 'graticule pmtiles zstd vector\n' | zstd -19 --check`
+        let hex = "28b52ffd0468f10000677261746963756c6520706d74696c6573207a73746420766563746f720a28ee9f61"
+        let frame = stride(from: 0, to: hex.count, by: 2).map { i -> UInt8 in
+            let a = hex.index(hex.startIndex, offsetBy: i)
+            return UInt8(hex[a..<hex.index(a, offsetBy: 2)], radix: 16)!
+        }
+        XCTAssertEqual(try Zstd.decompress(frame), Array("graticule pmtiles zstd vector\n".utf8))
+        let text = Array(String(repeating: "tile ", count: 10_000).utf8)
+        for (name, compressed, decode) in [
+            ("brotli", Brotli.compress(text), { (b: [UInt8], l: Int) throws -> [UInt8] in try Brotli.decompress(b, limit: l) }),
+            ("zstd", Zstd.compress(text), { (b: [UInt8], l: Int) throws -> [UInt8] in try Zstd.decompress(b, limit: l) }),
+        ] {
+            XCTAssertThrowsError(try decode(Array(compressed.prefix(compressed.count / 2)), 1 << 20), "\(name) truncated")
+            XCTAssertThrowsError(try decode(Array("not compressed at all".utf8), 1 << 20), "\(name) not a stream")
+            XCTAssertThrowsError(try decode(compressed, 1000), "\(name) past the limit") {
+                guard case .tooLarge? = $0 as? ArchiveCompression.Error else { return XCTFail("\(name): \($0)") }
+            }
+        }
+    }
+
+    /// Archives whose tiles are brotli or zstd read back with the same tiles.
+    func testPMTilesWithBrotliAndZstdTiles() throws {
+        for compression in [PMTiles.Compression.brotli, .zstd] {
+            let path = NSTemporaryDirectory() + "graticule-\(compression)-\(getpid()).pmtiles"
+            defer { try? FileManager.default.removeItem(atPath: path) }
+            let w = try PMTilesWriter(path: path, tileCompression: compression, minZoom: 0, maxZoom: 2)
+            var originals: [TileID: [UInt8]] = [:]
+            for id in 0..<UInt64(21) {
+                let t = PMTiles.tile(id: id)!
+                let raw = Array("tile \(t) ".utf8) + Array(repeating: UInt8(id), count: 50)
+                originals[t] = raw
+                try w.add(t, data: ArchiveCompression.compress(raw, compression: compression.rawValue))
+            }
+            try w.finish(metadataJSON: "{}")
+            let r = try PMTilesReader(path: path)
+            XCTAssertEqual(r.header.tileCompression, compression.rawValue)
+            var read: [TileID: [UInt8]] = [:]
+            try r.forEachEntry { t, e in
+                read[t] = try r.decodedTile(try r.tileData(e))
+                return true
+            }
+            XCTAssertEqual(read, originals, "\(compression)")
+        }
+    }
 }
