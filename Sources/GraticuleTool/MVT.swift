@@ -4,6 +4,8 @@ import BenchKit
 import GeoJSON
 import GeoModel
 import TileArchive
+import TileCover
+import Foundation
 import VectorTile
 
 struct MVT: ParsableCommand {
@@ -22,8 +24,11 @@ struct MVT: ParsableCommand {
                 validator found errors, 2 unreadable file or no such layer.
                 """)
 
-        @Argument(help: "A .mvt/.pbf file, uncompressed or gzip-compressed.")
+        @Argument(help: "A .mvt/.pbf file, uncompressed or gzip-compressed; or an .mbtiles or .pmtiles archive, with Z X Y.")
         var file: String
+
+        @Argument(help: "Z X Y: the tile to read from an archive (XYZ, north at row 0); after a tile file, its address (as --z --x --y).")
+        var address: [Int] = []
 
         @Option(help: "Only this source layer.")
         var layer: String?
@@ -38,10 +43,59 @@ struct MVT: ParsableCommand {
         @Option(help: "Tile row (XYZ, north at 0).")
         var y: Int?
 
+        /// The tile named by `Z X Y` (or `--z --x --y`), checked against the grid; nil when
+        /// none is given.
+        func tileID() -> TileID? {
+            if !address.isEmpty {
+                guard address.count == 3, z == nil, x == nil, y == nil else { fail("give the tile once, as Z X Y (or --z --x --y)") }
+                guard let t = TileID(z: address[0], x: address[1], y: address[2]) else {
+                    fail("\(address.map(String.init).joined(separator: "/")) is not a tile of the 2^z grid (z 0-30)")
+                }
+                return t
+            }
+            guard z != nil || x != nil || y != nil else { return nil }
+            guard let z, let x, let y, let t = TileID(z: z, x: x, y: y) else {
+                fail("--z, --x and --y go together and must name a tile of the 2^z grid")
+            }
+            return t
+        }
+
+        /// Whether `file` is a tile archive (by extension, or PMTiles' magic number).
+        var isArchive: Bool {
+            if file.hasSuffix(".mbtiles") || file.hasSuffix(".pmtiles") { return true }
+            // PMTiles' magic number, from a regular file only (a pipe would lose the bytes).
+            guard let attributes = try? FileManager.default.attributesOfItem(atPath: file),
+                  attributes[.type] as? FileAttributeType == .typeRegular,
+                  let handle = FileHandle(forReadingAtPath: file) else { return false }
+            defer { try? handle.close() }
+            return (try? handle.read(upToCount: 7)) == Data("PMTiles".utf8)
+        }
+
+        /// One tile's stored bytes from an archive, brotli and zstd decoded (gzip is
+        /// inflated by the caller, as for a tile file).
+        func archiveTile(_ t: TileID) -> [UInt8] {
+            do {
+                if file.hasSuffix(".mbtiles") {
+                    guard let data = try MBTilesReader(path: file).tile(t) else { fail("\(file): no tile \(t)") }
+                    return data
+                }
+                let r = try PMTilesReader(path: file)
+                guard let e = try r.entry(for: t) else { fail("\(file): no tile \(t)") }
+                return try r.decodedTile(try r.tileData(e))
+            } catch {
+                fail("\(file): \(error)")
+            }
+        }
+
         /// The tile's bytes, inflated when gzip-compressed, and a note saying so.
         func tileBytes() -> (bytes: [UInt8], note: String) {
             let raw: [UInt8]
-            do { raw = try FileIO.readAll(file) } catch { fail("\(error)") }
+            if isArchive {
+                guard let t = tileID(), !address.isEmpty else { fail("\(file) is an archive: name the tile, mvt inspect \(file) Z X Y") }
+                raw = archiveTile(t)
+            } else {
+                do { raw = try FileIO.readAll(file) } catch { fail("\(error)") }
+            }
             guard raw.withUnsafeBytes({ Gzip.isGzip($0) }) else { return (raw, "") }
             do {
                 let inflated = try Gzip.decompress(raw, limit: 64 << 20)
@@ -79,7 +133,8 @@ struct MVT: ParsableCommand {
                                      String(counts[4]), String(l.keys.count), String(l.values.count)])
                     }
                 }
-                print("\(file): \(bytes.count) bytes\(note), \(rows.count) layers" + (layer.map { " (--layer \($0))" } ?? ""))
+                let name = isArchive ? "\(file) \(address.map(String.init).joined(separator: "/"))" : file
+                print("\(name): \(bytes.count) bytes\(note), \(rows.count) layers" + (layer.map { " (--layer \($0))" } ?? ""))
                 print(TextTable.render(header: ["layer", "version", "extent", "features", "points", "lines",
                                                   "polygons", "unknown", "bad type", "keys", "values"], rows: rows))
                 return findings
@@ -93,13 +148,7 @@ struct MVT: ParsableCommand {
         }
 
         func printGeoJSON() throws {
-            var address: TileAddress?
-            if z != nil || x != nil || y != nil {
-                guard let z, let x, let y, z >= 0, z <= 30, x >= 0, y >= 0, x < 1 << z, y < 1 << z else {
-                    fail("--z, --x and --y go together and must name a tile of the 2^z grid")
-                }
-                address = TileAddress(z: z, x: x, y: y)
-            }
+            let address = tileID().map { TileAddress(z: Int($0.z), x: Int($0.x), y: Int($0.y)) }
             let bytes = tileBytes().bytes
             var features: [String] = []
             var problems: [String] = []

@@ -55,6 +55,22 @@ public final class MBTilesReader {
         return Int(sqlite3_column_int64(s, 0))
     }
 
+    /// The stored bytes of one tile (XYZ id; MBTiles keeps TMS rows, flipped here), nil when
+    /// the archive does not have it.
+    public func tile(_ t: TileID) throws(MBTiles.Error) -> [UInt8]? {
+        let s = try prepare("SELECT tile_data FROM tiles WHERE zoom_level = ?1 AND tile_column = ?2 AND tile_row = ?3")
+        defer { sqlite3_finalize(s) }
+        sqlite3_bind_int64(s, 1, Int64(t.z))
+        sqlite3_bind_int64(s, 2, Int64(t.x))
+        sqlite3_bind_int64(s, 3, Int64((1 << Int(t.z)) - 1 - Int(t.y)))
+        let rc = sqlite3_step(s)
+        if rc == SQLITE_DONE { return nil }
+        guard rc == SQLITE_ROW else { throw MBTiles.Error("\(path): \(String(cString: sqlite3_errmsg(db)))") }
+        let n = Int(sqlite3_column_bytes(s, 0))
+        guard let p = sqlite3_column_blob(s, 0) else { return [] }
+        return Array(UnsafeRawBufferPointer(start: p, count: n))
+    }
+
     /// Visits every tile (XYZ id, stored bytes); rows that are not a valid tile id are
     /// reported to `invalid` with their raw zoom/column/row. Return false to stop.
     public func forEachTile(invalid: (String) -> Void = { _ in },

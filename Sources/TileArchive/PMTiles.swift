@@ -323,6 +323,37 @@ public final class PMTilesReader {
         return true
     }
 
+    /// The entry that addresses tile `t` (directly or through a run), nil when the archive
+    /// does not have it: a search of the root directory, then of at most a few leaf
+    /// directories down (depth 8 at most, as the walk).
+    ///
+    /// - Throws: `PMTiles.Error` for a malformed or truncated directory on the way.
+    public func entry(for t: TileID) throws(PMTiles.Error) -> PMTiles.Entry? {
+        let id = PMTiles.tileID(z: Int(t.z), x: t.x, y: t.y)
+        var entries = try PMTiles.decodeDirectory(try internalBytes(offset: header.rootOffset, length: header.rootLength,
+                                                                      section: "root directory"),
+                                                  base: Int(clamping: header.rootOffset))
+        for _ in 0..<8 {
+            // The last entry whose first tile id is at or before the one asked for.
+            var lo = 0, hi = entries.count
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if entries[mid].tileID <= id { lo = mid + 1 } else { hi = mid }
+            }
+            guard lo > 0 else { return nil }
+            let e = entries[lo - 1]
+            if e.runLength > 0 {
+                let (end, over) = e.tileID.addingReportingOverflow(UInt64(e.runLength))
+                return !over && id < end ? e : nil
+            }
+            let (offset, over) = header.leafOffset.addingReportingOverflow(e.offset)
+            guard !over else { throw .malformedDirectory("leaf offset \(e.offset) overflows", offset: 0) }
+            entries = try PMTiles.decodeDirectory(try internalBytes(offset: offset, length: UInt64(e.length), section: "leaf directory"),
+                                                  base: Int(clamping: offset))
+        }
+        throw .malformedDirectory("leaf directories nest deeper than 8", offset: 0)
+    }
+
     /// A tile's bytes decompressed as the header's tile compression says (gzip, brotli or
     /// zstd; at most `limit` bytes).
     ///

@@ -232,4 +232,32 @@ final class TileArchiveTests: XCTestCase {
             XCTAssertEqual(read, originals, "\(compression)")
         }
     }
+
+    /// One tile found in an archive by z/x/y, through leaf directories in PMTiles and by
+    /// TMS row in MBTiles; a tile the archive lacks is nil.
+    func testLookupOfOneTile() throws {
+        let p = tmp("lookup.pmtiles"), m = tmp("lookup.mbtiles")
+        defer { try? FileManager.default.removeItem(atPath: p); try? FileManager.default.removeItem(atPath: m) }
+        let w = try PMTilesWriter(path: p, tileCompression: .none, minZoom: 0, maxZoom: 6)
+        w.leafSize = 64                      // several leaf directories
+        let mb = try MBTilesWriter(path: m, metadata: [("name", "lookup")])
+        var stored: [TileID: [UInt8]] = [:]
+        for id in stride(from: UInt64(0), to: 1365, by: 3) {        // every third tile up to z5
+            let t = PMTiles.tile(id: id)!
+            let data = Array("\(t)".utf8)
+            stored[t] = data
+            try w.add(t, data: data)
+            try mb.add(t, data: data)
+        }
+        try w.finish(metadataJSON: "{}")
+        try mb.finish()
+        let r = try PMTilesReader(path: p), q = try MBTilesReader(path: m)
+        for id in UInt64(0)..<1365 {
+            let t = PMTiles.tile(id: id)!
+            let fromPMTiles = try r.entry(for: t).map { try r.tileData($0) }
+            XCTAssertEqual(fromPMTiles, stored[t], "\(t)")
+            XCTAssertEqual(try q.tile(t), stored[t], "\(t)")
+        }
+        XCTAssertNil(try r.entry(for: TileID(z: 9, x: 3, y: 3)!))
+    }
 }
