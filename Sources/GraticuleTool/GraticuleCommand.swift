@@ -5,7 +5,7 @@ struct GraticuleCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "graticule",
         abstract: "Benchmarks, conformance and comparisons for Graticule's map-data cores.",
-        subcommands: [Bench.self, Compare.self, Report.self, Conform.self, MVT.self, GeoJSONCommand.self, CoverCommand.self, DiffCommand.self, CorpusCommand.self, Profile.self]
+        subcommands: [Bench.self, Compare.self, Report.self, Conform.self, MVT.self, GeoJSONCommand.self, CoverCommand.self, DiffCommand.self, CorpusCommand.self, Profile.self, Verify.self]
     )
 }
 

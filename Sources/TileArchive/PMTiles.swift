@@ -260,10 +260,21 @@ public final class PMTilesReader {
     /// - Throws: `PMTiles.Error` for a malformed or truncated directory, or an archive
     ///   that breaks one of those bounds; or what `body` throws.
     public func forEachEntry(_ body: (TileID, PMTiles.Entry) throws -> Bool) throws {
+        try walkRoot(expandingRuns: true, body)
+    }
+
+    /// Visits every tile entry (not every tile: a run is one call, with its first tile) in
+    /// tile-id order, leaf directories included, under the bounds of `forEachEntry`.
+    public func forEachTileEntry(_ body: (TileID, PMTiles.Entry) throws -> Bool) throws {
+        try walkRoot(expandingRuns: false, body)
+    }
+
+    private func walkRoot(expandingRuns: Bool, _ body: (TileID, PMTiles.Entry) throws -> Bool) throws {
         let root = try internalBytes(offset: header.rootOffset, length: header.rootLength, section: "root directory")
         let perFile = UInt64(max(fileSize, 1)).multipliedReportingOverflow(by: Self.maxTilesPerByte)
         var state = WalkState(budget: min(header.addressedTiles == 0 ? .max : header.addressedTiles,
                                           perFile.overflow ? .max : perFile.partialValue))
+        state.expandRuns = expandingRuns
         _ = try walk(PMTiles.decodeDirectory(root, base: Int(clamping: header.rootOffset)), depth: 0, &state, body)
     }
 
@@ -278,6 +289,7 @@ public final class PMTilesReader {
         /// The first tile id the next entry may have.
         var nextID: UInt64 = 0
         var leaves: Set<UInt64> = []
+        var expandRuns = true
     }
 
     private func walk(_ entries: [PMTiles.Entry], depth: Int, _ state: inout WalkState,
@@ -313,6 +325,13 @@ public final class PMTilesReader {
                     + "or \(Self.maxTilesPerByte) per byte of a \(fileSize)-byte file)", offset: 0)
             }
             state.nextID = end
+            if !state.expandRuns {
+                guard let first = PMTiles.tile(id: e.tileID) else {
+                    throw PMTiles.Error.malformedDirectory("tile id \(e.tileID) is beyond z30", offset: 0)
+                }
+                if try !body(first, e) { return false }
+                continue
+            }
             for k in 0..<UInt64(e.runLength) {
                 guard let t = PMTiles.tile(id: e.tileID + k) else {
                     throw PMTiles.Error.malformedDirectory("tile id \(e.tileID + k) is beyond z30", offset: 0)

@@ -260,4 +260,33 @@ final class TileArchiveTests: XCTestCase {
         }
         XCTAssertNil(try r.entry(for: TileID(z: 9, x: 3, y: 3)!))
     }
+
+    /// `verify` finds nothing in an archive as written, and names what a changed header
+    /// contradicts: counts, zooms, a section past the end of the file; and a crafted
+    /// archive's broken directories.
+    func testVerify() throws {
+        let p = tmp("verify.pmtiles")
+        defer { try? FileManager.default.removeItem(atPath: p) }
+        let w = try PMTilesWriter(path: p, tileCompression: .none, minZoom: 0, maxZoom: 3)
+        w.leafSize = 16
+        for id in UInt64(0)..<85 { try w.add(PMTiles.tile(id: id)!, data: Array("\(id)".utf8)) }
+        try w.finish(metadataJSON: "{}")
+        XCTAssertEqual(try PMTilesReader(path: p).verify(), [])
+        let original = try Data(contentsOf: URL(fileURLWithPath: p))
+        func tampered(_ change: (inout PMTiles.Header) -> Void) throws -> [String] {
+            var header = try PMTiles.Header(decoding: Array(original.prefix(PMTiles.Header.size)))
+            change(&header)
+            var bytes = Array(original)
+            bytes.replaceSubrange(0..<PMTiles.Header.size, with: header.encoded())
+            try Data(bytes).write(to: URL(fileURLWithPath: p))
+            return try PMTilesReader(path: p).verify()
+        }
+        XCTAssertTrue(try tampered { $0.addressedTiles = 86 }.contains { $0.contains("86 addressed tiles") })
+        XCTAssertTrue(try tampered { $0.tileContents = 3 }.contains { $0.contains("3 tile contents") })
+        XCTAssertTrue(try tampered { $0.maxZoom = 2 }.contains { $0.contains("outside the header's zooms") })
+        XCTAssertTrue(try tampered { $0.metadataLength += 1 << 20 }.contains { $0.contains("runs past the end") })
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().path + "/corpora/regressions/pmtiles"
+        XCTAssertTrue(try PMTilesReader(path: folder + "/leaf-cycle.pmtiles").verify().contains { $0.contains("referenced twice") })
+    }
 }
