@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Validates graticule's exports: JSON files against the schemas beside this script
-(`--bencher FILE`, `--gab FILE`), and JUnit XML with junitparser against the verdict CSV it
+(`--bencher FILE`, `--gab FILE`, `--profile FILE` for `graticule profile --json`), and JUnit XML with junitparser against the verdict CSV it
 was written from (`--junit FILE --verdicts CSV`: the same number of cases and failures).
 Needs `pip install jsonschema junitparser`."""
 import argparse, csv, json, os, sys
@@ -9,12 +9,14 @@ here = os.path.dirname(os.path.abspath(__file__))
 p = argparse.ArgumentParser()
 p.add_argument("--bencher", action="append", default=[])
 p.add_argument("--gab", action="append", default=[])
+p.add_argument("--profile", action="append", default=[])
 p.add_argument("--junit")
 p.add_argument("--verdicts")
 a = p.parse_args()
 
 import jsonschema
-for files, schema in ((a.bencher, "bencher-metric-format.schema.json"), (a.gab, "github-action-benchmark.schema.json")):
+for files, schema in ((a.bencher, "bencher-metric-format.schema.json"), (a.gab, "github-action-benchmark.schema.json"),
+                      (a.profile, "profile.schema.json")):
     s = json.load(open(os.path.join(here, schema)))
     for f in files:
         doc = json.load(open(f))

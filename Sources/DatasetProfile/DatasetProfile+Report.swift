@@ -108,3 +108,46 @@ extension DatasetProfile {
         return page + "</table></body></html>\n"
     }
 }
+
+extension DatasetProfile {
+    /// The figures as one JSON object (schema `Benchmarks/Schemas/profile.schema.json`,
+    /// `"schema": "graticule-profile/1"`): the same figures as `rows()`, typed and nested,
+    /// with the two histograms' log2 buckets (bucket k counts values in [2^(k−1), 2^k), 0
+    /// counts zeros).
+    public func json(path: String) -> String {
+        func int(_ v: Int) -> PropertyValue { .int(Int64(v)) }
+        func object(_ pairs: [(String, PropertyValue)]) -> PropertyValue { .object(PropertyList(pairs.map { (key: $0.0, value: $0.1) })) }
+        func histogram(_ h: Log2Histogram) -> PropertyValue {
+            var last = h.buckets.count - 1
+            while last > 0 && h.buckets[last] == 0 { last -= 1 }
+            return object([("count", int(h.count)), ("total", int(h.total)), ("mean", .double(h.mean)), ("max", int(h.max)),
+                           ("p50_at_most", int(h.quantileUpperBound(0.5))), ("p99_at_most", int(h.quantileUpperBound(0.99))),
+                           ("log2_buckets", .array(h.buckets[0...last].map(int)))])
+        }
+        var zooms: [(String, PropertyValue)] = []
+        for z in tileSizes.keys.sorted() {
+            let sizes = tileSizes[z]!, q = Self.quantiles(sizes)
+            zooms.append(("\(z)", object([("tiles", int(sizes.count)), ("stored_bytes", int(sizes.reduce(0) { $0 + Int($1) })),
+                                          ("raw_bytes", int(rawBytes[z] ?? 0)),
+                                          ("size", object([("min", int(Int(q.min))), ("p50", int(Int(q.p50))), ("p90", int(Int(q.p90))),
+                                                           ("p99", int(Int(q.p99))), ("max", int(Int(q.max)))]))])))
+        }
+        let doc = object([
+            ("schema", .string("graticule-profile/1")),
+            ("source", object([("path", .string(path)), ("format", .string(format)), ("bytes", int(sourceBytes))])),
+            ("run", object([("seconds", .double(seconds)), ("mb_per_s", .double(Double(sourceBytes) / 1e6 / max(seconds, 1e-9))),
+                            ("peak_resident_bytes", int(peakResident))])),
+            ("metadata", object(metadata.map { ($0.0, PropertyValue.string($0.1)) })),
+            ("counts", object([("features", int(features)), ("tiles", int(tiles))])),
+            ("geometry_types", object(byType.sorted { $0.key < $1.key }.map { ($0.key, int($0.value)) })),
+            ("vertices", histogram(vertices)),
+            ("properties", histogram(properties)),
+            ("property_keys", object(keyCounts.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.prefix(25).map { ($0.key, int($0.value)) })),
+            ("zooms", object(zooms)),
+            ("layers", object(layers.sorted { $0.key < $1.key }.map { ($0.key, object([("features", int($0.value.features)), ("tiles", int($0.value.tiles))])) })),
+            ("coverage", object([("zoom", int(zoom)), ("tiles", int(coverage.count)), ("max_per_tile", int(coverage.values.max() ?? 0))])),
+            ("findings", object([("errors", int(errors)), ("warnings", int(warnings)), ("shown", .array(shown.map { .string($0) }))])),
+        ])
+        return GeoJSONWriter.value(doc) + "\n"
+    }
+}

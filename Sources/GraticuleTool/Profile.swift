@@ -25,6 +25,9 @@ struct Profile: ParsableCommand {
     @Option(name: [.customLong("csv"), .customLong("output")], help: "Write the figures as CSV (section,key,value).")
     var csv: String?
 
+    @Option(help: "Write the figures as JSON (schema Benchmarks/Schemas/profile.schema.json).")
+    var json: String?
+
     @Option(help: "Write the coverage heat-map as GeoJSON.")
     var heatmap: String?
 
@@ -46,6 +49,9 @@ struct Profile: ParsableCommand {
 
     func run() throws {
         guard findings >= 0 else { fail("--findings must be 0 or more, got \(findings)") }
+        for p in [csv, json, heatmap, html].compactMap({ $0 }) {
+            do { try FileIO.checkWritable(p) } catch { fail("\(error)") }
+        }
         var profile = DatasetProfile(zoom: zoom, keep: findings)
         let start = Date()
         var bar: ProgressLine?
@@ -63,6 +69,7 @@ struct Profile: ParsableCommand {
         profile.peakResident = Int(ProcessStatus.peakResidentBytes() ?? 0)
         print(profile.summary())
         if let csv { writeOrFail(csv, profile.csv()) }
+        if let json { writeOrFail(json, profile.json(path: path)) }
         if let heatmap { writeOrFail(heatmap, profile.heatmapGeoJSON()) }
         if let html { writeOrFail(html, profile.html(title: path)) }
     }
