@@ -32,6 +32,14 @@ final class DatasetProfileTests: XCTestCase {
         XCTAssertTrue(p.shown.first?.hasPrefix("error: element 2") ?? false, "\(p.shown)")
         XCTAssertTrue(p.csv().contains("\ncount,features,2\n"))
         XCTAssertTrue(p.heatmapGeoJSON().contains("\"count\":"))
+        // The JSON form holds the same figures.
+        let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(p.json(path: path).utf8)) as? [String: Any])
+        XCTAssertEqual(json["schema"] as? String, "graticule-profile/1")
+        XCTAssertEqual((json["counts"] as? [String: Any])?["features"] as? Int, 2)
+        XCTAssertEqual(json["geometry_types"] as? [String: Int], ["Point": 1, "LineString": 1])
+        XCTAssertEqual((json["vertices"] as? [String: Any])?["total"] as? Int, 3)
+        XCTAssertEqual((json["findings"] as? [String: Any])?["errors"] as? Int, 1)
+        XCTAssertEqual(((json["vertices"] as? [String: Any])?["log2_buckets"] as? [Int])?.reduce(0, +), 2)
     }
 
     /// A tile folder laid out z/x/y: every tile counted at its zoom, generated tiles valid.
