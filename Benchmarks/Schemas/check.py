@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Validates graticule's exports: JSON files against the schemas beside this script
-(`--bencher FILE`, `--gab FILE`, `--profile FILE` for `graticule profile --json`), and JUnit XML with junitparser against the verdict CSV it
+(`--bencher FILE`, `--gab FILE`, `--profile FILE`, `--geojson-stats FILE`, `--mvt-inspect FILE` for the `--json` of
+`graticule profile`, `geojson stats` and `mvt inspect`), and JUnit XML with junitparser against the verdict CSV it
 was written from (`--junit FILE --verdicts CSV`: the same number of cases and failures).
 Needs `pip install jsonschema junitparser`."""
 import argparse, csv, json, os, sys
@@ -10,13 +11,16 @@ p = argparse.ArgumentParser()
 p.add_argument("--bencher", action="append", default=[])
 p.add_argument("--gab", action="append", default=[])
 p.add_argument("--profile", action="append", default=[])
+p.add_argument("--geojson-stats", action="append", default=[])
+p.add_argument("--mvt-inspect", action="append", default=[])
 p.add_argument("--junit")
 p.add_argument("--verdicts")
 a = p.parse_args()
 
 import jsonschema
 for files, schema in ((a.bencher, "bencher-metric-format.schema.json"), (a.gab, "github-action-benchmark.schema.json"),
-                      (a.profile, "profile.schema.json")):
+                      (a.profile, "profile.schema.json"), (a.geojson_stats, "geojson-stats.schema.json"),
+                      (a.mvt_inspect, "mvt-inspect.schema.json")):
     s = json.load(open(os.path.join(here, schema)))
     for f in files:
         doc = json.load(open(f))

@@ -118,6 +118,9 @@ struct GeoJSONCommand: ParsableCommand {
         @Option(help: "Also write the figures as CSV (metric,value).")
         var output: String?
 
+        @Option(help: "Also write the figures as one JSON object (schema 'graticule-geojson-stats/1': each metric a number, bbox an array).")
+        var json: String?
+
         func run() throws {
             let file = input.file
             var (stream, bar) = input.open()
@@ -143,6 +146,23 @@ struct GeoJSONCommand: ParsableCommand {
             if let output {
                 let csv = "metric,value\n" + rows.map { CSV.escape($0.0) + "," + CSV.escape($0.1) }.joined(separator: "\n") + "\n"
                 do { try FileIO.writeText(output, csv) } catch { fail("cannot write \(output): \(error)") }
+            }
+            if let json {
+                var members: [(key: String, value: PropertyValue)] = [("schema", .string("graticule-geojson-stats/1")), ("file", .string(file))]
+                for (k, v) in rows {
+                    if k == "bbox" {
+                        members.append((k, .array(v.split(separator: " ").compactMap { Double($0) }.map { .double($0) })))
+                    } else if let i = Int64(v) {
+                        members.append((k, .int(i)))
+                    } else if let d = Double(v) {
+                        members.append((k, .double(d)))
+                    } else {
+                        members.append((k, .string(v)))
+                    }
+                }
+                do { try FileIO.writeText(json, GeoJSONWriter.value(.object(PropertyList(members))) + "\n") } catch {
+                    fail("cannot write \(json): \(error)")
+                }
             }
         }
     }

@@ -33,6 +33,9 @@ struct MVT: ParsableCommand {
         @Option(help: "Only this source layer.")
         var layer: String?
 
+        @Option(help: "Also write the layers and findings as one JSON object (schema 'graticule-mvt-inspect/1').")
+        var json: String?
+
         @Flag(help: "Print the tile as a GeoJSON FeatureCollection instead (each feature's layer in the `layer` property).")
         var geojson = false
 
@@ -140,11 +143,46 @@ struct MVT: ParsableCommand {
                 return findings
             }
             for f in findings { print(f) }
+            if let json { writeJSON(json, bytes: bytes.count, findings: findings) }
             if findings.allSatisfy({ $0.severity == .warning }) {
                 print(findings.isEmpty ? "valid: no findings" : "valid, with \(findings.count) warning(s)")
             } else {
                 throw ExitCode(1)
             }
+        }
+
+        /// The layers and findings as JSON: `{"schema", "file", "tile", "bytes", "layers":
+        /// [{name, version, extent, features, points, lines, polygons, unknown, bad_type,
+        /// keys, values}], "findings": [{severity, rule, message, offset, layer, feature}]}`.
+        func writeJSON(_ path: String, bytes: Int, findings: [MVTFinding]) {
+            func int(_ v: Int) -> PropertyValue { .int(Int64(v)) }
+            var layerValues: [PropertyValue] = []
+            let (data, _) = tileBytes()
+            data.withUnsafeBytes { raw in
+                guard let layers = try? VectorTile(bytes: raw).layers() else { return }
+                for l in layers where layer == nil || l.name == layer {
+                    var counts = [0, 0, 0, 0, 0]
+                    l.forEachFeature { (f: Feature) in counts[Int(f.type?.rawValue ?? 4)] += 1 }
+                    layerValues.append(.object(PropertyList([
+                        ("name", .string(l.name)), ("version", int(Int(l.version))), ("extent", int(Int(l.extent))),
+                        ("features", int(l.featureCount)), ("points", int(counts[1])), ("lines", int(counts[2])),
+                        ("polygons", int(counts[3])), ("unknown", int(counts[0])), ("bad_type", int(counts[4])),
+                        ("keys", int(l.keys.count)), ("values", int(l.values.count)),
+                    ])))
+                }
+            }
+            let findingValues: [PropertyValue] = findings.map { f in
+                .object(PropertyList([
+                    ("severity", .string(f.severity.rawValue)), ("rule", .string(f.rule)), ("message", .string("\(f.error)")),
+                    ("offset", int(f.error.offset)), ("layer", f.layer.map(int) ?? .null), ("feature", f.feature.map(int) ?? .null),
+                ]))
+            }
+            let doc = PropertyValue.object(PropertyList([
+                ("schema", .string("graticule-mvt-inspect/1")), ("file", .string(file)),
+                ("tile", tileID().map { .string($0.description) } ?? .null), ("bytes", int(bytes)),
+                ("layers", .array(layerValues)), ("findings", .array(findingValues)),
+            ]))
+            do { try FileIO.writeText(path, GeoJSONWriter.value(doc) + "\n") } catch { fail("cannot write \(path): \(error)") }
         }
 
         func printGeoJSON() throws {
