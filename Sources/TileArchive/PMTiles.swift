@@ -404,8 +404,12 @@ public final class PMTilesWriter {
     /// Entries per leaf directory.
     public var leafSize = 4096
 
-    /// - Parameter tileCompression: what the tiles given to `add` are compressed with (they
-    ///   are stored as given); directories and metadata are written gzip-compressed.
+    /// - Parameters:
+    ///   - path: the archive to write (created or replaced).
+    ///   - tileCompression: what the tiles given to `add` are compressed with (they are
+    ///     stored as given); directories and metadata are written gzip-compressed.
+    ///   - minZoom: the header's min zoom.
+    ///   - maxZoom: the header's max zoom.
     public init(path: String, tileCompression: PMTiles.Compression, minZoom: Int, maxZoom: Int) throws(PMTiles.Error) {
         self.path = path
         fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
