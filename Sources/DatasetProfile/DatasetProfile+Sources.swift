@@ -34,7 +34,7 @@ extension DatasetProfile {
         }
         if isDir.boolValue { try profileFolder(path, validate: validate, progress: progress) }
         else if path.hasSuffix(".mbtiles") { try profileMBTiles(path, validate: validate, progress: progress) }
-        else if path.hasSuffix(".pmtiles") || Self.hasPMTilesMagic(path) { try profilePMTiles(path, validate: validate, progress: progress) }
+        else if path.hasSuffix(".pmtiles") || PMTiles.hasMagic(path: path) { try profilePMTiles(path, validate: validate, progress: progress) }
         else if path.hasSuffix(".mvt") || path.hasSuffix(".pbf") {
             format = "tile"
             guard let d = FileManager.default.contents(atPath: path) else { throw Failure(description: "cannot read \(path)") }
@@ -43,19 +43,6 @@ extension DatasetProfile {
         } else {
             try profileGeoJSON(path, progress: progress)
         }
-    }
-
-    /// Whether a regular file starts with PMTiles' magic number. Only regular files are
-    /// sniffed: reading from a pipe would consume the bytes the GeoJSON reader needs.
-    static func hasPMTilesMagic(_ p: String) -> Bool {
-        let fd = open(p, O_RDONLY)
-        guard fd >= 0 else { return false }
-        defer { close(fd) }
-        var st = stat()
-        guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { return false }
-        var magic = [UInt8](repeating: 0, count: 7)
-        let n = magic.withUnsafeMutableBytes { pread(fd, $0.baseAddress, 7, 0) }
-        return n == 7 && magic == Array("PMTiles".utf8)
     }
 
     mutating func profileGeoJSON(_ path: String, progress: (Progress) -> Void) throws {

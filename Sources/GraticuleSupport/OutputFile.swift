@@ -60,9 +60,7 @@ public final class OutputFile {
         guard stat(folder, &fst) == 0, (fst.st_mode & S_IFMT) == S_IFDIR else {
             throw FileIO.Failure(path: path, reason: "its folder \(folder) does not exist")
         }
-        let name = target.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? "output"
-        let temporary = (folder == "." && !target.hasPrefix("./") ? "" : folder + "/")
-            + ".\(name).partial-\(getpid())-\(String(UInt32.random(in: 0...UInt32.max), radix: 16))"
+        let temporary = Self.temporaryPath(for: target)
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL, 0o666)
         guard fd >= 0 else { throw FileIO.Failure(path: path, reason: "its folder \(folder) cannot be written: \(Self.errorText())") }
         // A file that is replaced keeps its permissions.
@@ -129,6 +127,39 @@ public final class OutputFile {
         finished = true
         close(fd)
         if let temporary { unlink(temporary) }
+    }
+
+    /// A file that a writer needs a path for (a SQLite database, an archive written with
+    /// positioned writes), made whole or not at all: `build` writes it at a temporary path
+    /// beside `path`, then it is flushed to disk and renamed over `path` (a symbolic link's
+    /// target). On any error the temporary file is removed and the error rethrown.
+    ///
+    /// - Throws: `FileIO.Failure` when `path` is a directory, its folder does not exist, or
+    ///   the file cannot be flushed or put in place; or what `build` throws.
+    public static func build(_ path: String, _ build: (String) throws -> Void) throws {
+        let target = resolvingLinks(path)
+        var st = stat()
+        if stat(target, &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR { throw FileIO.Failure(path: path, reason: "is a directory") }
+        let folder = Self.folder(of: target)
+        guard stat(folder, &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR else {
+            throw FileIO.Failure(path: path, reason: "its folder \(folder) does not exist")
+        }
+        let temporary = temporaryPath(for: target)
+        defer { if FileIO.exists(temporary) { unlink(temporary) } }
+        try build(temporary)
+        let fd = open(temporary, O_RDONLY)
+        guard fd >= 0 else { throw FileIO.Failure(path: path, reason: "cannot be reopened: \(errorText())") }
+        defer { close(fd) }
+        guard fsync(fd) == 0 else { throw FileIO.Failure(path: path, reason: "cannot be flushed to disk: \(errorText())") }
+        guard rename(temporary, target) == 0 else { throw FileIO.Failure(path: path, reason: "cannot be put in place: \(errorText())") }
+    }
+
+    /// A fresh name beside `target` for the bytes on their way to it.
+    static func temporaryPath(for target: String) -> String {
+        let folder = Self.folder(of: target)
+        let name = target.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? "output"
+        return (folder == "." && !target.hasPrefix("./") ? "" : folder + "/")
+            + ".\(name).partial-\(getpid())-\(String(UInt32.random(in: 0...UInt32.max), radix: 16))"
     }
 
     /// `path` with its symbolic links followed (at most 40), as far as they lead.

@@ -115,36 +115,10 @@ struct CorpusCommand: ParsableCommand {
                 fail("--compression \(compression) is for pmtiles (MBTiles and tile folders hold gzip or uncompressed tiles)")
             }
             let last = PMTiles.tile(id: UInt64(count - 1))!
-            // The container: where each tile goes, and what closes it.
-            let add: (TileID, [UInt8]) throws -> Void
-            var finish: () throws -> Void = {}
-            // An archive is built under a temporary name beside the target and renamed over
-            // it once finished, so a failure (a full disk) leaves no half-written archive.
-            if fmt != "dir" { do { try FileIO.checkWritable(output) } catch { fail("\(error)") } }
-            let building = OutputFile.folder(of: output) + "/.\(output.split(separator: "/").last ?? "tiles").partial-\(getpid())"
-            defer { if FileIO.exists(building) { try? FileManager.default.removeItem(atPath: building) } }
-            switch fmt {
-            case "pmtiles":
-                let w = try PMTilesWriter(path: building, tileCompression: code, minZoom: 0, maxZoom: Int(last.z))
-                add = w.add
-                finish = { try w.finish(metadataJSON: Self.tileJSON(maxZoom: Int(last.z), compression: compression)) }
-            case "mbtiles":
-                let w = try MBTilesWriter(path: building, metadata: [("name", "graticule generated"), ("format", "pbf"),
-                                                                   ("minzoom", "0"), ("maxzoom", "\(last.z)"),
-                                                                   ("json", Self.tileJSON(maxZoom: Int(last.z), compression: compression))])
-                add = w.add
-                finish = w.finish
-            case "dir":
-                add = { t, data in
-                    let dir = "\(output)/\(t.z)/\(t.x)"
-                    try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-                    try FileIO.writeAll("\(dir)/\(t.y).mvt", data)
-                }
-            default: fail("--format must be dir, mbtiles or pmtiles for tiles")
-            }
             var bar = ProgressLine(total: count, unit: "tiles")
             var total = 0
-            do {
+            /// Every tile, in tile-id order, to `add`.
+            func generate(_ add: (TileID, [UInt8]) throws -> Void) throws {
                 for id in 0..<UInt64(count) {
                     let t = PMTiles.tile(id: id)!
                     let raw = SyntheticTiles.tile(z: Int(t.z), x: Int(t.x), y: Int(t.y), seed: seed, density: density)
@@ -153,18 +127,34 @@ struct CorpusCommand: ParsableCommand {
                     total += data.count
                     if id % 1024 == 0 { bar.update(Int(id), count: Int(id)) }
                 }
-                try finish()
-                if fmt != "dir" {
-                    // fsync, then put in place.
-                    let fd = open(building, O_RDONLY)
-                    guard fd >= 0, fsync(fd) == 0 else { throw FileIO.Failure(path: output, reason: "cannot be flushed to disk") }
-                    close(fd)
-                    guard rename(building, output) == 0 else { throw FileIO.Failure(path: output, reason: "cannot be put in place") }
+            }
+            let json = Self.tileJSON(maxZoom: Int(last.z), compression: compression)
+            do {
+                switch fmt {
+                case "pmtiles":
+                    // Archives are whole or absent (`OutputFile.build`): a full disk leaves none.
+                    try OutputFile.build(output) { path in
+                        let w = try PMTilesWriter(path: path, tileCompression: code, minZoom: 0, maxZoom: Int(last.z))
+                        try generate(w.add)
+                        try w.finish(metadataJSON: json)
+                    }
+                case "mbtiles":
+                    try OutputFile.build(output) { path in
+                        let w = try MBTilesWriter(path: path, metadata: [("name", "graticule generated"), ("format", "pbf"),
+                                                                        ("minzoom", "0"), ("maxzoom", "\(last.z)"), ("json", json)])
+                        try generate(w.add)
+                        try w.finish()
+                    }
+                case "dir":
+                    try generate { t, data in
+                        let dir = "\(output)/\(t.z)/\(t.x)"
+                        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+                        try FileIO.writeAll("\(dir)/\(t.y).mvt", data)
+                    }
+                default: fail("--format must be dir, mbtiles or pmtiles for tiles")
                 }
             } catch {
                 bar.finish()
-                // `fail` exits at once, so the partial archive is removed here.
-                if FileIO.exists(building) { try? FileManager.default.removeItem(atPath: building) }
                 fail("cannot write \(output): \(error)")
             }
             bar.finish()

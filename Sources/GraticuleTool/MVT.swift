@@ -65,13 +65,7 @@ struct MVT: ParsableCommand {
 
         /// Whether `file` is a tile archive (by extension, or PMTiles' magic number).
         var isArchive: Bool {
-            if file.hasSuffix(".mbtiles") || file.hasSuffix(".pmtiles") { return true }
-            // PMTiles' magic number, from a regular file only (a pipe would lose the bytes).
-            guard let attributes = try? FileManager.default.attributesOfItem(atPath: file),
-                  attributes[.type] as? FileAttributeType == .typeRegular,
-                  let handle = FileHandle(forReadingAtPath: file) else { return false }
-            defer { try? handle.close() }
-            return (try? handle.read(upToCount: 7)) == Data("PMTiles".utf8)
+            file.hasSuffix(".mbtiles") || file.hasSuffix(".pmtiles") || PMTiles.hasMagic(path: file)
         }
 
         /// One tile's stored bytes from an archive, brotli and zstd decoded (gzip is
@@ -116,34 +110,48 @@ struct MVT: ParsableCommand {
             }
         }
 
+        /// One layer's line of the table: name, version, extent, and counts.
+        struct LayerSummary {
+            var name: String, version: Int, extent: Int, features: Int
+            /// Features by type: unknown, points, lines, polygons, bad type.
+            var byType: [Int]
+            var keys: Int, values: Int
+        }
+
+        /// The layers of `tile` shown (all, or `--layer`), counted once for the table and
+        /// the JSON.
+        func summaries(_ tile: VectorTile) -> [LayerSummary] {
+            guard let layers = try? tile.layers() else { return [] }
+            return layers.filter { layer == nil || $0.name == layer }.map { l in
+                var counts = [0, 0, 0, 0, 0]
+                l.forEachFeature { (f: Feature) in counts[Int(f.type?.rawValue ?? 4)] += 1 }
+                return LayerSummary(name: l.name, version: Int(l.version), extent: Int(l.extent), features: l.featureCount,
+                                    byType: counts, keys: l.keys.count, values: l.values.count)
+            }
+        }
+
         func run() throws {
             if geojson { return try printGeoJSON() }
             let (bytes, note) = tileBytes()
-            let findings: [MVTFinding] = bytes.withUnsafeBytes { raw in
+            let (findings, layers): ([MVTFinding], [LayerSummary]) = bytes.withUnsafeBytes { raw in
                 let tile = VectorTile(bytes: raw)
                 checkLayer(tile)
                 var findings = MVTValidator.validate(tile)
                 if let layer, let layers = try? tile.layers(), let i = layers.firstIndex(where: { $0.name == layer }) {
                     findings = findings.filter { $0.layer == nil || $0.layer == i }
                 }
-                var rows: [[String]] = []
-                if let layers = try? tile.layers() {
-                    for l in layers where layer == nil || l.name == layer {
-                        var counts = [0, 0, 0, 0, 0]
-                        l.forEachFeature { (f: Feature) in counts[Int(f.type?.rawValue ?? 4)] += 1 }
-                        rows.append([l.name, String(l.version), String(l.extent), String(l.featureCount),
-                                     String(counts[1]), String(counts[2]), String(counts[3]), String(counts[0]),
-                                     String(counts[4]), String(l.keys.count), String(l.values.count)])
-                    }
-                }
-                let name = isArchive ? "\(file) \(address.map(String.init).joined(separator: "/"))" : file
-                print("\(name): \(bytes.count) bytes\(note), \(rows.count) layers" + (layer.map { " (--layer \($0))" } ?? ""))
-                print(TextTable.render(header: ["layer", "version", "extent", "features", "points", "lines",
-                                                  "polygons", "unknown", "bad type", "keys", "values"], rows: rows))
-                return findings
+                return (findings, summaries(tile))
             }
+            let rows = layers.map { l in
+                [l.name, String(l.version), String(l.extent), String(l.features), String(l.byType[1]), String(l.byType[2]),
+                 String(l.byType[3]), String(l.byType[0]), String(l.byType[4]), String(l.keys), String(l.values)]
+            }
+            let name = isArchive ? "\(file) \(address.map(String.init).joined(separator: "/"))" : file
+            print("\(name): \(bytes.count) bytes\(note), \(rows.count) layers" + (layer.map { " (--layer \($0))" } ?? ""))
+            print(TextTable.render(header: ["layer", "version", "extent", "features", "points", "lines",
+                                              "polygons", "unknown", "bad type", "keys", "values"], rows: rows))
             for f in findings { print(f) }
-            if let json { writeJSON(json, bytes: bytes.count, findings: findings) }
+            if let json { writeJSON(json, bytes: bytes.count, layers: layers, findings: findings) }
             if findings.allSatisfy({ $0.severity == .warning }) {
                 print(findings.isEmpty ? "valid: no findings" : "valid, with \(findings.count) warning(s)")
             } else {
@@ -154,22 +162,15 @@ struct MVT: ParsableCommand {
         /// The layers and findings as JSON: `{"schema", "file", "tile", "bytes", "layers":
         /// [{name, version, extent, features, points, lines, polygons, unknown, bad_type,
         /// keys, values}], "findings": [{severity, rule, message, offset, layer, feature}]}`.
-        func writeJSON(_ path: String, bytes: Int, findings: [MVTFinding]) {
+        func writeJSON(_ path: String, bytes: Int, layers: [LayerSummary], findings: [MVTFinding]) {
             func int(_ v: Int) -> PropertyValue { .int(Int64(v)) }
-            var layerValues: [PropertyValue] = []
-            let (data, _) = tileBytes()
-            data.withUnsafeBytes { raw in
-                guard let layers = try? VectorTile(bytes: raw).layers() else { return }
-                for l in layers where layer == nil || l.name == layer {
-                    var counts = [0, 0, 0, 0, 0]
-                    l.forEachFeature { (f: Feature) in counts[Int(f.type?.rawValue ?? 4)] += 1 }
-                    layerValues.append(.object(PropertyList([
-                        ("name", .string(l.name)), ("version", int(Int(l.version))), ("extent", int(Int(l.extent))),
-                        ("features", int(l.featureCount)), ("points", int(counts[1])), ("lines", int(counts[2])),
-                        ("polygons", int(counts[3])), ("unknown", int(counts[0])), ("bad_type", int(counts[4])),
-                        ("keys", int(l.keys.count)), ("values", int(l.values.count)),
-                    ])))
-                }
+            let layerValues: [PropertyValue] = layers.map { l in
+                .object(PropertyList([
+                    ("name", .string(l.name)), ("version", int(l.version)), ("extent", int(l.extent)),
+                    ("features", int(l.features)), ("points", int(l.byType[1])), ("lines", int(l.byType[2])),
+                    ("polygons", int(l.byType[3])), ("unknown", int(l.byType[0])), ("bad_type", int(l.byType[4])),
+                    ("keys", int(l.keys)), ("values", int(l.values)),
+                ]))
             }
             let findingValues: [PropertyValue] = findings.map { f in
                 .object(PropertyList([

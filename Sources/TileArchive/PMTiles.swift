@@ -113,6 +113,19 @@ public enum PMTiles {
     }
 
     /// z/x/y of a tile id (nil beyond z30).
+    /// Whether the regular file at `path` starts with PMTiles' magic number. Only regular
+    /// files are sniffed: reading from a pipe would consume bytes its reader needs.
+    public static func hasMagic(path: String) -> Bool {
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { return false }
+        var magic = [UInt8](repeating: 0, count: 7)
+        let n = magic.withUnsafeMutableBytes { pread(fd, $0.baseAddress, 7, 0) }
+        return n == 7 && magic == Array("PMTiles".utf8)
+    }
+
     /// The largest tile id, the last tile of z30: (4^31 − 1) / 3 − 1.
     public static let maxTileID: UInt64 = ((1 << 62) - 1) / 3 - 1
 

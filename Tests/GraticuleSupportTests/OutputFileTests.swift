@@ -86,4 +86,22 @@ final class OutputFileTests: XCTestCase {
         XCTAssertThrowsError(try FileIO.readAll(dir)) { XCTAssertTrue("\($0)".contains("is a directory")) }
         XCTAssertThrowsError(try FileIO.readAll(dir + "/none")) { XCTAssertTrue("\($0)".contains("no such file")) }
     }
+
+    /// A file a writer needs a path for is put in place only when the writer finishes;
+    /// a writer that throws leaves the target as it was and no temporary file.
+    func testBuildAtAPath() throws {
+        struct Stop: Error {}
+        let path = dir + "/archive.db"
+        try FileIO.writeText(path, "old")
+        XCTAssertThrowsError(try OutputFile.build(path) { p in
+            try FileIO.writeText(p, "half")
+            throw Stop()
+        })
+        XCTAssertEqual(try FileIO.readText(path), "old")
+        XCTAssertEqual(try listing(), ["archive.db"])
+        try OutputFile.build(path) { p in try FileIO.writeText(p, "whole") }
+        XCTAssertEqual(try FileIO.readText(path), "whole")
+        XCTAssertEqual(try listing(), ["archive.db"])
+        XCTAssertThrowsError(try OutputFile.build(dir + "/missing/a.db") { _ in XCTFail("not reached") })
+    }
 }
