@@ -1,6 +1,6 @@
 // libFuzzer entry point for the GeoJSON reader (built by run-geojson.sh, not by SwiftPM).
-// Each input is read whole, read through chunked sources of two sizes, validated, and read
-// as a text sequence. Besides crashes, hangs and sanitizer reports, it fails when a chunked
+// Each input is read whole, read through chunked sources of two sizes, read with its
+// properties skipped (whole and chunked), validated, and read as a text sequence. Besides crashes, hangs and sanitizer reports, it fails when a chunked
 // read gives a different outcome (document, or error with location and path) than the
 // whole-buffer read: chunk boundaries must never matter.
 import GeoJSON
@@ -17,6 +17,19 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let chunk = 1 + (size % 13)
     let chunked = outcome { try GeoJSONReader.read(from: ChunkedByteSource(bytes, chunkSize: chunk), chunkSize: chunk) }
     precondition(whole == chunked, "chunked read differs:\n\(whole)\n\(chunked)")
+    // Skipped properties are still validated: skipping them must fail with exactly the
+    // whole read's error (location and path), or succeed when it succeeds, in any chunking.
+    let skip = GeoJSONReadOptions(skipProperties: true)
+    let skipped = outcome { try GeoJSONReader.read(bytes, options: skip) }
+    if whole.hasPrefix("error") {
+        precondition(skipped == whole, "skipping properties changes the error:\n\(whole)\n\(skipped)")
+    } else {
+        precondition(skipped.hasPrefix("ok"), "skipping properties fails a valid text:\n\(skipped)")
+    }
+    let skippedChunked = outcome {
+        try GeoJSONReader.read(from: ChunkedByteSource(bytes, chunkSize: chunk), chunkSize: chunk, options: skip)
+    }
+    precondition(skipped == skippedChunked, "chunked skipping read differs:\n\(skipped)\n\(skippedChunked)")
     let report = GeoJSONValidator.validate(bytes)
     for f in report.findings { precondition(f.location.offset <= size, "finding outside the input") }
     let seq = GeoJSONSequenceReader(source: ChunkedByteSource(bytes, chunkSize: 5), chunkSize: 5)

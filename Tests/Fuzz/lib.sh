@@ -10,6 +10,8 @@ flags=(-sanitize=fuzzer,address -parse-as-library -O -g -package-name graticule 
 # $out/libNAME.a and $out/NAME.swiftmodule.
 build_module() {
   local name=$1; shift
+  # A static library is appended to, so objects of renamed files would linger: start afresh.
+  rm -f "$out/lib$name.a"
   swiftc "${flags[@]}" "$@" -emit-library -static -emit-module -module-name "$name" \
     -emit-module-path "$out/$name.swiftmodule" $(find "Sources/$name" -name '*.swift') -o "$out/lib$name.a"
 }

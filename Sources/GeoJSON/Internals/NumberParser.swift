@@ -100,6 +100,46 @@ enum NumberParser {
         return ((pairs &* (100 + (1_000_000 << 32))) &+ (pairs2 &* (1 + (10_000 << 32)))) >> 32
     }
 
+    /// Checks the grammar of the number at `start` (which holds `-` or a digit) without
+    /// converting it, for numbers that are skipped. Returns the offset after it, or nil
+    /// when `scan` must decide: bad grammar (so the error and its offset are `scan`'s), an
+    /// exponent or an integer part of over 300 digits (either may be out of range), or a
+    /// number that touches `end`.
+    ///
+    /// Without an exponent, a number with at most 300 integer digits is below 10^300, so
+    /// it is finite whatever its fraction: nothing `scan` would reject is accepted here.
+    @inline(__always)
+    static func skim(_ base: UnsafePointer<UInt8>, start: Int, end: Int) -> Int? {
+        var i = start
+        // Safe: every read is guarded by `i < end` or `i + 8 <= end`.
+        if base[i] == UInt8(ascii: "-") {
+            i &+= 1
+            guard i < end else { return nil }
+        }
+        let first = base[i]
+        if first == UInt8(ascii: "0") {
+            i &+= 1
+        } else if isDigit(first) {
+            let integerStart = i
+            while i &+ 8 <= end && allDigits(load8(base + i)) { i &+= 8 }
+            while i < end && isDigit(base[i]) { i &+= 1 }
+            guard i &- integerStart <= 300 else { return nil }
+        } else {
+            return nil
+        }
+        if i < end && base[i] == UInt8(ascii: ".") {
+            i &+= 1
+            guard i < end && isDigit(base[i]) else { return nil }
+            while i &+ 8 <= end && allDigits(load8(base + i)) { i &+= 8 }
+            while i < end && isDigit(base[i]) { i &+= 1 }
+        }
+        guard i < end else { return nil }
+        let b = base[i]
+        // A digit here follows a leading zero; an exponent needs the range check.
+        if isDigit(b) || b == UInt8(ascii: "e") || b == UInt8(ascii: "E") { return nil }
+        return i
+    }
+
     /// Scans one JSON number starting at `start` (which holds `-` or a digit) in
     /// `base[start..<end]`. `atEnd` says whether the input really ends at `end` (otherwise a
     /// number touching `end` is `incomplete`).

@@ -410,6 +410,17 @@ struct _Tokenizer {
 
     /// Reads `true`, `false` or `null` starting at `pos`.
     mutating func readLiteral() throws(GeoJSONError) -> PropertyValue {
+        if pos &+ 4 <= end {
+            // Safe: four bytes from `pos` lie in the window.
+            let w = UInt32(littleEndian: UnsafeRawPointer(base + pos).loadUnaligned(as: UInt32.self))
+            switch w {
+            case 0x6C6C_756E: pos &+= 4; return .null                    // "null"
+            case 0x6575_7274: pos &+= 4; return .bool(true)              // "true"
+            case 0x736C_6166 where pos &+ 5 <= end && base[pos &+ 4] == UInt8(ascii: "e"):
+                pos &+= 5; return .bool(false)                           // "false"
+            default: break
+            }
+        }
         let b = base[pos]
         let word: StaticString = b == UInt8(ascii: "t") ? "true" : b == UInt8(ascii: "f") ? "false" : "null"
         let n = word.utf8CodeUnitCount
@@ -439,8 +450,19 @@ struct _Tokenizer {
         while true {
             var i = pos + 1
             var escaped = false
-            // Safe: every read is guarded by `i < end` or by the explicit length checks.
-            scan: while i < end {
+            // Safe: every read is guarded by `i < end`, `i + 8 <= end` or by the explicit
+            // length checks.
+            scan: while true {
+                // Plain ASCII eight bytes at a time; stop at the first byte that needs a look.
+                while i &+ 8 <= end {
+                    let m = _Tokenizer.stringStopMask(NumberParser.load8(base + i))
+                    if m != 0 {
+                        i &+= m.trailingZeroBitCount >> 3
+                        break
+                    }
+                    i &+= 8
+                }
+                guard i < end else { break scan }
                 let b = base[i]
                 if b == UInt8(ascii: "\"") {
                     let start = pos + 1
@@ -504,6 +526,24 @@ struct _Tokenizer {
         }
     }
 
+    /// A word whose lowest set bit marks the first of eight bytes (little-endian order)
+    /// that ends a run of plain string bytes: `"`, `\`, a control byte below 0x20, or a
+    /// byte of 0x80 and above (UTF-8 that must be validated).
+    ///
+    /// Each term is exact at its lowest set bit: the subtraction borrows only out of a
+    /// byte that is itself flagged, so any false flag sits above a true one.
+    @inline(__always)
+    static func stringStopMask(_ w: UInt64) -> UInt64 {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let high: UInt64 = 0x8080_8080_8080_8080
+        let q = w ^ (ones &* 0x22)
+        let bs = w ^ (ones &* 0x5C)
+        let zeroQuote = (q &- ones) & ~q
+        let zeroBackslash = (bs &- ones) & ~bs
+        let control = (w &- ones &* 0x20) & ~w
+        return (zeroQuote | zeroBackslash | control | w) & high
+    }
+
     static func hex4(_ p: UnsafePointer<UInt8>, _ i: Int) -> UInt32? {
         var v: UInt32 = 0
         for k in 0..<4 {
@@ -542,19 +582,13 @@ struct _Tokenizer {
             decodeEscapes(s, e)
             return String(decoding: scratch, as: UTF8.self)
         }
-        // FNV-1a over the bytes selects one of the cache slots.
-        var h: UInt32 = 2_166_136_261
-        for i in s..<e { h = (h ^ UInt32(base[i])) &* 16_777_619 }
-        let slot = Int(h & UInt32(_Tokenizer.keyCacheSize - 1))
+        let slot = _Tokenizer.keySlot(base, s, e)
         if keyCache.isEmpty { keyCache = Array(repeating: nil, count: _Tokenizer.keyCacheSize) }
-        if let cached = keyCache[slot], cached.utf8.count == n {
-            var hit = true
-            var k = s
-            for b in cached.utf8 {
-                if b != base[k] { hit = false; break }
-                k += 1
-            }
-            if hit { return cached }
+        if let cached = keyCache[slot], cached.utf8.count == n,
+           cached.utf8.withContiguousStorageIfAvailable({ c in
+               c.baseAddress.map { _Tokenizer.sameBytes($0, base + s, n) } ?? (n == 0)
+           }) == true {
+            return cached
         }
         let key = String(decoding: UnsafeBufferPointer(start: base + s, count: n), as: UTF8.self)
         keyCache[slot] = key
@@ -562,6 +596,46 @@ struct _Tokenizer {
     }
 
     static let keyCacheSize = 512
+
+    /// The cache slot of the name in `base[s..<e]`: a multiplicative hash of its bytes
+    /// taken eight at a time, the last partial word read as the word that ends at `e`.
+    @inline(__always)
+    static func keySlot(_ base: UnsafePointer<UInt8>, _ s: Int, _ e: Int) -> Int {
+        let k: UInt64 = 0x9E37_79B9_7F4A_7C15
+        var h = UInt64(truncatingIfNeeded: e - s) &* k
+        var i = s
+        while i &+ 8 <= e {
+            h = (h ^ NumberParser.load8(base + i)) &* k
+            h ^= h >> 32
+            i &+= 8
+        }
+        if i < e {
+            var tail: UInt64 = 0
+            if e >= 8 {
+                // Safe: base[e-8..<e] lies in the window; the bytes before `i` are dropped.
+                tail = NumberParser.load8(base + e - 8) >> UInt64((8 - (e - i)) * 8)
+            } else {
+                for j in i..<e { tail |= UInt64(base[j]) << UInt64((j - i) * 8) }
+            }
+            h = (h ^ tail) &* k
+        }
+        return Int(truncatingIfNeeded: h >> UInt64(64 - keyCacheSize.trailingZeroBitCount))
+    }
+
+    /// True when the `n` bytes at `a` and `b` are equal, compared eight at a time.
+    @inline(__always)
+    static func sameBytes(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ n: Int) -> Bool {
+        var i = 0
+        while i &+ 8 <= n {
+            if NumberParser.load8(a + i) != NumberParser.load8(b + i) { return false }
+            i &+= 8
+        }
+        while i < n {
+            if a[i] != b[i] { return false }
+            i &+= 1
+        }
+        return true
+    }
 
     /// Decodes an already validated string body with escapes into `scratch`.
     mutating func decodeEscapes(_ s: Int, _ e: Int) {
@@ -684,7 +758,9 @@ struct _Tokenizer {
         case UInt8(ascii: "\""):
             _ = try scanString()
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-            _ = try readNumber()
+            // Most skipped numbers only need their grammar checked; `readNumber` decides
+            // the rest (exponents, errors, a number at the window's end).
+            if let e = NumberParser.skim(base, start: pos, end: end) { pos = e } else { _ = try readNumber() }
         case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
             _ = try readLiteral()
         case UInt8(ascii: "["):
@@ -719,7 +795,15 @@ struct _Tokenizer {
                 let keyLength = ke - ks
                 try expect(UInt8(ascii: ":"), "':'")
                 do {
-                    try skipValue(depth: depth + 1)
+                    // Strings and numbers, most members, without a call per value.
+                    switch try peekNonWhitespace() ?? 0 {   // 0: the end, which skipValue reports
+                    case UInt8(ascii: "\""):
+                        _ = try scanString()
+                    case UInt8(ascii: "0")...UInt8(ascii: "9"):
+                        if let e = NumberParser.skim(base, start: pos, end: end) { pos = e } else { _ = try readNumber() }
+                    default:
+                        try skipValue(depth: depth + 1)
+                    }
                 } catch {
                     let s = keyAbs - baseOffset + 1
                     let key: String
