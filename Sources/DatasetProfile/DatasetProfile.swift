@@ -29,8 +29,20 @@ public struct DatasetProfile {
     public internal(set) var byType: [String: Int] = [:]
     public internal(set) var vertices = Log2Histogram()
     public internal(set) var properties = Log2Histogram()
-    public internal(set) var keyCounts: [String: Int] = [:]
+    /// Features (or tile layers) per property key, for at most 10,000 distinct keys;
+    /// `otherKeys` counts the uses of keys beyond them.
+    public var keyCounts: [String: Int] {
+        Dictionary(uniqueKeysWithValues: keySlots.lazy.map { ($0.key, self.keyTotals[$0.value]) })
+    }
     public internal(set) var otherKeys = 0
+    /// Where each counted key's total is in `keyTotals`.
+    var keySlots: [String: Int] = [:]
+    var keyTotals: [Int] = []
+    /// The keys of the last feature and their slots (-1: beyond the cap), so that a
+    /// feature with the same keys in the same order, the usual case in a collection, costs
+    /// a comparison per key instead of a hash lookup.
+    var lastKeys: [String] = []
+    var lastSlots: [Int] = []
     /// Features per tile of the coverage grid, by `TileID.x << 32 | y`.
     public internal(set) var coverage: [UInt64: Int] = [:]
     /// Tiles above the coverage zoom, not counted in the grid.
@@ -53,8 +65,36 @@ public struct DatasetProfile {
         if shown.count < keep { shown.append((error ? "error: " : "warning: ") + text) }
     }
 
-    mutating func key(_ k: String) {
-        if keyCounts[k] != nil || keyCounts.count < 10_000 { keyCounts[k, default: 0] += 1 } else { otherKeys += 1 }
+    /// Counts one use of `k` and returns its slot (-1 when the table is full and `k` is
+    /// not in it; the table never shrinks, so such a key stays out).
+    @discardableResult
+    mutating func key(_ k: String) -> Int {
+        if let slot = keySlots[k] {
+            keyTotals[slot] += 1
+            return slot
+        }
+        guard keySlots.count < 10_000 else {
+            otherKeys += 1
+            return -1
+        }
+        keySlots[k] = keyTotals.count
+        keyTotals.append(1)
+        return keyTotals.count - 1
+    }
+
+    /// Counts the keys of one feature's properties.
+    mutating func keys(of list: PropertyList) {
+        // String equality first compares the strings' storage, which a reader's shared
+        // member names make equal; only a different schema pays for the lookups.
+        if list.keys == lastKeys {
+            for slot in lastSlots {
+                if slot >= 0 { keyTotals[slot] += 1 } else { otherKeys += 1 }
+            }
+            return
+        }
+        lastSlots.removeAll(keepingCapacity: true)
+        for k in list.keys { lastSlots.append(key(k)) }
+        lastKeys = list.keys
     }
 
     static func key(_ t: TileID) -> UInt64 { UInt64(t.x) << 32 | UInt64(t.y) }
@@ -64,7 +104,7 @@ public struct DatasetProfile {
         features += 1
         let props = f.properties?.count ?? 0
         properties.add(props)
-        if let p = f.properties { for k in p.keys { key(k) } }
+        if let p = f.properties { keys(of: p) }
         guard let g = f.geometry else { byType["null", default: 0] += 1; return }
         byType[g.kind.rawValue, default: 0] += 1
         vertices.add(Self.vertexCount(g))

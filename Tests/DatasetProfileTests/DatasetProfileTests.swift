@@ -42,6 +42,38 @@ final class DatasetProfileTests: XCTestCase {
         XCTAssertEqual(((json["vertices"] as? [String: Any])?["log2_buckets"] as? [Int])?.reduce(0, +), 2)
     }
 
+    /// Key counts are the same however features repeat, reorder or change their keys:
+    /// counted by the rule itself (a dictionary, capped at 10,000 distinct keys, the rest
+    /// in `otherKeys`), whatever shortcut the profile takes for repeated schemas.
+    func testKeyCountsFollowTheRuleWhateverTheSchemaSequence() {
+        var rng = SystemRandomNumberGenerator()
+        var p = DatasetProfile(zoom: 2, keep: 0)
+        var expected: [String: Int] = [:]
+        var expectedOther = 0
+        func count(_ k: String) {
+            if expected[k] != nil || expected.count < 10_000 { expected[k, default: 0] += 1 } else { expectedOther += 1 }
+        }
+        var schema = ["name", "pop", "kind"]
+        for n in 0..<20_000 {
+            switch Int.random(in: 0..<10, using: &rng) {
+            case 0: schema.shuffle(using: &rng)
+            case 1: schema.append("k\(n)")                        // a new key: the table fills past its cap
+            case 2: schema.append(schema[0])                       // a duplicate member
+            case 3: if schema.count > 1 { schema.removeLast() }
+            default: break                                         // the same schema again
+            }
+            if schema.count > 12 { schema.remove(at: Int.random(in: 0..<schema.count, using: &rng)) }
+            let list = PropertyList(schema.map { (key: $0, value: PropertyValue.int(1)) })
+            p.addFeature(GeoFeature(geometry: nil, properties: list))
+            schema.forEach(count)
+        }
+        for k in 0..<10_010 { p.addFeature(GeoFeature(geometry: nil, properties: ["d\(k)": .null])); count("d\(k)") }
+        XCTAssertEqual(p.keyCounts.count, 10_000)
+        XCTAssertEqual(p.keyCounts, expected)
+        XCTAssertEqual(p.otherKeys, expectedOther)
+        XCTAssertGreaterThan(expectedOther, 0, "the cap is reached")
+    }
+
     /// A tile folder laid out z/x/y: every tile counted at its zoom, generated tiles valid.
     func testTileFolderCountsTilesByZoom() throws {
         let root = temporaryPath("tiles")
