@@ -186,6 +186,9 @@ struct _Tokenizer {
     var keyCache: [String?] = []
     /// Members of the last object read, to size the next one.
     var lastObjectSize = 0
+    /// The member names of the last object read at each depth (modulo
+    /// `sharedKeyDepths`), shared by the next object with the same names.
+    var sharedKeys: [[String]] = []
     /// Absolute offset of bytes a reader may need to go back to (the start of the current
     /// feature); refills keep them. Nil: only the current token is kept.
     var mark: Int?
@@ -728,11 +731,17 @@ struct _Tokenizer {
             pos += 1
             return list
         }
-        // Features of one collection usually share a schema: size for the last object.
-        if lastObjectSize > 0 {
-            list.keys.reserveCapacity(lastObjectSize)
-            list.values.reserveCapacity(lastObjectSize)
-        }
+        // Features of one collection usually share a schema: size for the last object, and
+        // while the names repeat the last object's at this depth, share its array of names
+        // instead of building a new one (`matched` names so far; the array is copied out
+        // only at the first difference).
+        let slot = depth & (_Tokenizer.sharedKeyDepths - 1)
+        if sharedKeys.isEmpty { sharedKeys = Array(repeating: [], count: _Tokenizer.sharedKeyDepths) }
+        let previous = sharedKeys[slot]
+        var matched = 0
+        var sharing = !previous.isEmpty
+        list.values.reserveCapacity(max(lastObjectSize, previous.count))
+        if !sharing, lastObjectSize > 0 { list.keys.reserveCapacity(lastObjectSize) }
         defer { lastObjectSize = list.count }
         while true {
             let q = try nextNonWhitespace(expected: "a member name")
@@ -740,16 +749,40 @@ struct _Tokenizer {
             pos -= 1
             let key = try readKey()
             try expect(UInt8(ascii: ":"), "':'")
+            let value: PropertyValue
             do {
-                list.append(key: key, value: try readValue(depth: depth))
+                value = try readValue(depth: depth)
             } catch {
                 throw error.prefixed(.key(key))
             }
+            if sharing, matched < previous.count, previous[matched] == key {
+                matched += 1
+                list.values.append(value)
+            } else {
+                if sharing {
+                    sharing = false
+                    list.keys = Array(previous[0..<matched])
+                }
+                list.append(key: key, value: value)
+            }
             let c = try nextNonWhitespace(expected: "',' or '}'")
-            if c == UInt8(ascii: "}") { return list }
+            if c == UInt8(ascii: "}") {
+                if sharing {
+                    if matched == previous.count {
+                        list.keys = previous
+                        return list
+                    }
+                    list.keys = Array(previous[0..<matched])
+                }
+                sharedKeys[slot] = list.keys
+                return list
+            }
             guard c == UInt8(ascii: ",") else { throw self.error(.unexpectedByte(c, expected: "',' or '}'"), at: pos - 1) }
         }
     }
+
+    /// Object depths (modulo) that remember their last object's names.
+    static let sharedKeyDepths = 8
 
     /// Skips any JSON value, validating it, without building anything.
     mutating func skipValue(depth: Int) throws(GeoJSONError) {
