@@ -65,6 +65,53 @@ final class SkipPathTests: XCTestCase {
         XCTAssertGreaterThan(accepted, 10_000, "the generator should reach the fast path often")
     }
 
+    /// The bit pattern of a property value, so that -0.0 and 0.0 differ.
+    func bits(_ v: PropertyValue) -> String {
+        if case .double(let d) = v { return "double \(d.bitPattern)" }
+        return "\(v)"
+    }
+
+    func testQuickValuesAreScansValuesBitForBit() {
+        var rng = SplitMix64(seed: 13)
+        let pieces = ["-", "0", "1", "9", "5", "12345678", "0000", ".", "3", "7", "e", "x", ",", "}", " ", "]"]
+        var answered = 0
+        for _ in 0..<200_000 {
+            var text = ""
+            for _ in 0..<Int.random(in: 1...7, using: &rng) { text += pieces.randomElement(using: &rng)! }
+            let bytes = Array(text.utf8)
+            guard let first = bytes.first, first == UInt8(ascii: "-") || NumberParser.isDigit(first) else { continue }
+            let quick = bytes.withUnsafeBufferPointer { NumberParser.quick($0.baseAddress!, start: 0, end: $0.count) }
+            guard let (value, end) = quick else { continue }
+            answered += 1
+            let scan = bytes.withUnsafeBufferPointer { NumberParser.scan($0.baseAddress!, start: 0, end: $0.count, atEnd: false) }
+            guard case .number(let n, let scanEnd) = scan else { return XCTFail("\(text): scan does not accept it") }
+            XCTAssertEqual(end, scanEnd, text)
+            XCTAssertEqual(bits(value), bits(n.propertyValue), text)
+        }
+        XCTAssertGreaterThan(answered, 20_000, "the generator should reach the fast path often")
+        // Random digit strings of up to 15 digits with a point anywhere: correctly rounded.
+        for _ in 0..<100_000 {
+            let n = Int.random(in: 1...15, using: &rng)
+            func digit() -> String { String(Int.random(in: 0...9, using: &rng)) }
+            // An integer part without a leading zero (or just "0"), then maybe a fraction.
+            let integerDigits = Int.random(in: 1...n, using: &rng)
+            var text = Bool.random(using: &rng) && integerDigits == 1 ? "0"
+                : String(Int.random(in: 1...9, using: &rng)) + (1..<integerDigits).map { _ in digit() }.joined()
+            if integerDigits < n { text += "." + (integerDigits..<n).map { _ in digit() }.joined() }
+            if Bool.random(using: &rng) { text = "-" + text }
+            text += ","
+            let bytes = Array(text.utf8)
+            let quick = bytes.withUnsafeBufferPointer { NumberParser.quick($0.baseAddress!, start: 0, end: $0.count) }
+            let expected = Double(text.dropLast())!     // the standard library's correctly rounded parse
+            guard let (value, _) = quick else { return XCTFail("\(text) should be quick") }
+            switch value {
+            case .double(let d): XCTAssertEqual(d.bitPattern, expected.bitPattern, text)
+            case .int(let i): XCTAssertEqual(Double(i), expected, text); XCTAssertFalse(text.contains("."))
+            default: XCTFail("\(text): \(value)")
+            }
+        }
+    }
+
     func testSkimLeavesTheHardCasesToScan() {
         func skim(_ s: String) -> Int? {
             Array(s.utf8).withUnsafeBufferPointer { NumberParser.skim($0.baseAddress!, start: 0, end: $0.count) }

@@ -100,6 +100,59 @@ enum NumberParser {
         return ((pairs &* (100 + (1_000_000 << 32))) &+ (pairs2 &* (1 + (10_000 << 32)))) >> 32
     }
 
+    /// The value of a short plain number at `start` (which holds `-` or a digit): at most
+    /// 15 digits in all, no exponent, followed before `end` by a byte that cannot continue
+    /// it. Nil for anything else, which `scan` decides.
+    ///
+    /// The digits of such a number form an integer w < 10^15 < 2^53 with f ≤ 15 of them
+    /// after the point, so w / 10^f is one correctly rounded division of two exact doubles
+    /// (Clinger's fast path): the value `scan` gives, with the same integer rules.
+    @inline(__always)
+    static func quick(_ base: UnsafePointer<UInt8>, start: Int, end: Int) -> (value: PropertyValue, end: Int)? {
+        var i = start
+        // Safe: every read is guarded by `i < end`.
+        let negative = base[i] == UInt8(ascii: "-")
+        if negative { i &+= 1 }
+        guard i < end else { return nil }
+        let digitsStart = i
+        var w: UInt64 = 0
+        if base[i] == UInt8(ascii: "0") {
+            i &+= 1
+        } else {
+            while i < end {
+                let d = base[i] &- 0x30
+                if d >= 10 { break }
+                w = w &* 10 &+ UInt64(d)
+                i &+= 1
+            }
+            guard i > digitsStart else { return nil }
+        }
+        var fraction = 0
+        if i < end && base[i] == UInt8(ascii: ".") {
+            i &+= 1
+            let fractionStart = i
+            while i < end {
+                let d = base[i] &- 0x30
+                if d >= 10 { break }
+                w = w &* 10 &+ UInt64(d)
+                i &+= 1
+            }
+            fraction = i &- fractionStart
+            guard fraction > 0 else { return nil }
+        }
+        let digits = i &- digitsStart &- (fraction > 0 ? 1 : 0)
+        guard i < end, digits <= 15 else { return nil }
+        let b = base[i]
+        // A digit follows a leading zero; '.', 'e' and 'E' continue the number.
+        if isDigit(b) || b == UInt8(ascii: ".") || b == UInt8(ascii: "e") || b == UInt8(ascii: "E") { return nil }
+        if fraction == 0 {
+            if negative { return (w == 0 ? .double(-0.0) : .int(-Int64(w)), i) }
+            return (.int(Int64(w)), i)
+        }
+        let magnitude = Double(w) / exactPowersOfTen[fraction]
+        return (.double(negative ? -magnitude : magnitude), i)
+    }
+
     /// Checks the grammar of the number at `start` (which holds `-` or a digit) without
     /// converting it, for numbers that are skipped. Returns the offset after it, or nil
     /// when `scan` must decide: bad grammar (so the error and its offset are `scan`'s), an

@@ -696,6 +696,10 @@ struct _Tokenizer {
         case UInt8(ascii: "\""):
             return .string(try readString())
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            if let (value, e) = NumberParser.quick(base, start: pos, end: end) {
+                pos = e
+                return value
+            }
             return try readNumber().propertyValue
         case UInt8(ascii: "{"):
             return .object(try readObject(depth: depth + 1))
