@@ -10,6 +10,20 @@ final class GeoJSONWriterTests: XCTestCase {
         XCTAssertEqual(GeoJSONWriter.string("a\"b\\c"), "\"a\\\"b\\\\c\"")
         XCTAssertEqual(GeoJSONWriter.string("\n\t\u{01}\u{1F}"), "\"\\n\\t\\u0001\\u001f\"")
         XCTAssertEqual(GeoJSONWriter.string("é😀/"), "\"é😀/\"")
+        // Long strings are checked eight bytes at a time: an escape at every position of
+        // a word, and in the tail.
+        for n in [7, 8, 9, 15, 16, 17, 31] {
+            for at in 0..<n {
+                var plain = Array(repeating: Character("a"), count: n)
+                plain[at] = "\""
+                let expected = "\"" + String(plain).replacingOccurrences(of: "\"", with: "\\\"") + "\""
+                XCTAssertEqual(GeoJSONWriter.string(String(plain)), expected, "quote at \(at) of \(n)")
+                plain[at] = "\u{1F}"
+                XCTAssertEqual(GeoJSONWriter.string(String(plain)), "\"" + String(plain).replacingOccurrences(of: "\u{1F}", with: "\\u001f") + "\"")
+            }
+            let long = String(repeating: "é", count: n)
+            XCTAssertEqual(GeoJSONWriter.string(long), "\"" + long + "\"", "bytes of 0x80 and above need no escape")
+        }
     }
 
     func testNumbers() {
@@ -17,6 +31,11 @@ final class GeoJSONWriterTests: XCTestCase {
         XCTAssertEqual(GeoJSONWriter.number(-0.5), "-0.5")
         XCTAssertEqual(GeoJSONWriter.number(0.1), "0.1")
         XCTAssertEqual(GeoJSONWriter.number(.nan), "null")
+        // Zeros: a property's double keeps its fraction and sign; a coordinate's +0 is "0".
+        XCTAssertEqual(GeoJSONWriter.value(.double(0)), "0.0")
+        XCTAssertEqual(GeoJSONWriter.value(.double(-0.0)), "-0.0")
+        XCTAssertEqual(GeoJSONWriter.number(0), "0")
+        XCTAssertEqual(GeoJSONWriter.number(-0.0), "-0.0")
         XCTAssertEqual(Double(GeoJSONWriter.number(85.0511287798066)), 85.0511287798066, "round trip")
     }
 

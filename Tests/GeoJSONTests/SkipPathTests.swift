@@ -25,9 +25,12 @@ final class SkipPathTests: XCTestCase {
             }
             if Int.random(in: 0..<8, using: &rng) == 0 { bytes = (0..<8).map { _ in UInt8.random(in: 0...255, using: &rng) } }
             let word = bytes.withUnsafeBufferPointer { NumberParser.load8($0.baseAddress!) }
-            let m = _Tokenizer.stringStopMask(word)
+            let m = _ByteMasks.stringStop(word)
             let found = m == 0 ? 8 : m.trailingZeroBitCount >> 3
             XCTAssertEqual(found, firstStop(bytes), "bytes \(bytes)")
+            let escape = _ByteMasks.needsEscape(word)
+            let firstEscape = bytes.firstIndex { $0 == 0x22 || $0 == 0x5C || $0 < 0x20 } ?? 8
+            XCTAssertEqual(escape == 0 ? 8 : escape.trailingZeroBitCount >> 3, firstEscape, "bytes \(bytes)")
             if found != firstStop(bytes) { return }
         }
     }

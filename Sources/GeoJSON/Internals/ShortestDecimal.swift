@@ -190,6 +190,12 @@ enum _ShortestDecimal {
             out[0] = UInt8(ascii: "n"); out[1] = UInt8(ascii: "u"); out[2] = UInt8(ascii: "l"); out[3] = UInt8(ascii: "l")
             return 4
         }
+        if d == 0 && (!compactIntegers || d.sign == .minus) {
+            // Zero is outside `decompose`'s range; written as the standard library does.
+            let text: StaticString = d.sign == .minus ? "-0.0" : "0.0"
+            out.update(from: text.utf8Start, count: text.utf8CodeUnitCount)
+            return text.utf8CodeUnitCount
+        }
         let end = out + 48
         if compactIntegers, d == d.rounded(.towardZero), abs(d) < 9_007_199_254_740_992, !(d == 0 && d.sign == .minus) {
             let p = renderInteger(Int64(d), endingAt: end)

@@ -458,7 +458,7 @@ struct _Tokenizer {
             scan: while true {
                 // Plain ASCII eight bytes at a time; stop at the first byte that needs a look.
                 while i &+ 8 <= end {
-                    let m = _Tokenizer.stringStopMask(NumberParser.load8(base + i))
+                    let m = _ByteMasks.stringStop(NumberParser.load8(base + i))
                     if m != 0 {
                         i &+= m.trailingZeroBitCount >> 3
                         break
@@ -527,24 +527,6 @@ struct _Tokenizer {
             // Ran out of bytes inside the string.
             if try !refill() { throw error(.unexpectedEnd, at: end) }
         }
-    }
-
-    /// A word whose lowest set bit marks the first of eight bytes (little-endian order)
-    /// that ends a run of plain string bytes: `"`, `\`, a control byte below 0x20, or a
-    /// byte of 0x80 and above (UTF-8 that must be validated).
-    ///
-    /// Each term is exact at its lowest set bit: the subtraction borrows only out of a
-    /// byte that is itself flagged, so any false flag sits above a true one.
-    @inline(__always)
-    static func stringStopMask(_ w: UInt64) -> UInt64 {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let high: UInt64 = 0x8080_8080_8080_8080
-        let q = w ^ (ones &* 0x22)
-        let bs = w ^ (ones &* 0x5C)
-        let zeroQuote = (q &- ones) & ~q
-        let zeroBackslash = (bs &- ones) & ~bs
-        let control = (w &- ones &* 0x20) & ~w
-        return (zeroQuote | zeroBackslash | control | w) & high
     }
 
     static func hex4(_ p: UnsafePointer<UInt8>, _ i: Int) -> UInt32? {
