@@ -26,7 +26,10 @@ extension DatasetProfile {
     ///
     /// - Throws: `Failure` when the path cannot be read, or the error of the reader when
     ///   the data is not of its format.
-    public mutating func profile(path: String, validate: Bool = true,
+    /// With `jobs` above 1 a PMTiles archive is profiled by that many threads over
+    /// consecutive tile-id ranges, merged in order (`merge(_:)`): the figures are exactly
+    /// those of one job. Other inputs are read by one job.
+    public mutating func profile(path: String, validate: Bool = true, jobs: Int = 1,
                                  progress: (Progress) -> Void = { _ in }) throws {
         var isDir: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else {
@@ -34,7 +37,9 @@ extension DatasetProfile {
         }
         if isDir.boolValue { try profileFolder(path, validate: validate, progress: progress) }
         else if path.hasSuffix(".mbtiles") { try profileMBTiles(path, validate: validate, progress: progress) }
-        else if path.hasSuffix(".pmtiles") || PMTiles.hasMagic(path: path) { try profilePMTiles(path, validate: validate, progress: progress) }
+        else if path.hasSuffix(".pmtiles") || PMTiles.hasMagic(path: path) {
+            try profilePMTiles(path, validate: validate, jobs: jobs, progress: progress)
+        }
         else if path.hasSuffix(".mvt") || path.hasSuffix(".pbf") {
             format = "tile"
             guard let d = FileManager.default.contents(atPath: path) else { throw Failure(description: "cannot read \(path)") }
@@ -124,7 +129,7 @@ extension DatasetProfile {
         }
     }
 
-    mutating func profilePMTiles(_ path: String, validate: Bool, progress: (Progress) -> Void) throws {
+    mutating func profilePMTiles(_ path: String, validate: Bool, jobs: Int, progress: (Progress) -> Void) throws {
         format = "PMTiles v3"
         let r = try PMTilesReader(path: path)
         sourceBytes = r.fileSize
@@ -133,10 +138,29 @@ extension DatasetProfile {
                      ("tile contents", "\(h.tileContents)"), ("clustered", "\(h.clustered)"),
                      ("zooms", "\(h.minZoom)–\(h.maxZoom)"), ("tile compression", "\(h.tileCompression)"),
                      ("tile type", "\(h.tileType)")]
+        let total = Int(clamping: h.addressedTiles)
+        if jobs > 1 {
+            try profilePMTilesInParallel(path, reader: r, validate: validate, jobs: jobs) {
+                progress(Progress(done: $0, total: total, count: $0, unit: "tiles"))
+            }
+            return
+        }
         var n = 0
+        try addPMTilesTiles(r, ids: 0..<UInt64.max, validate: validate) { _ in
+            n += 1
+            if n & 1023 == 0 { progress(Progress(done: n, total: total, count: n, unit: "tiles")) }
+        }
+    }
+
+    /// Adds the tiles of `r` whose entries start in `ids`, in tile-id order; `tileDone` is
+    /// called after each tile.
+    mutating func addPMTilesTiles(_ r: PMTilesReader, ids: Range<UInt64>, validate: Bool, tileDone: (TileID) -> Void) throws {
+        let compression = r.header.tileCompression
         try r.forEachEntry { t, e in
+            if e.tileID < ids.lowerBound { return true }
+            if e.tileID >= ids.upperBound { return false }
             let data = try r.tileData(e)
-            if h.tileCompression == 3 || h.tileCompression == 4 {
+            if compression == 3 || compression == 4 {
                 // brotli and zstd tiles are decoded here (gzip is recognised by its magic).
                 do {
                     let raw = try r.decodedTile(data)
@@ -148,8 +172,7 @@ extension DatasetProfile {
             } else {
                 data.withUnsafeBytes { addTile(t, stored: $0, validate: validate) }
             }
-            n += 1
-            if n & 1023 == 0 { progress(Progress(done: n, total: Int(clamping: h.addressedTiles), count: n, unit: "tiles")) }
+            tileDone(t)
             return true
         }
     }

@@ -35,9 +35,11 @@ public struct DatasetProfile {
         Dictionary(uniqueKeysWithValues: keySlots.lazy.map { ($0.key, self.keyTotals[$0.value]) })
     }
     public internal(set) var otherKeys = 0
-    /// Where each counted key's total is in `keyTotals`.
+    /// Where each counted key's total is in `keyTotals`; `keyNames` holds the keys by
+    /// slot, in the order they were first seen.
     var keySlots: [String: Int] = [:]
     var keyTotals: [Int] = []
+    var keyNames: [String] = []
     /// The keys of the last feature and their slots (-1: beyond the cap), so that a
     /// feature with the same keys in the same order, the usual case in a collection, costs
     /// a comparison per key instead of a hash lookup.
@@ -52,6 +54,8 @@ public struct DatasetProfile {
     public internal(set) var tileSizes: [Int: [UInt32]] = [:]
     public internal(set) var rawBytes: [Int: Int] = [:]
     public internal(set) var layers: [String: (features: Int, tiles: Int)] = [:]
+    /// The names of `layers` in the order they were first seen.
+    var layerOrder: [String] = []
 
     public internal(set) var errors = 0, warnings = 0
     /// The first `keep` findings, as text.
@@ -65,6 +69,56 @@ public struct DatasetProfile {
         if shown.count < keep { shown.append((error ? "error: " : "warning: ") + text) }
     }
 
+    /// The most distinct property keys and layers a profile keeps (memory stays bounded).
+    public static let maxKeys = 10_000
+    public static let maxLayers = 1000
+
+    /// Adds the profile of the data that follows this profile's, giving exactly what one
+    /// profile over both parts in order gives: counts, histograms, coverage and tile sizes
+    /// add up; the capped tables take the later part's keys and layers in the order it
+    /// first saw them, as one pass would have; the findings kept are the first `keep` of
+    /// both in order. Exact because a key or layer beyond the later part's own cap would
+    /// have found the table full in one pass too.
+    ///
+    /// The source fields (`format`, `sourceBytes`, `metadata`, `seconds`, `peakResident`)
+    /// are the caller's and are left as they are.
+    public mutating func merge(_ later: DatasetProfile) {
+        features += later.features
+        for (k, v) in later.byType { byType[k, default: 0] += v }
+        vertices.merge(later.vertices)
+        properties.merge(later.properties)
+        for (slot, k) in later.keyNames.enumerated() {
+            let n = later.keyTotals[slot]
+            if let mine = keySlots[k] {
+                keyTotals[mine] += n
+            } else if keySlots.count < Self.maxKeys {
+                keySlots[k] = keyTotals.count
+                keyTotals.append(n)
+                keyNames.append(k)
+            } else {
+                otherKeys += n
+            }
+        }
+        otherKeys += later.otherKeys
+        for (k, v) in later.coverage { coverage[k, default: 0] += v }
+        coverageSkipped += later.coverageSkipped
+        tiles += later.tiles
+        for (z, sizes) in later.tileSizes { tileSizes[z, default: []] += sizes }
+        for (z, n) in later.rawBytes { rawBytes[z, default: 0] += n }
+        for name in later.layerOrder {
+            guard let e = later.layers[name] else { continue }
+            if let mine = layers[name] {
+                layers[name] = (mine.features + e.features, mine.tiles + e.tiles)
+            } else if layers.count < Self.maxLayers {
+                layers[name] = e
+                layerOrder.append(name)
+            }
+        }
+        errors += later.errors
+        warnings += later.warnings
+        shown += later.shown.prefix(max(0, keep - shown.count))
+    }
+
     /// Counts one use of `k` and returns its slot (-1 when the table is full and `k` is
     /// not in it; the table never shrinks, so such a key stays out).
     @discardableResult
@@ -73,12 +127,13 @@ public struct DatasetProfile {
             keyTotals[slot] += 1
             return slot
         }
-        guard keySlots.count < 10_000 else {
+        guard keySlots.count < Self.maxKeys else {
             otherKeys += 1
             return -1
         }
         keySlots[k] = keyTotals.count
         keyTotals.append(1)
+        keyNames.append(k)
         return keyTotals.count - 1
     }
 
@@ -161,7 +216,10 @@ public struct DatasetProfile {
             var entry = layers[l.name] ?? (0, 0)
             entry.features += l.featureCount
             entry.tiles += 1
-            if layers[l.name] != nil || layers.count < 1000 { layers[l.name] = entry }
+            if layers[l.name] != nil || layers.count < Self.maxLayers {
+                if layers[l.name] == nil { layerOrder.append(l.name) }
+                layers[l.name] = entry
+            }
             for k in l.keys { key(String(decoding: k, as: UTF8.self)) }
             l.forEachFeature { (f: Feature) in
                 features += 1

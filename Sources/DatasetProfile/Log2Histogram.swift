@@ -17,6 +17,14 @@ public struct Log2Histogram: Sendable, Equatable {
         if v > max { max = v }
     }
 
+    /// Adds the counts of `other`, as if its values had been counted here.
+    public mutating func merge(_ other: Log2Histogram) {
+        for i in buckets.indices { buckets[i] += other.buckets[i] }
+        count += other.count
+        total += other.total
+        if other.max > max { max = other.max }
+    }
+
     /// The mean of the values counted; 0 when there are none.
     public var mean: Double { count == 0 ? 0 : Double(total) / Double(count) }
 

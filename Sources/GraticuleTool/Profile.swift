@@ -43,12 +43,16 @@ struct Profile: ParsableCommand {
     @Flag(help: "Tiles: skip MVT validation (faster; no findings).")
     var noValidate = false
 
+    @Option(help: "Threads for a PMTiles archive (default: the machine's cores), over consecutive tile-id ranges merged exactly: the figures equal those of --jobs 1. Other inputs are read by one thread.")
+    var jobs = ProcessInfo.processInfo.activeProcessorCount
+
     func validate() throws {
         guard (0...16).contains(zoom) else { throw ValidationError("--zoom must be 0...16") }
     }
 
     func run() throws {
         guard findings >= 0 else { fail("--findings must be 0 or more, got \(findings)") }
+        guard (1...1024).contains(jobs) else { fail("--jobs must be 1...1024, got \(jobs)") }
         for p in [csv, json, heatmap, html].compactMap({ $0 }) {
             do { try FileIO.checkWritable(p) } catch { fail("\(error)") }
         }
@@ -56,7 +60,7 @@ struct Profile: ParsableCommand {
         let start = Date()
         var bar: ProgressLine?
         do {
-            try profile.profile(path: path, validate: !noValidate) { p in
+            try profile.profile(path: path, validate: !noValidate, jobs: jobs) { p in
                 if bar == nil { bar = ProgressLine(total: p.total, force: progress, unit: p.unit) }
                 bar?.update(p.done, count: p.count)
             }

@@ -3,6 +3,7 @@ import CorpusGenerators
 import DatasetProfile
 import Foundation
 import GeoModel
+import TileArchive
 
 final class DatasetProfileTests: XCTestCase {
     func temporaryPath(_ name: String) -> String {
@@ -72,6 +73,71 @@ final class DatasetProfileTests: XCTestCase {
         XCTAssertEqual(p.keyCounts, expected)
         XCTAssertEqual(p.otherKeys, expectedOther)
         XCTAssertGreaterThan(expectedOther, 0, "the cap is reached")
+    }
+
+    /// A profile of consecutive parts merged in order equals the profile of the whole:
+    /// counts, histograms, coverage, the capped key table (crossing its cap inside a later
+    /// part) and the first findings kept.
+    func testMergedPartsEqualOnePass() {
+        var rng = SystemRandomNumberGenerator()
+        var features: [GeoFeature] = []
+        for n in 0..<6_000 {
+            // Many new keys, so the 10,000-key cap is crossed partway.
+            let names = ["name", "k\(n)", "j\(n)", "z\(n % 50)"].shuffled(using: &rng)
+            let point = Geometry(kind: .point, coordinates: [Double(n % 360) - 180, Double(n % 170) - 85])
+            features.append(GeoFeature(geometry: n % 7 == 0 ? nil : point,
+                                       properties: PropertyList(names.map { (key: $0, value: PropertyValue.int(1)) })))
+        }
+        func profile(_ fs: ArraySlice<GeoFeature>, findingsAt: Set<Int>) -> DatasetProfile {
+            var p = DatasetProfile(zoom: 3, keep: 4)
+            for (i, f) in zip(fs.indices, fs) {
+                p.addFeature(f)
+                if findingsAt.contains(i) { p.finding(error: i % 2 == 0, "finding at \(i)") }
+            }
+            return p
+        }
+        let findings: Set<Int> = [10, 2_000, 2_001, 3_500, 4_000, 5_999]
+        let whole = profile(features[...], findingsAt: findings)
+        XCTAssertGreaterThan(whole.otherKeys, 0, "the cap is crossed")
+        for parts in [2, 3, 7] {
+            var cuts = (1..<parts).map { _ in Int.random(in: 1..<features.count, using: &rng) }.sorted()
+            cuts = [0] + cuts + [features.count]
+            var merged = profile(features[cuts[0]..<cuts[1]], findingsAt: findings)
+            for k in 1..<parts { merged.merge(profile(features[cuts[k]..<cuts[k + 1]], findingsAt: findings)) }
+            XCTAssertEqual(merged.csv(), whole.csv(), "cut at \(cuts)")
+            XCTAssertEqual(merged.json(path: "x"), whole.json(path: "x"), "cut at \(cuts)")
+            XCTAssertEqual(merged.keyCounts, whole.keyCounts)
+            XCTAssertEqual(merged.otherKeys, whole.otherKeys)
+            XCTAssertEqual(merged.shown, whole.shown)
+        }
+    }
+
+    /// `jobs` threads over a PMTiles archive (leaf directories, valid and broken tiles)
+    /// give exactly the figures of one job, findings included in order.
+    func testJobsGiveTheFiguresOfOneJob() throws {
+        let path = temporaryPath("jobs.pmtiles")
+        let w = try PMTilesWriter(path: path, tileCompression: .gzip, minZoom: 0, maxZoom: 4)
+        w.leafSize = 40
+        for id in UInt64(0)..<341 {
+            let t = PMTiles.tile(id: id)!
+            let raw = id % 37 == 5 ? [0x1A, 0x05, 0x0A] : SyntheticTiles.tile(z: Int(t.z), x: Int(t.x), y: Int(t.y), density: 0.05)
+            try w.add(t, data: Gzip.compress(raw))
+        }
+        try w.finish(metadataJSON: "{}")
+        func run(_ jobs: Int) throws -> DatasetProfile {
+            var p = DatasetProfile(zoom: 4, keep: 5)
+            try p.profile(path: path, jobs: jobs)
+            return p
+        }
+        let one = try run(1)
+        XCTAssertEqual(one.tiles, 341)
+        XCTAssertGreaterThan(one.errors, 5, "the broken tiles are findings")
+        for jobs in [2, 3, 4, 7, 64] {
+            let many = try run(jobs)
+            XCTAssertEqual(many.csv(), one.csv(), "jobs \(jobs)")
+            XCTAssertEqual(many.json(path: path), one.json(path: path), "jobs \(jobs)")
+            XCTAssertEqual(many.shown, one.shown, "jobs \(jobs)")
+        }
     }
 
     /// A tile folder laid out z/x/y: every tile counted at its zoom, generated tiles valid.
