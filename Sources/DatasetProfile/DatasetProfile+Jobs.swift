@@ -15,23 +15,7 @@ extension DatasetProfile {
     /// range that met one, the error one pass would have stopped at.
     mutating func profilePMTilesInParallel(_ path: String, reader r: PMTilesReader, validate: Bool, jobs: Int,
                                            progress: (Int) -> Void) throws {
-        var total: UInt64 = 0
-        try r.forEachTileEntry { _, e in
-            total += UInt64(e.runLength)
-            return true
-        }
-        var cuts: [UInt64] = []
-        var seen: UInt64 = 0
-        try r.forEachTileEntry { _, e in
-            // A range starts at the first entry after its share of the tiles.
-            if cuts.count < jobs - 1, seen >= total / UInt64(jobs) * UInt64(cuts.count + 1), seen > 0 {
-                cuts.append(e.tileID)
-            }
-            seen += UInt64(e.runLength)
-            return true
-        }
-        let bounds = [0] + cuts + [UInt64.max]
-        let ranges = (0..<bounds.count - 1).map { bounds[$0]..<bounds[$0 + 1] }
+        let ranges = try Self.pmtilesRanges(r, parts: jobs)
         let (zoom, keep) = (self.zoom, self.keep)
         let results = withoutActuallyEscaping(progress) { progress in
             let parts = _ProfileParts(count: ranges.count, progress: progress)
@@ -57,6 +41,32 @@ extension DatasetProfile {
             case .failure(let e): throw e
             }
         }
+    }
+}
+
+extension DatasetProfile {
+    /// `parts` consecutive tile-id ranges covering every tile entry of `r`, holding about
+    /// as many tiles each (a range starts at the first entry after its share), from two
+    /// walks of the directories: the tile count, then the cut points. Fewer entries than
+    /// parts give empty ranges at the end; the cut depends only on the archive.
+    static func pmtilesRanges(_ r: PMTilesReader, parts: Int) throws -> [Range<UInt64>] {
+        var total: UInt64 = 0
+        try r.forEachTileEntry { _, e in
+            total += UInt64(e.runLength)
+            return true
+        }
+        var cuts: [UInt64] = []
+        var seen: UInt64 = 0
+        try r.forEachTileEntry { _, e in
+            if cuts.count < parts - 1, seen > 0, seen >= total / UInt64(parts) * UInt64(cuts.count + 1) {
+                cuts.append(e.tileID)
+            }
+            seen += UInt64(e.runLength)
+            return true
+        }
+        while cuts.count < parts - 1 { cuts.append(UInt64.max) }
+        let bounds = [0] + cuts + [UInt64.max]
+        return (0..<parts).map { bounds[$0]..<max(bounds[$0], bounds[$0 + 1]) }
     }
 }
 

@@ -29,8 +29,23 @@ extension DatasetProfile {
     /// With `jobs` above 1 a PMTiles archive is profiled by that many threads over
     /// consecutive tile-id ranges, merged in order (`merge(_:)`): the figures are exactly
     /// those of one job. Other inputs are read by one job.
+    ///
+    /// With `shard` (index, count) only that shard of a PMTiles archive is profiled: the
+    /// index-th of `count` consecutive tile-id ranges of about equal tile counts (the cut
+    /// `jobs` uses), deterministic for an archive. Other inputs cannot be sharded yet.
     public mutating func profile(path: String, validate: Bool = true, jobs: Int = 1,
+                                 shard: (index: Int, count: Int)? = nil,
                                  progress: (Progress) -> Void = { _ in }) throws {
+        if let shard {
+            guard shard.count >= 1, (0..<shard.count).contains(shard.index) else {
+                throw Failure(description: "shard \(shard.index) of \(shard.count): the index must be 0...count-1")
+            }
+            guard !isDirectory(path), path.hasSuffix(".pmtiles") || PMTiles.hasMagic(path: path) else {
+                throw Failure(description: "\(path): only PMTiles archives can be profiled in shards")
+            }
+            try profilePMTilesShard(path, validate: validate, shard: shard, progress: progress)
+            return
+        }
         var isDir: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else {
             throw Failure(description: "\(path): no such file or folder")
@@ -129,7 +144,24 @@ extension DatasetProfile {
         }
     }
 
-    mutating func profilePMTiles(_ path: String, validate: Bool, jobs: Int, progress: (Progress) -> Void) throws {
+    func isDirectory(_ path: String) -> Bool {
+        var isDir: ObjCBool = false
+        return FileManager.default.fileExists(atPath: path, isDirectory: &isDir) && isDir.boolValue
+    }
+
+    mutating func profilePMTilesShard(_ path: String, validate: Bool, shard: (index: Int, count: Int),
+                                      progress: (Progress) -> Void) throws {
+        let r = try openPMTiles(path)
+        let range = try Self.pmtilesRanges(r, parts: shard.count)[shard.index]
+        var n = 0
+        try addPMTilesTiles(r, ids: range, validate: validate) { _ in
+            n += 1
+            if n & 1023 == 0 { progress(Progress(done: n, total: nil, count: n, unit: "tiles")) }
+        }
+    }
+
+    /// Opens a PMTiles archive for profiling and records its format and header figures.
+    mutating func openPMTiles(_ path: String) throws -> PMTilesReader {
         format = "PMTiles v3"
         let r = try PMTilesReader(path: path)
         sourceBytes = r.fileSize
@@ -138,7 +170,12 @@ extension DatasetProfile {
                      ("tile contents", "\(h.tileContents)"), ("clustered", "\(h.clustered)"),
                      ("zooms", "\(h.minZoom)–\(h.maxZoom)"), ("tile compression", "\(h.tileCompression)"),
                      ("tile type", "\(h.tileType)")]
-        let total = Int(clamping: h.addressedTiles)
+        return r
+    }
+
+    mutating func profilePMTiles(_ path: String, validate: Bool, jobs: Int, progress: (Progress) -> Void) throws {
+        let r = try openPMTiles(path)
+        let total = Int(clamping: r.header.addressedTiles)
         if jobs > 1 {
             try profilePMTilesInParallel(path, reader: r, validate: validate, jobs: jobs) {
                 progress(Progress(done: $0, total: total, count: $0, unit: "tiles"))

@@ -9,6 +9,16 @@ public struct Log2Histogram: Sendable, Equatable {
 
     public init() {}
 
+    /// A histogram with these counts (as stored in a shard file); nil when they do not
+    /// fit together (65 buckets whose sum is `count`).
+    public init?(buckets: [Int], count: Int, total: Int, max: Int) {
+        guard buckets.count == 65, buckets.allSatisfy({ $0 >= 0 }), buckets.reduce(0, +) == count else { return nil }
+        self.buckets = buckets
+        self.count = count
+        self.total = total
+        self.max = max
+    }
+
     /// Counts one value (negative values count as 0).
     public mutating func add(_ v: Int) {
         buckets[v <= 0 ? 0 : 64 - v.leadingZeroBitCount] += 1

@@ -140,6 +140,53 @@ final class DatasetProfileTests: XCTestCase {
         }
     }
 
+    /// Shard files (through their JSON form, given in any order) merge into exactly the
+    /// profile of one run; sets that are incomplete, repeat a shard, mix datasets, options
+    /// or versions are refused with the reason.
+    func testShardFilesMergeIntoOneRunAndBadSetsAreRefused() throws {
+        let path = temporaryPath("shards.pmtiles")
+        let w = try PMTilesWriter(path: path, tileCompression: .gzip, minZoom: 0, maxZoom: 4)
+        w.leafSize = 30
+        for id in UInt64(0)..<341 {
+            let t = PMTiles.tile(id: id)!
+            let raw = id % 41 == 7 ? [0x1A, 0x05, 0x0A] : SyntheticTiles.tile(z: Int(t.z), x: Int(t.x), y: Int(t.y), density: 0.05)
+            try w.add(t, data: Gzip.compress(raw))
+        }
+        try w.finish(metadataJSON: "{}")
+        var one = DatasetProfile(zoom: 4, keep: 3)
+        try one.profile(path: path)
+        let dataset = try DatasetProfile.shardDataset(path: path)
+        func shards(_ n: Int, zoom: Int = 4) throws -> [DatasetProfile.Shard] {
+            try (0..<n).map { i in
+                var p = DatasetProfile(zoom: zoom, keep: 3)
+                try p.profile(path: path, shard: (i, n))
+                let data = try JSONEncoder().encode(p.shard(index: i, count: n, dataset: dataset))
+                return try JSONDecoder().decode(DatasetProfile.Shard.self, from: data)
+            }
+        }
+        for n in [1, 2, 3, 5, 400] {
+            let merged = try DatasetProfile(merging: try shards(n).reversed())
+            XCTAssertEqual(merged.csv(), one.csv(), "\(n) shards")
+            XCTAssertEqual(merged.json(path: path), one.json(path: path), "\(n) shards")
+        }
+        let three = try shards(3)
+        func refusal(_ set: [DatasetProfile.Shard]) -> String {
+            do { _ = try DatasetProfile(merging: set); return "accepted" } catch { return "\(error)" }
+        }
+        XCTAssertTrue(refusal([three[0], three[2]]).contains("missing: 1"))
+        XCTAssertTrue(refusal([three[0], three[1], three[1], three[2]]).contains("given twice: 1"))
+        var other = three[1]
+        other.dataset.fingerprint = "0"
+        XCTAssertTrue(refusal([three[0], other, three[2]]).contains("different datasets"))
+        var version = three[2]
+        version.schema = "graticule-profile-shard/0"
+        XCTAssertTrue(refusal([three[0], three[1], version]).contains("expected graticule-profile-shard/1"))
+        XCTAssertTrue(refusal([three[0], try shards(3, zoom: 2)[1], three[2]]).contains("different options"))
+        XCTAssertTrue(refusal([]).contains("no shard files"))
+        var p = DatasetProfile(zoom: 4, keep: 3)
+        XCTAssertThrowsError(try p.profile(path: path, shard: (3, 2)))
+    }
+
     /// A tile folder laid out z/x/y: every tile counted at its zoom, generated tiles valid.
     func testTileFolderCountsTilesByZoom() throws {
         let root = temporaryPath("tiles")
