@@ -66,7 +66,7 @@ extension DatasetProfile {
         }
         while cuts.count < parts - 1 { cuts.append(UInt64.max) }
         let bounds = [0] + cuts + [UInt64.max]
-        return (0..<parts).map { bounds[$0]..<max(bounds[$0], bounds[$0 + 1]) }
+        return (0..<parts).map { bounds[$0]..<bounds[$0 + 1] }
     }
 }
 

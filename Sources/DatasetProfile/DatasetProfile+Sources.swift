@@ -36,19 +36,19 @@ extension DatasetProfile {
     public mutating func profile(path: String, validate: Bool = true, jobs: Int = 1,
                                  shard: (index: Int, count: Int)? = nil,
                                  progress: (Progress) -> Void = { _ in }) throws {
+        var isDir: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else {
+            throw Failure(description: "\(path): no such file or folder")
+        }
         if let shard {
             guard shard.count >= 1, (0..<shard.count).contains(shard.index) else {
                 throw Failure(description: "shard \(shard.index) of \(shard.count): the index must be 0...count-1")
             }
-            guard !isDirectory(path), path.hasSuffix(".pmtiles") || PMTiles.hasMagic(path: path) else {
+            guard !isDir.boolValue, path.hasSuffix(".pmtiles") || PMTiles.hasMagic(path: path) else {
                 throw Failure(description: "\(path): only PMTiles archives can be profiled in shards")
             }
             try profilePMTilesShard(path, validate: validate, shard: shard, progress: progress)
             return
-        }
-        var isDir: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else {
-            throw Failure(description: "\(path): no such file or folder")
         }
         if isDir.boolValue { try profileFolder(path, validate: validate, progress: progress) }
         else if path.hasSuffix(".mbtiles") { try profileMBTiles(path, validate: validate, progress: progress) }
@@ -142,11 +142,6 @@ extension DatasetProfile {
             if n & 1023 == 0 { progress(Progress(done: n, total: total, count: n, unit: "tiles")) }
             return true
         }
-    }
-
-    func isDirectory(_ path: String) -> Bool {
-        var isDir: ObjCBool = false
-        return FileManager.default.fileExists(atPath: path, isDirectory: &isDir) && isDir.boolValue
     }
 
     mutating func profilePMTilesShard(_ path: String, validate: Bool, shard: (index: Int, count: Int),

@@ -87,18 +87,7 @@ public struct DatasetProfile {
         for (k, v) in later.byType { byType[k, default: 0] += v }
         vertices.merge(later.vertices)
         properties.merge(later.properties)
-        for (slot, k) in later.keyNames.enumerated() {
-            let n = later.keyTotals[slot]
-            if let mine = keySlots[k] {
-                keyTotals[mine] += n
-            } else if keySlots.count < Self.maxKeys {
-                keySlots[k] = keyTotals.count
-                keyTotals.append(n)
-                keyNames.append(k)
-            } else {
-                otherKeys += n
-            }
-        }
+        for (slot, k) in later.keyNames.enumerated() { add(key: k, count: later.keyTotals[slot]) }
         otherKeys += later.otherKeys
         for (k, v) in later.coverage { coverage[k, default: 0] += v }
         coverageSkipped += later.coverageSkipped
@@ -106,35 +95,40 @@ public struct DatasetProfile {
         for (z, sizes) in later.tileSizes { tileSizes[z, default: []] += sizes }
         for (z, n) in later.rawBytes { rawBytes[z, default: 0] += n }
         for name in later.layerOrder {
-            guard let e = later.layers[name] else { continue }
-            if let mine = layers[name] {
-                layers[name] = (mine.features + e.features, mine.tiles + e.tiles)
-            } else if layers.count < Self.maxLayers {
-                layers[name] = e
-                layerOrder.append(name)
-            }
+            if let e = later.layers[name] { addLayer(name, features: e.features, tiles: e.tiles) }
         }
         errors += later.errors
         warnings += later.warnings
         shown += later.shown.prefix(max(0, keep - shown.count))
     }
 
-    /// Counts one use of `k` and returns its slot (-1 when the table is full and `k` is
-    /// not in it; the table never shrinks, so such a key stays out).
+    /// Counts `count` uses of `k` and returns its slot (-1 when the table is full and `k`
+    /// is not in it; the table never shrinks, so such a key stays out).
     @discardableResult
-    mutating func key(_ k: String) -> Int {
+    mutating func add(key k: String, count: Int = 1) -> Int {
         if let slot = keySlots[k] {
-            keyTotals[slot] += 1
+            keyTotals[slot] += count
             return slot
         }
         guard keySlots.count < Self.maxKeys else {
-            otherKeys += 1
+            otherKeys += count
             return -1
         }
         keySlots[k] = keyTotals.count
-        keyTotals.append(1)
+        keyTotals.append(count)
         keyNames.append(k)
         return keyTotals.count - 1
+    }
+
+    /// Adds to the layer `name`'s counts; a layer first seen once the table is full is
+    /// not counted (the table never shrinks).
+    mutating func addLayer(_ name: String, features: Int, tiles: Int) {
+        if let mine = layers[name] {
+            layers[name] = (mine.features + features, mine.tiles + tiles)
+        } else if layers.count < Self.maxLayers {
+            layers[name] = (features, tiles)
+            layerOrder.append(name)
+        }
     }
 
     /// Counts the keys of one feature's properties.
@@ -148,7 +142,7 @@ public struct DatasetProfile {
             return
         }
         lastSlots.removeAll(keepingCapacity: true)
-        for k in list.keys { lastSlots.append(key(k)) }
+        for k in list.keys { lastSlots.append(add(key: k)) }
         lastKeys = list.keys
     }
 
@@ -213,14 +207,8 @@ public struct DatasetProfile {
         if !validate { for f in skipped { finding(error: true, "tile \(t): \(f)") } }
         var inTile = 0
         for l in ls {
-            var entry = layers[l.name] ?? (0, 0)
-            entry.features += l.featureCount
-            entry.tiles += 1
-            if layers[l.name] != nil || layers.count < Self.maxLayers {
-                if layers[l.name] == nil { layerOrder.append(l.name) }
-                layers[l.name] = entry
-            }
-            for k in l.keys { key(String(decoding: k, as: UTF8.self)) }
+            addLayer(l.name, features: l.featureCount, tiles: 1)
+            for k in l.keys { add(key: String(decoding: k, as: UTF8.self)) }
             l.forEachFeature { (f: Feature) in
                 features += 1
                 inTile += 1

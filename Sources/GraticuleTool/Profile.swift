@@ -170,9 +170,10 @@ struct Merge: ParsableCommand {
         outputs.check(also: output.map { [$0] } ?? [])
         var shards: [DatasetProfile.Shard] = []
         for f in files {
-            guard let data = FileManager.default.contents(atPath: f) else { fail("\(f): cannot read") }
+            let bytes: [UInt8]
+            do { bytes = try FileIO.readAll(f) } catch { fail("\(f): \(error)") }
             do {
-                shards.append(try JSONDecoder().decode(DatasetProfile.Shard.self, from: data))
+                shards.append(try JSONDecoder().decode(DatasetProfile.Shard.self, from: Data(bytes)))
             } catch {
                 fail("\(f): not a profile shard file (\(error))")
             }

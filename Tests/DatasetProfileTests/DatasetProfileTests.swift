@@ -112,18 +112,25 @@ final class DatasetProfileTests: XCTestCase {
         }
     }
 
-    /// `jobs` threads over a PMTiles archive (leaf directories, valid and broken tiles)
-    /// give exactly the figures of one job, findings included in order.
-    func testJobsGiveTheFiguresOfOneJob() throws {
-        let path = temporaryPath("jobs.pmtiles")
+    /// Every tile of z0–z4 (341) as a gzip PMTiles archive with leaf directories of
+    /// `leafSize` entries; every `brokenEvery`-th tile is a truncated tile (a finding).
+    func archiveWithBrokenTiles(_ name: String, leafSize: Int, brokenEvery: UInt64) throws -> String {
+        let path = temporaryPath(name)
         let w = try PMTilesWriter(path: path, tileCompression: .gzip, minZoom: 0, maxZoom: 4)
-        w.leafSize = 40
+        w.leafSize = leafSize
         for id in UInt64(0)..<341 {
             let t = PMTiles.tile(id: id)!
-            let raw = id % 37 == 5 ? [0x1A, 0x05, 0x0A] : SyntheticTiles.tile(z: Int(t.z), x: Int(t.x), y: Int(t.y), density: 0.05)
+            let raw = id % brokenEvery == 5 ? [0x1A, 0x05, 0x0A] : SyntheticTiles.tile(z: Int(t.z), x: Int(t.x), y: Int(t.y), density: 0.05)
             try w.add(t, data: Gzip.compress(raw))
         }
         try w.finish(metadataJSON: "{}")
+        return path
+    }
+
+    /// `jobs` threads over a PMTiles archive (leaf directories, valid and broken tiles)
+    /// give exactly the figures of one job, findings included in order.
+    func testJobsGiveTheFiguresOfOneJob() throws {
+        let path = try archiveWithBrokenTiles("jobs.pmtiles", leafSize: 40, brokenEvery: 37)
         func run(_ jobs: Int) throws -> DatasetProfile {
             var p = DatasetProfile(zoom: 4, keep: 5)
             try p.profile(path: path, jobs: jobs)
@@ -144,15 +151,7 @@ final class DatasetProfileTests: XCTestCase {
     /// profile of one run; sets that are incomplete, repeat a shard, mix datasets, options
     /// or versions are refused with the reason.
     func testShardFilesMergeIntoOneRunAndBadSetsAreRefused() throws {
-        let path = temporaryPath("shards.pmtiles")
-        let w = try PMTilesWriter(path: path, tileCompression: .gzip, minZoom: 0, maxZoom: 4)
-        w.leafSize = 30
-        for id in UInt64(0)..<341 {
-            let t = PMTiles.tile(id: id)!
-            let raw = id % 41 == 7 ? [0x1A, 0x05, 0x0A] : SyntheticTiles.tile(z: Int(t.z), x: Int(t.x), y: Int(t.y), density: 0.05)
-            try w.add(t, data: Gzip.compress(raw))
-        }
-        try w.finish(metadataJSON: "{}")
+        let path = try archiveWithBrokenTiles("shards.pmtiles", leafSize: 30, brokenEvery: 41)
         var one = DatasetProfile(zoom: 4, keep: 3)
         try one.profile(path: path)
         let dataset = try DatasetProfile.shardDataset(path: path)
