@@ -110,7 +110,7 @@ let package = Package(
         .testTarget(name: "GPXTests", dependencies: ["GPX", "GeoModel", "GraticuleTestSupport"]),
         .testTarget(name: "SourceDiffTests", dependencies: ["SourceDiff", "SourceDiffJSON", "GeoModel", "TileCover"]),
         .testTarget(name: "TileArchiveTests", dependencies: ["TileArchive", "TileCover", "CorpusGenerators"]),
-        .testTarget(name: "DatasetProfileTests", dependencies: ["DatasetProfile", "TileCover", "GeoModel", "CorpusGenerators", "TileArchive"]),
+        .testTarget(name: "DatasetProfileTests", dependencies: ["DatasetProfile", "TileCover", "GeoModel", "CorpusGenerators", "TileArchive", "GeoJSON", "CSQLite"]),
         .testTarget(name: "BenchKitTests", dependencies: ["BenchKit", "GraticuleSupport", "GraticuleTestSupport"]),
         .testTarget(name: "GraticuleSupportTests", dependencies: ["GraticuleSupport"]),
         .testTarget(name: "ConformanceTests", dependencies: ["Conformance", "GraticuleSupport", "PBF", "VectorTile", "GeoJSON", "GeoModel", "GraticuleTestSupport"]),

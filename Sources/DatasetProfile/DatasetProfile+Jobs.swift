@@ -16,30 +16,52 @@ extension DatasetProfile {
     mutating func profilePMTilesInParallel(_ path: String, reader r: PMTilesReader, validate: Bool, jobs: Int,
                                            progress: (Int) -> Void) throws {
         let ranges = try Self.pmtilesRanges(r, parts: jobs)
+        try profileTilePartsInParallel(ranges.count, progress: progress) { i, part, tick in
+            try part.addPMTilesTiles(try PMTilesReader(path: path), ids: ranges[i], validate: validate) { _ in tick() }
+        }
+    }
+
+    /// Profiles an MBTiles archive with `jobs` threads over consecutive row ranges
+    /// (`MBTilesReader.parts(_:)`, in the order one pass reads), merged in order: exactly
+    /// the figures of one pass. An archive whose rows have no order that can be cut
+    /// (`RowOrder.unordered`) is read by one thread.
+    mutating func profileMBTilesInParallel(_ path: String, reader r: MBTilesReader, validate: Bool, jobs: Int,
+                                           progress: (Int) -> Void) throws {
+        let ranges = try r.parts(jobs)
+        try profileTilePartsInParallel(ranges.count, progress: progress) { i, part, tick in
+            try part.addMBTilesTiles(try MBTilesReader(path: path), range: ranges[i], validate: validate) { tick() }
+        }
+    }
+
+    /// Runs `profilePart` for parts 0..<count on as many threads, each into a profile of
+    /// its own, and merges the profiles in part order (`merge(_:)`). `tick` counts one
+    /// tile for `progress`, which gets the tiles done so far from one thread at a time.
+    /// The first part (in order) that failed fails the run with its error, the error one
+    /// pass would have stopped at.
+    mutating func profileTilePartsInParallel(_ count: Int, progress: (Int) -> Void,
+                                             _ profilePart: @Sendable (Int, inout DatasetProfile, () -> Void) throws -> Void) throws {
         let (zoom, keep) = (self.zoom, self.keep)
         let results = withoutActuallyEscaping(progress) { progress in
-            let parts = _ProfileParts(count: ranges.count, progress: progress)
-            DispatchQueue.concurrentPerform(iterations: ranges.count) { i in
-                var part = DatasetProfile(zoom: zoom, keep: keep)
-                do {
-                    let reader = try PMTilesReader(path: path)
+            withoutActuallyEscaping(profilePart) { profilePart in
+                let parts = _ProfileParts<DatasetProfile>(count: count, progress: progress)
+                DispatchQueue.concurrentPerform(iterations: count) { i in
+                    var part = DatasetProfile(zoom: zoom, keep: keep)
                     var n = 0
-                    try part.addPMTilesTiles(reader, ids: ranges[i], validate: validate) { _ in
-                        n += 1
-                        if n & 1023 == 0 { parts.done(1024) }
-                    }
-                    parts.set(i, .success(part))
-                } catch {
-                    parts.set(i, .failure(error))
+                    parts.set(i, Result {
+                        try profilePart(i, &part) {
+                            n += 1
+                            if n & 1023 == 0 { parts.done(1024) }
+                        }
+                        return part
+                    })
                 }
+                return parts.results
             }
-            return parts.results
         }
         for result in results {
-            switch result {
-            case .success(let p): merge(p)
-            case .failure(let e): throw e
-            }
+            let part = try result.get()
+            merge(part)
+            sourceBytes += part.sourceBytes      // a folder's parts count the bytes they read
         }
     }
 }
@@ -70,11 +92,11 @@ extension DatasetProfile {
     }
 }
 
-/// The profiles of the ranges, filled from several threads, and the shared tile count
-/// reported to the caller's progress under the same lock.
-private final class _ProfileParts: @unchecked Sendable {
+/// The profiles of the ranges, filled from several threads, and the shared count of items
+/// (tiles or bytes) reported to the caller's progress under the same lock.
+final class _ProfileParts<Part>: @unchecked Sendable {
     private let lock = NSLock()
-    private var slots: [Result<DatasetProfile, Error>?]
+    private var slots: [Result<Part, Error>?]
     private var tilesDone = 0
     private let progress: (Int) -> Void
 
@@ -83,7 +105,7 @@ private final class _ProfileParts: @unchecked Sendable {
         self.progress = progress
     }
 
-    func set(_ i: Int, _ r: Result<DatasetProfile, Error>) { lock.lock(); slots[i] = r; lock.unlock() }
+    func set(_ i: Int, _ r: Result<Part, Error>) { lock.lock(); slots[i] = r; lock.unlock() }
 
     func done(_ n: Int) {
         lock.lock()
@@ -92,5 +114,5 @@ private final class _ProfileParts: @unchecked Sendable {
         lock.unlock()
     }
 
-    var results: [Result<DatasetProfile, Error>] { lock.lock(); defer { lock.unlock() }; return slots.compactMap { $0 } }
+    var results: [Result<Part, Error>] { lock.lock(); defer { lock.unlock() }; return slots.compactMap { $0 } }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import GeoJSON
 import TileArchive
 
 extension DatasetProfile {
@@ -8,7 +9,7 @@ extension DatasetProfile {
     /// histogram buckets, the capped key and layer tables in first-seen order, the
     /// coverage grid, every tile size, and the findings kept.
     public struct Shard: Codable, Equatable, Sendable {
-        /// `graticule-profile-shard/1`; a file of another version is refused.
+        /// `graticule-profile-shard/2`; a file of another version is refused.
         public var schema: String
         /// What the shard was cut from: the file's name, size and fingerprint.
         public var dataset: ShardDataset
@@ -37,8 +38,28 @@ extension DatasetProfile {
         public var errors: Int
         public var warnings: Int
         public var shown: [String]
+        /// For a shard of a GeoJSON sequence file: where its elements start and end, and its
+        /// problems with element indices counted from the shard's first element, which the
+        /// merge renumbers. Nil for an archive's shard.
+        public var sequence: ShardSequence?
 
-        public static let currentSchema = "graticule-profile-shard/1"
+        public static let currentSchema = "graticule-profile-shard/2"
+    }
+
+    /// How a shard of a sequence file ended (`GeoJSONFeatureStream.PartEnd`), and its
+    /// problems.
+    public struct ShardSequence: Codable, Equatable, Sendable {
+        public var firstStart: Int
+        public var stoppedAt: Int
+        public var elements: Int
+        public var problemCount: Int
+        public var problems: [ShardProblem]
+    }
+
+    /// A problem of a sequence shard: the element index within the shard and the error.
+    public struct ShardProblem: Codable, Equatable, Sendable {
+        public var index: Int
+        public var error: String
     }
 
     public struct ShardDataset: Codable, Equatable, Sendable {
@@ -54,13 +75,57 @@ extension DatasetProfile {
         public var tiles: Int
     }
 
-    /// Identifies the PMTiles archive at `path`: its name, size and header fingerprint.
+    /// Identifies the dataset at `path`: its name, size and a fingerprint, of the header
+    /// for a PMTiles archive, of the first and last 64 KiB for another file, of the tile
+    /// files' names and sizes for a tile folder.
     public static func shardDataset(path: String) throws -> ShardDataset {
-        let r = try PMTilesReader(path: path)
-        let head = try r.read(offset: 0, length: PMTiles.Header.size, section: "header")
         var h: UInt64 = 0xCBF2_9CE4_8422_2325
-        for b in head { h = (h ^ UInt64(b)) &* 0x0000_0100_0000_01B3 }
-        return ShardDataset(name: (path as NSString).lastPathComponent, bytes: r.fileSize, fingerprint: String(h, radix: 16))
+        func hash(_ bytes: some Sequence<UInt8>) { for b in bytes { h = (h ^ UInt64(b)) &* 0x0000_0100_0000_01B3 } }
+        let name = (path as NSString).lastPathComponent
+        if path.hasSuffix(".pmtiles") || PMTiles.hasMagic(path: path) {
+            let r = try PMTilesReader(path: path)
+            hash(try r.read(offset: 0, length: PMTiles.Header.size, section: "header"))
+            return ShardDataset(name: name, bytes: r.fileSize, fingerprint: String(h, radix: 16))
+        }
+        var isDir: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDir), isDir.boolValue {
+            // A tile folder: its tile files' names and sizes, in the order they are read.
+            var bytes = 0
+            for (_, f) in try folderTiles(path).tiles {
+                let size = (try? FileManager.default.attributesOfItem(atPath: path + "/" + f)[.size] as? Int) ?? 0
+                bytes += size
+                hash(Array("\(f)\u{0}\(size)\u{0}".utf8))
+            }
+            return ShardDataset(name: name, bytes: bytes, fingerprint: String(h, radix: 16))
+        }
+        guard let file = FileHandle(forReadingAtPath: path) else { throw Failure(description: "cannot read \(path)") }
+        defer { try? file.close() }
+        let size = Int(try file.seekToEnd())
+        try file.seek(toOffset: 0)
+        hash(try file.read(upToCount: 65_536) ?? Data())
+        try file.seek(toOffset: UInt64(max(0, size - 65_536)))
+        hash(try file.read(upToCount: 65_536) ?? Data())
+        return ShardDataset(name: name, bytes: size, fingerprint: String(h, radix: 16))
+    }
+
+    /// Profiles shard `shard.index` of the sequence file at `path`: the elements that
+    /// start in that one of the ranges `--jobs` would cut.
+    mutating func profileSequenceShard(_ path: String, shard: (index: Int, count: Int), progress: (Progress) -> Void) throws {
+        let (fileFormat, ranges) = try GeoJSONSequenceParts.ranges(path: path, count: shard.count)
+        let size = ranges.last?.upperBound ?? 0
+        var done = 0
+        let part = try Self.profileSequencePart(path, range: ranges[shard.index], format: fileFormat, zoom: zoom, keep: keep) {
+            done += $0
+            progress(Progress(done: done, total: size, count: done, unit: "bytes"))
+        }
+        merge(part.profile)
+        for q in part.problems { finding(error: true, "\(q)") }
+        errors += part.problemCount - part.problems.count
+        format = GeoJSONFeatureStream.layoutName(fileFormat)
+        sourceBytes = size
+        sequenceShard = ShardSequence(firstStart: part.end.firstStart, stoppedAt: part.end.stoppedAt, elements: part.end.elements,
+                                      problemCount: part.problemCount,
+                                      problems: part.problems.map { ShardProblem(index: $0.index, error: "\($0.error)") })
     }
 
     /// This profile as shard `index` of `count` of `dataset`.
@@ -75,7 +140,7 @@ extension DatasetProfile {
                      tileSizes: Dictionary(uniqueKeysWithValues: tileSizes.map { ("\($0.key)", $0.value) }),
                      rawBytes: Dictionary(uniqueKeysWithValues: rawBytes.map { ("\($0.key)", $0.value) }),
                      layers: layerOrder.compactMap { n in layers[n].map { ShardLayer(name: n, features: $0.features, tiles: $0.tiles) } },
-                     errors: errors, warnings: warnings, shown: shown)
+                     errors: errors, warnings: warnings, shown: shown, sequence: sequenceShard)
     }
 
     /// The profile one shard holds, checked for consistency.
@@ -122,6 +187,24 @@ extension DatasetProfile {
         errors = s.errors
         warnings = s.warnings
         shown = s.shown
+        if let q = s.sequence {
+            // The findings are the problems, added again renumbered by the merge.
+            guard q.problemCount == s.errors, s.warnings == 0, q.problems.count <= q.problemCount,
+                  q.firstStart <= q.stoppedAt, q.elements >= 0 else {
+                throw Failure(description: "shard \(s.index): malformed sequence figures")
+            }
+            errors = 0
+            shown = []
+            sequenceShard = q
+        }
+    }
+
+    /// Adds a sequence shard's problems, renumbered to follow `elementBase` elements.
+    mutating func addProblems(of q: ShardSequence, elementBase: Int) {
+        for p in q.problems {
+            finding(error: true, GeoJSONFeatureStream.Problem.text(index: p.index + elementBase, location: nil, error: p.error))
+        }
+        errors += q.problemCount - q.problems.count
     }
 
     /// The profile of a whole dataset from the files of all its shards, in any order:
@@ -157,13 +240,31 @@ extension DatasetProfile {
                 + (indices.contains { $0 < 0 || $0 >= first.count } ? "; out of range" : ""))
         }
         let ordered = shards.sorted { $0.index < $1.index }
-        self = try DatasetProfile(shard: ordered[0])
-        sourceBytes = first.dataset.bytes
-        for s in ordered.dropFirst() {
+        guard ordered.allSatisfy({ ($0.sequence == nil) == (first.sequence == nil) }) else {
+            throw Failure(description: "the shards mix an archive's shards and a sequence file's")
+        }
+        self = DatasetProfile(zoom: first.zoom, keep: first.keep)
+        var elementBase = 0
+        var next: Int?
+        for s in ordered {
             let part = try DatasetProfile(shard: s)
+            if s.index == 0 { (format, metadata) = (part.format, part.metadata) }
             merge(part)
             seconds = Swift.max(seconds, part.seconds)
             peakResident = Swift.max(peakResident, part.peakResident)
+            if let q = part.sequenceShard {
+                if let next, q.firstStart != next {
+                    throw Failure(description: "shard \(s.index) starts at byte \(q.firstStart), but shard \(s.index - 1) read "
+                        + "on to byte \(next): an element spans the cut (a newline-delimited element over several lines). "
+                        + "Profile this file in fewer shards, or with --jobs, which reads such a part again")
+                }
+                addProblems(of: q, elementBase: elementBase)
+                elementBase += q.elements
+                next = q.stoppedAt
+            }
         }
+        // One pass names a sequence's format after its first element (none: the default).
+        if first.sequence != nil && elementBase == 0 { format = GeoJSONFeatureStream.layoutName(nil) }
+        sourceBytes = first.dataset.bytes
     }
 }

@@ -26,13 +26,17 @@ extension DatasetProfile {
     ///
     /// - Throws: `Failure` when the path cannot be read, or the error of the reader when
     ///   the data is not of its format.
-    /// With `jobs` above 1 a PMTiles archive is profiled by that many threads over
-    /// consecutive tile-id ranges, merged in order (`merge(_:)`): the figures are exactly
-    /// those of one job. Other inputs are read by one job.
+    /// With `jobs` above 1 a tile folder, an MBTiles or a PMTiles archive is profiled by
+    /// that many threads over consecutive tile ranges (in the order one job reads: tile id
+    /// for PMTiles, rowid or zoom/column/row for MBTiles, zoom/column/row for a folder),
+    /// and a GeoJSON text sequence or newline-delimited file over consecutive byte ranges
+    /// cut between elements, merged in order (`merge(_:)`): the figures and findings are
+    /// exactly those of one job. A FeatureCollection, a folder of GeoJSON files and an
+    /// MBTiles view that SQLite would have to sort are read by one job.
     ///
-    /// With `shard` (index, count) only that shard of a PMTiles archive is profiled: the
-    /// index-th of `count` consecutive tile-id ranges of about equal tile counts (the cut
-    /// `jobs` uses), deterministic for an archive. Other inputs cannot be sharded yet.
+    /// With `shard` (index, count) only that shard is profiled: the index-th of the
+    /// `count` ranges `jobs` would use, deterministic for a dataset. The other inputs
+    /// cannot be sharded.
     public mutating func profile(path: String, validate: Bool = true, jobs: Int = 1,
                                  shard: (index: Int, count: Int)? = nil,
                                  progress: (Progress) -> Void = { _ in }) throws {
@@ -44,14 +48,22 @@ extension DatasetProfile {
             guard shard.count >= 1, (0..<shard.count).contains(shard.index) else {
                 throw Failure(description: "shard \(shard.index) of \(shard.count): the index must be 0...count-1")
             }
-            guard !isDir.boolValue, path.hasSuffix(".pmtiles") || PMTiles.hasMagic(path: path) else {
-                throw Failure(description: "\(path): only PMTiles archives can be profiled in shards")
+            if isDir.boolValue {
+                try profileFolder(path, validate: validate, shard: shard, progress: progress)
+            } else if path.hasSuffix(".pmtiles") || PMTiles.hasMagic(path: path) {
+                try profilePMTilesShard(path, validate: validate, shard: shard, progress: progress)
+            } else if path.hasSuffix(".mbtiles") {
+                try profileMBTiles(path, validate: validate, shard: shard, progress: progress)
+            } else if Self.sequenceFileSize(path) != nil {
+                try profileSequenceShard(path, shard: shard, progress: progress)
+            } else {
+                throw Failure(description: "\(path): only tile folders, PMTiles and MBTiles archives and GeoJSON "
+                    + "sequence files (RFC 8142, newline-delimited) can be profiled in shards")
             }
-            try profilePMTilesShard(path, validate: validate, shard: shard, progress: progress)
             return
         }
-        if isDir.boolValue { try profileFolder(path, validate: validate, progress: progress) }
-        else if path.hasSuffix(".mbtiles") { try profileMBTiles(path, validate: validate, progress: progress) }
+        if isDir.boolValue { try profileFolder(path, validate: validate, jobs: jobs, progress: progress) }
+        else if path.hasSuffix(".mbtiles") { try profileMBTiles(path, validate: validate, jobs: jobs, progress: progress) }
         else if path.hasSuffix(".pmtiles") || PMTiles.hasMagic(path: path) {
             try profilePMTiles(path, validate: validate, jobs: jobs, progress: progress)
         }
@@ -60,9 +72,19 @@ extension DatasetProfile {
             guard let d = FileManager.default.contents(atPath: path) else { throw Failure(description: "cannot read \(path)") }
             sourceBytes = d.count
             [UInt8](d).withUnsafeBytes { addTile(TileID(z: 0, x: 0, y: 0)!, stored: $0, validate: validate) }
+        } else if jobs > 1, let size = Self.sequenceFileSize(path) {
+            try profileSequenceInParallel(path, jobs: jobs) { progress(Progress(done: $0, total: size, count: $0, unit: "bytes")) }
         } else {
             try profileGeoJSON(path, progress: progress)
         }
+    }
+
+    /// The size of `path` when it is a regular file that `GeoJSONFeatureStream` reads as a
+    /// sequence, nil otherwise.
+    static func sequenceFileSize(_ path: String) -> Int? {
+        guard let source = try? FileByteSource(path: path), let size = source.size,
+              GeoJSONFeatureStream.isSequence(source, format: .auto) else { return nil }
+        return size
     }
 
     mutating func profileGeoJSON(_ path: String, progress: (Progress) -> Void) throws {
@@ -93,11 +115,51 @@ extension DatasetProfile {
         format = "GeoJSON folder (\(files.count) file\(files.count == 1 ? "" : "s"))"
     }
 
-    mutating func profileFolder(_ path: String, validate: Bool, progress: (Progress) -> Void) throws {
+    mutating func profileFolder(_ path: String, validate: Bool, jobs: Int = 1, shard: (index: Int, count: Int)? = nil,
+                                progress: (Progress) -> Void) throws {
         format = "tile folder"
+        let (files, geojson, outside) = try Self.folderTiles(path)
+        for f in outside { finding(error: false, "\(f): not under z/x/y; profiled without a tile id") }
+        if files.isEmpty {
+            guard !geojson.isEmpty else {
+                throw Failure(description: "\(path): a folder with no tiles (z/x/y.mvt or .pbf) and no GeoJSON files")
+            }
+            guard shard == nil else { throw Failure(description: "\(path): a folder of GeoJSON files cannot be profiled in shards") }
+            try profileGeoJSONFolder(path, files: geojson, progress: progress)
+            return
+        }
+        let parts = Self.folderParts(files.count, jobs: shard?.count ?? jobs)
+        if let shard {
+            // The findings about files outside z/x/y belong to the first shard alone.
+            if shard.index > 0 { (warnings, shown) = (0, []) }
+            var n = 0
+            addFolderTiles(path, files[parts[shard.index]], validate: validate) {
+                n += 1
+                if n & 255 == 0 { progress(Progress(done: n, total: nil, count: n, unit: "tiles")) }
+            }
+            return
+        }
+        if parts.count > 1 {
+            try profileTilePartsInParallel(parts.count, progress: { progress(Progress(done: $0, total: files.count, count: $0, unit: "tiles")) }) {
+                i, part, tick in part.addFolderTiles(path, files[parts[i]], validate: validate, tileDone: tick)
+            }
+            return
+        }
+        var n = 0
+        addFolderTiles(path, files[...], validate: validate) {
+            n += 1
+            if n & 255 == 0 { progress(Progress(done: n, total: files.count, count: n, unit: "tiles")) }
+        }
+    }
+
+    /// The tiles of a folder sorted by zoom, column, row and name (files that are not
+    /// under z/x/y count as tile 0/0/0), its GeoJSON files in name order, and the tile
+    /// files outside z/x/y in name order.
+    static func folderTiles(_ path: String) throws -> (tiles: [(TileID, String)], geojson: [String], outside: [String]) {
         guard let e = FileManager.default.enumerator(atPath: path) else { throw Failure(description: "cannot list \(path)") }
         var files: [(TileID, String)] = []
         var geojson: [String] = []
+        var outside: [String] = []
         while let f = e.nextObject() as? String {
             if [".geojson", ".json", ".geojsonl", ".geojsons", ".geojsonseq", ".ndjson", ".jsonl"].contains(where: { f.hasSuffix($0) }) {
                 var isDir: ObjCBool = false
@@ -110,36 +172,67 @@ extension DatasetProfile {
                let t = TileID(z: z, x: x, y: y) {
                 files.append((t, f))
             } else {
-                finding(error: false, "\(f): not under z/x/y; profiled without a tile id")
+                outside.append(f)
                 files.append((TileID(z: 0, x: 0, y: 0)!, f))
             }
         }
-        if files.isEmpty {
-            guard !geojson.isEmpty else {
-                throw Failure(description: "\(path): a folder with no tiles (z/x/y.mvt or .pbf) and no GeoJSON files")
-            }
-            try profileGeoJSONFolder(path, files: geojson.sorted(), progress: progress)
-            return
-        }
-        for (i, (t, f)) in files.enumerated() {
+        files.sort { ($0.0.z, $0.0.x, $0.0.y) != ($1.0.z, $1.0.x, $1.0.y) ? ($0.0.z, $0.0.x, $0.0.y) < ($1.0.z, $1.0.x, $1.0.y) : $0.1 < $1.1 }
+        return (files, geojson.sorted(), outside.sorted())
+    }
+
+    /// `count` files cut into `jobs` consecutive ranges of about equal length.
+    static func folderParts(_ count: Int, jobs: Int) -> [Range<Int>] {
+        (0..<jobs).map { count * $0 / jobs..<count * ($0 + 1) / jobs }
+    }
+
+    /// Adds the tile files `files` of the folder at `path`, in order; `tileDone` is called
+    /// after each.
+    mutating func addFolderTiles(_ path: String, _ files: ArraySlice<(TileID, String)>, validate: Bool, tileDone: () -> Void) {
+        for (t, f) in files {
             guard let d = FileManager.default.contents(atPath: path + "/" + f) else { finding(error: true, "\(f): unreadable"); continue }
             sourceBytes += d.count
             [UInt8](d).withUnsafeBytes { addTile(t, stored: $0, validate: validate) }
-            if i & 255 == 0 { progress(Progress(done: i, total: files.count, count: i, unit: "tiles")) }
+            tileDone()
         }
     }
 
-    mutating func profileMBTiles(_ path: String, validate: Bool, progress: (Progress) -> Void) throws {
+    mutating func profileMBTiles(_ path: String, validate: Bool, jobs: Int = 1, shard: (index: Int, count: Int)? = nil,
+                                 progress: (Progress) -> Void) throws {
         format = "MBTiles"
         let r = try MBTilesReader(path: path)
         let total = try r.count()
         sourceBytes = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
         for (k, v) in try r.metadata() where ["name", "format", "minzoom", "maxzoom", "bounds"].contains(k) { metadata.append((k, v)) }
+        if let shard {
+            guard r.order != .unordered else {
+                throw Failure(description: "\(path): the tiles view would have to be sorted to be cut; profile it in one run")
+            }
+            var n = 0
+            try addMBTilesTiles(r, range: try r.parts(shard.count)[shard.index], validate: validate) {
+                n += 1
+                if n & 1023 == 0 { progress(Progress(done: n, total: nil, count: n, unit: "tiles")) }
+            }
+            return
+        }
+        if jobs > 1 && r.order != .unordered {
+            try profileMBTilesInParallel(path, reader: r, validate: validate, jobs: jobs) {
+                progress(Progress(done: $0, total: total, count: $0, unit: "tiles"))
+            }
+            return
+        }
         var n = 0
-        try r.forEachTile(invalid: { finding(error: true, "tiles row with \($0): not a tile") }) { t, bytes in
-            addTile(t, stored: bytes, validate: validate)
+        try addMBTilesTiles(r, range: nil, validate: validate) {
             n += 1
             if n & 1023 == 0 { progress(Progress(done: n, total: total, count: n, unit: "tiles")) }
+        }
+    }
+
+    /// Adds the tiles of `r` in `range` (nil: all), in the archive's row order; `tileDone`
+    /// is called after each tile.
+    mutating func addMBTilesTiles(_ r: MBTilesReader, range: MBTilesReader.RowRange?, validate: Bool, tileDone: () -> Void) throws {
+        try r.forEachTile(in: range, invalid: { finding(error: true, "tiles row with \($0): not a tile") }) { t, bytes in
+            addTile(t, stored: bytes, validate: validate)
+            tileDone()
             return true
         }
     }

@@ -60,6 +60,9 @@ public struct DatasetProfile {
     public internal(set) var errors = 0, warnings = 0
     /// The first `keep` findings, as text.
     public internal(set) var shown: [String] = []
+    /// How the part of a sequence file profiled as a shard ended, and its problems
+    /// (`profile(path:shard:)` on a GeoJSON sequence); nil otherwise.
+    var sequenceShard: ShardSequence?
 
     public init(zoom: Int, keep: Int) { self.zoom = zoom; self.keep = keep }
 

@@ -96,6 +96,14 @@ public final class FileByteSource: GeoJSONByteSource {
         return Int(st.st_size)
     }
 
+    /// Moves the read position to `offset` (a regular file only; `read` goes on from
+    /// there, `bytesRead` counts from there).
+    func seek(to offset: Int) throws(GeoJSONSourceError) {
+        guard size != nil, pending.isEmpty, lseek(fd, off_t(offset), SEEK_SET) == off_t(offset) else {
+            throw GeoJSONSourceError("\(path): cannot be read from byte \(offset) (not a regular file)")
+        }
+    }
+
     public func reread(at offset: Int, into buffer: UnsafeMutableRawBufferPointer) -> Int? {
         guard size != nil else { return nil }      // pipes and sockets cannot seek
         if buffer.count == 0 { return 0 }

@@ -28,7 +28,11 @@ public struct GeoJSONFeatureStream {
         public var location: SourceLocation?
         public var error: GeoJSONError
 
-        public var description: String {
+        public var description: String { Self.text(index: index, location: location, error: "\(error)") }
+
+        /// The text of a problem from its parts (`description`; also for problems kept as
+        /// text and renumbered, as in the shards of a profile).
+        public static func text(index: Int, location: SourceLocation?, error: String) -> String {
             location.map { "feature \(index) at \($0): \(error)" } ?? "element \(index): \(error)"
         }
     }
@@ -45,13 +49,58 @@ public struct GeoJSONFeatureStream {
     /// "GeoJSON text sequence (RFC 8142)" or "newline-delimited GeoJSON".
     public private(set) var layout: String
 
+    /// The part of a sequence file this stream reads (`init(path:part:format:)`), nil for
+    /// the whole file.
+    public let part: (range: Range<Int>, format: GeoJSONSequenceReader.Format)?
+    /// How reading the part ended, once `forEach` has run over a part.
+    public private(set) var partEnd: PartEnd?
+    private var partReader: GeoJSONSequenceReader?
+
     /// - Throws: `GeoJSONSourceError` when the file cannot be opened.
     public init(path: String, format: Format = .auto, skipsInvalidFeatures: Bool = false) throws(GeoJSONSourceError) {
+        part = nil
         let source = try FileByteSource(path: path)
         self.source = source
         isSequence = Self.isSequence(source, format: format)
         self.skipsInvalidFeatures = skipsInvalidFeatures
+        partReader = nil
         layout = isSequence ? "GeoJSON sequence" : "GeoJSON FeatureCollection"
+    }
+
+    /// A stream over one part of a sequence file (RFC 8142 or newline-delimited, read as
+    /// `format`): the elements that start in `range`, the last of them read to its end
+    /// even when that lies beyond the range. `GeoJSONSequenceParts` cuts a file into such
+    /// parts. Locations in problems are those of the whole file; element indices count
+    /// from 0 at the part's first element (add the elements of the parts before it).
+    ///
+    /// - Throws: `GeoJSONSourceError` when the file cannot be opened or is not a regular
+    ///   file.
+    public init(path: String, part range: Range<Int>, format: GeoJSONSequenceReader.Format) throws(GeoJSONSourceError) {
+        source = try FileByteSource(path: path)
+        guard source.size != nil else { throw GeoJSONSourceError("\(path): only a regular file can be read in parts") }
+        isSequence = true
+        skipsInvalidFeatures = true
+        part = (range, format)
+        layout = Self.layoutName(format)
+        partReader = try GeoJSONSequenceReader(file: source, startingAt: range.lowerBound, format: format)
+        partReader?.limit = range.upperBound
+    }
+
+    /// How the elements of a part ended (see `init(path:part:format:)`).
+    public struct PartEnd: Sendable, Equatable {
+        /// Features given to `forEach`'s body.
+        public var features: Int
+        /// Elements read, readable or broken.
+        public var elements: Int
+        /// The absolute offset of the part's first element (its end when it has none).
+        public var firstStart: Int
+        /// The start of the first element left to the next part, or the end of the file.
+        public var stoppedAt: Int
+    }
+
+    /// The `layout` of a sequence read as `format` (nil: no element was found).
+    public static func layoutName(_ format: GeoJSONSequenceReader.Format?) -> String {
+        format == .rfc8142 ? "GeoJSON text sequence (RFC 8142)" : "newline-delimited GeoJSON"
     }
 
     /// Whether `source` is read as a sequence under `format` (by its name, then by its
@@ -86,7 +135,7 @@ public struct GeoJSONFeatureStream {
         // features at once, so a count is not tested for a multiple of 256).
         var nextReport = 256
         if isSequence {
-            let reader = GeoJSONSequenceReader(source: source)
+            let reader = partReader ?? GeoJSONSequenceReader(source: source)
             var reported = 0
             while let o = try reader.next() {
                 switch o {
@@ -102,8 +151,13 @@ public struct GeoJSONFeatureStream {
                 }
             }
             for b in reader.broken.dropFirst(reported) { problem(Problem(index: b.index, location: nil, error: b.error)) }
-            layout = reader.format == .rfc8142 ? "GeoJSON text sequence (RFC 8142)" : "newline-delimited GeoJSON"
+            layout = Self.layoutName(reader.format)
             progress(reader.bytesConsumed, n)
+            if part != nil {
+                partEnd = PartEnd(features: n, elements: reader.nextIndex,
+                                  firstStart: reader.firstStart ?? reader.bytesConsumed,
+                                  stoppedAt: reader.stoppedAt ?? reader.bytesConsumed)
+            }
             return n
         }
         let reader = GeoJSONFeatureReader(source: source, onInvalidFeature: skipsInvalidFeatures ? .skip : .fail)

@@ -27,10 +27,38 @@ public final class GeoJSONSequenceReader {
     public private(set) var broken: [BrokenElement] = []
     public private(set) var nextIndex = 0
     var started = false
+    /// Elements that start at or after this absolute byte offset are left unread: `next()`
+    /// returns nil before the first of them. Set it to read one part of a file
+    /// (`GeoJSONFeatureStream.forEach(part:...)`).
+    public var limit = Int.max
+    /// The absolute offset where the first element started, once `next()` has found one
+    /// (or the input's end, when it holds none).
+    public private(set) var firstStart: Int?
+    /// Where `next()` stopped once it returned nil: the start of the first element at or
+    /// after `limit`, or the end of the input.
+    public private(set) var stoppedAt: Int?
 
     public init(source: some GeoJSONByteSource, chunkSize: Int = 65_536, options: GeoJSONReadOptions = GeoJSONReadOptions()) {
         parser = _GeoJSONParser(cursor: _Tokenizer(source: source, chunkSize: chunkSize, maxDepth: options.maxDepth),
                                 options: options)
+    }
+
+    /// A reader of the elements of `source` from the absolute byte offset `offset` on, read
+    /// as `format`: a part of a file whose earlier bytes another reader reads. Offsets,
+    /// lines and columns in errors stay those of the whole file (`source` re-reads its
+    /// bytes from the start to count lines); element indices count from 0 at `offset`.
+    /// `offset` 0 reads the whole file, the byte-order mark included.
+    ///
+    /// - Throws: `GeoJSONSourceError` when the file cannot be positioned at `offset`.
+    public init(file source: FileByteSource, startingAt offset: Int, format: Format,
+                chunkSize: Int = 65_536, options: GeoJSONReadOptions = GeoJSONReadOptions()) throws(GeoJSONSourceError) {
+        try source.seek(to: offset)
+        parser = _GeoJSONParser(cursor: _Tokenizer(source: source, chunkSize: chunkSize, maxDepth: options.maxDepth),
+                                options: options)
+        parser.c.baseOffset = offset
+        parser.c.countedTo = offset
+        self.format = format
+        started = offset > 0
     }
 
     public convenience init(path: String, chunkSize: Int = 65_536, options: GeoJSONReadOptions = GeoJSONReadOptions()) throws(GeoJSONSourceError) {
@@ -59,7 +87,11 @@ public final class GeoJSONSequenceReader {
             // Skip whitespace and RS bytes between elements.
             var sawRS = false
             while true {
-                guard let b = try parser.c.peekNonWhitespace() else { return nil }
+                guard let b = try parser.c.peekNonWhitespace() else {
+                    stoppedAt = parser.c.offset(parser.c.pos)
+                    if firstStart == nil { firstStart = stoppedAt }
+                    return nil
+                }
                 if b == Self.rs {
                     sawRS = true
                     parser.c.pos += 1
@@ -68,9 +100,14 @@ public final class GeoJSONSequenceReader {
                 break
             }
             if format == nil { format = sawRS ? .rfc8142 : .newlineDelimited }
+            let start = parser.c.offset(parser.c.pos)
+            if firstStart == nil { firstStart = start }
+            if start >= limit {
+                stoppedAt = start
+                return nil
+            }
             let index = nextIndex
             nextIndex += 1
-            let start = parser.c.offset(parser.c.pos)
             parser.c.mark = start
             parser.c.forgetRemembered()
             defer { parser.c.mark = nil }

@@ -75,7 +75,7 @@ struct Run: ParsableCommand {
     @Option(help: "The figures as CSV, as --csv; with --shard, the shard file for `profile merge` (required).")
     var output: String?
 
-    @Option(help: "Profile only shard I of N of a PMTiles archive (0-based: 0/4 ... 3/4): consecutive tile-id ranges of about equal tile counts; --output receives the shard file.")
+    @Option(help: "Profile only shard I of N (0-based: 0/4 ... 3/4): of a tile folder, MBTiles or PMTiles archive by consecutive tile ranges, of a GeoJSON text sequence or newline-delimited file by byte ranges cut between elements; --output receives the shard file.")
     var shard: String?
 
     @Option(help: "Findings to print (all are counted).")
@@ -87,7 +87,7 @@ struct Run: ParsableCommand {
     @Flag(help: "Tiles: skip MVT validation (faster; no findings).")
     var noValidate = false
 
-    @Option(help: "Threads for a PMTiles archive (default: the machine's cores), over consecutive tile-id ranges merged exactly: the figures equal those of --jobs 1. Other inputs are read by one thread.")
+    @Option(help: "Threads (default: the machine's cores) for a tile folder, MBTiles or PMTiles archive, over consecutive tile ranges, or a GeoJSON text sequence or newline-delimited file, over byte ranges cut between elements, merged exactly: the figures and findings equal those of --jobs 1. A FeatureCollection is read by one thread.")
     var jobs = ProcessInfo.processInfo.activeProcessorCount
 
     func validate() throws {

@@ -71,12 +71,109 @@ public final class MBTilesReader {
         return Array(UnsafeRawBufferPointer(start: p, count: n))
     }
 
-    /// Visits every tile (XYZ id, stored bytes); rows that are not a valid tile id are
-    /// reported to `invalid` with their raw zoom/column/row. Return false to stop.
-    public func forEachTile(invalid: (String) -> Void = { _ in },
+    /// The order rows are visited in, which `parts(_:)` cuts.
+    public enum RowOrder: Sendable, Equatable {
+        /// By rowid: `tiles` is a table (a table scan, no sort).
+        case rowid
+        /// By zoom, column and row: `tiles` is a view (as in the deduplicated layout of
+        /// `map` and `images`) that an index gives in that order.
+        case key
+        /// As SQLite returns them: a view that would have to be sorted. Not cut.
+        case unordered
+    }
+
+    /// A range of rows in `order`: `lower` up to, not including, `upper` (nil: open).
+    /// Rowid order uses the first element of each bound.
+    public struct RowRange: Sendable, Equatable {
+        public var lower: [Int64]?
+        public var upper: [Int64]?
+    }
+
+    /// The order `forEachTile` visits rows in (see `RowOrder`).
+    public private(set) lazy var order: RowOrder = {
+        // A view answers `rowid` too (with nulls), so the schema says which it is; a table
+        // WITHOUT ROWID fails the query.
+        if let t = try? prepare("SELECT type FROM sqlite_master WHERE name = 'tiles'") {
+            let isTable = sqlite3_step(t) == SQLITE_ROW && sqlite3_column_text(t, 0).map { String(cString: $0) } == "table"
+            sqlite3_finalize(t)
+            if isTable, let s = try? prepare("SELECT rowid FROM tiles LIMIT 1") {
+                sqlite3_finalize(s)
+                return .rowid
+            }
+        }
+        guard let plan = try? prepare("EXPLAIN QUERY PLAN " + Self.select + " ORDER BY zoom_level, tile_column, tile_row") else {
+            return .unordered
+        }
+        defer { sqlite3_finalize(plan) }
+        while sqlite3_step(plan) == SQLITE_ROW {
+            if let d = sqlite3_column_text(plan, 3), String(cString: d).contains("TEMP B-TREE") { return .unordered }
+        }
+        return .key
+    }()
+
+    static let select = "SELECT zoom_level, tile_column, tile_row, tile_data FROM tiles"
+
+    /// The rows cut into `count` consecutive ranges of `order`, of about equal row counts
+    /// (equal rowid spans in rowid order); one range, the whole archive, when the order is
+    /// `unordered`. The ranges depend only on the archive.
+    public func parts(_ count: Int) throws(MBTiles.Error) -> [RowRange] {
+        precondition(count >= 1, "at least one part")
+        var bounds: [[Int64]?] = [nil]
+        switch order {
+        case .unordered:
+            return [RowRange(lower: nil, upper: nil)]
+        case .rowid:
+            let s = try prepare("SELECT min(rowid), max(rowid) FROM tiles")
+            defer { sqlite3_finalize(s) }
+            guard sqlite3_step(s) == SQLITE_ROW, sqlite3_column_type(s, 0) != SQLITE_NULL else { break }
+            let lo = sqlite3_column_int64(s, 0), hi = sqlite3_column_int64(s, 1)
+            let span = Double(hi) - Double(lo) + 1
+            for i in 1..<count { bounds.append([lo + Int64(span * Double(i) / Double(count))]) }
+        case .key:
+            let total = try self.count()
+            let s = try prepare("SELECT zoom_level, tile_column, tile_row FROM tiles ORDER BY zoom_level, tile_column, tile_row LIMIT 1 OFFSET ?1")
+            defer { sqlite3_finalize(s) }
+            for i in 1..<count {
+                sqlite3_reset(s)
+                sqlite3_bind_int64(s, 1, Int64(total / count * i))
+                guard sqlite3_step(s) == SQLITE_ROW else { bounds.append(bounds.last!); continue }
+                bounds.append((0..<3).map { sqlite3_column_int64(s, Int32($0)) })
+            }
+        }
+        // An empty archive: the first part is the whole, the others are empty.
+        let none = [Int64](repeating: .max, count: 3)
+        while bounds.count < count { bounds.append(none) }
+        bounds.append(nil)
+        return (0..<count).map { RowRange(lower: bounds[$0], upper: bounds[$0 + 1]) }
+    }
+
+    /// Visits every tile (XYZ id, stored bytes) in `order`, or those of `range`; rows that
+    /// are not a valid tile id are reported to `invalid` with their raw zoom/column/row.
+    /// Return false to stop.
+    public func forEachTile(in range: RowRange? = nil, invalid: (String) -> Void = { _ in },
                             _ body: (TileID, UnsafeRawBufferPointer) throws -> Bool) throws {
-        let s = try prepare("SELECT zoom_level, tile_column, tile_row, tile_data FROM tiles")
+        var sql = Self.select
+        var binds: [Int64] = []
+        let key = order == .rowid ? "rowid" : "(zoom_level, tile_column, tile_row)"
+        func bound(_ op: String, _ b: [Int64]?) -> String? {
+            guard let b else { return nil }
+            let values = order == .rowid ? [b[0]] : b
+            let marks = values.indices.map { "?\(binds.count + $0 + 1)" }.joined(separator: ", ")
+            binds += values
+            return "\(key) \(op) " + (values.count == 1 ? marks : "(\(marks))")
+        }
+        if let range, order != .unordered {
+            let terms = [bound(">=", range.lower), bound("<", range.upper)].compactMap { $0 }
+            if !terms.isEmpty { sql += " WHERE " + terms.joined(separator: " AND ") }
+        }
+        switch order {
+        case .rowid: sql += " ORDER BY rowid"
+        case .key: sql += " ORDER BY zoom_level, tile_column, tile_row"
+        case .unordered: break
+        }
+        let s = try prepare(sql)
         defer { sqlite3_finalize(s) }
+        for (i, v) in binds.enumerated() { sqlite3_bind_int64(s, Int32(i + 1), v) }
         while true {
             let rc = sqlite3_step(s)
             if rc == SQLITE_DONE { break }

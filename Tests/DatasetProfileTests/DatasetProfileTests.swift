@@ -6,13 +6,6 @@ import GeoModel
 import TileArchive
 
 final class DatasetProfileTests: XCTestCase {
-    func temporaryPath(_ name: String) -> String {
-        let dir = NSTemporaryDirectory() + "graticule-profile-\(getpid())-\(UInt32.random(in: 0 ... .max))"
-        try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        addTeardownBlock { try? FileManager.default.removeItem(atPath: dir) }
-        return dir + "/" + name
-    }
-
     /// A text sequence with a feature, a bare geometry and a broken element: both readable
     /// elements are counted, the broken one is a located finding (RFC 8142 §2.4), not lost.
     func testSequenceCountsFeaturesAndReportsBrokenElements() throws {
@@ -179,7 +172,7 @@ final class DatasetProfileTests: XCTestCase {
         XCTAssertTrue(refusal([three[0], other, three[2]]).contains("different datasets"))
         var version = three[2]
         version.schema = "graticule-profile-shard/0"
-        XCTAssertTrue(refusal([three[0], three[1], version]).contains("expected graticule-profile-shard/1"))
+        XCTAssertTrue(refusal([three[0], three[1], version]).contains("expected graticule-profile-shard/2"))
         XCTAssertTrue(refusal([three[0], try shards(3, zoom: 2)[1], three[2]]).contains("different options"))
         XCTAssertTrue(refusal([]).contains("no shard files"))
         var p = DatasetProfile(zoom: 4, keep: 3)
