@@ -29,14 +29,16 @@ extension DatasetProfile {
     /// With `jobs` above 1 a tile folder, an MBTiles or a PMTiles archive is profiled by
     /// that many threads over consecutive tile ranges (in the order one job reads: tile id
     /// for PMTiles, rowid or zoom/column/row for MBTiles, zoom/column/row for a folder),
-    /// and a GeoJSON text sequence or newline-delimited file over consecutive byte ranges
-    /// cut between elements, merged in order (`merge(_:)`): the figures and findings are
-    /// exactly those of one job. A FeatureCollection, a folder of GeoJSON files and an
-    /// MBTiles view that SQLite would have to sort are read by one job.
+    /// a GeoJSON text sequence or newline-delimited file over consecutive byte ranges cut
+    /// between elements, and a FeatureCollection over byte ranges cut between features
+    /// (`profileCollectionInParallel`), merged in order (`merge(_:)`): the figures and
+    /// findings are exactly those of one job. A folder of GeoJSON files and an MBTiles view
+    /// that SQLite would have to sort are read by one job.
     ///
     /// With `shard` (index, count) only that shard is profiled: the index-th of the
-    /// `count` ranges `jobs` would use, deterministic for a dataset. The other inputs
-    /// cannot be sharded.
+    /// `count` ranges `jobs` would use, deterministic for a dataset. A FeatureCollection
+    /// cannot be sharded (its parts depend on one another: the first reads what follows
+    /// the features array), nor can a folder of GeoJSON files.
     public mutating func profile(path: String, validate: Bool = true, jobs: Int = 1,
                                  shard: (index: Int, count: Int)? = nil,
                                  progress: (Progress) -> Void = { _ in }) throws {
@@ -74,9 +76,19 @@ extension DatasetProfile {
             [UInt8](d).withUnsafeBytes { addTile(TileID(z: 0, x: 0, y: 0)!, stored: $0, validate: validate) }
         } else if jobs > 1, let size = Self.sequenceFileSize(path) {
             try profileSequenceInParallel(path, jobs: jobs) { progress(Progress(done: $0, total: size, count: $0, unit: "bytes")) }
+        } else if jobs > 1, let size = Self.collectionFileSize(path) {
+            try profileCollectionInParallel(path, jobs: jobs) { progress(Progress(done: $0, total: size, count: $0, unit: "bytes")) }
         } else {
             try profileGeoJSON(path, progress: progress)
         }
+    }
+
+    /// The size of `path` when it is a regular file that `GeoJSONFeatureStream` reads as
+    /// one GeoJSON text (a FeatureCollection), nil otherwise.
+    static func collectionFileSize(_ path: String) -> Int? {
+        guard let source = try? FileByteSource(path: path), let size = source.size,
+              !GeoJSONFeatureStream.isSequence(source, format: .auto) else { return nil }
+        return size
     }
 
     /// The size of `path` when it is a regular file that `GeoJSONFeatureStream` reads as a

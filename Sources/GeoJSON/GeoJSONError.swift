@@ -47,6 +47,16 @@ public struct GeoJSONError: Error, Equatable, Sendable, CustomStringConvertible 
         self.path = path
     }
 
+    /// This error with the index of its `features[i]` path component moved by `base`
+    /// (an error of a reader of part of a collection, `GeoJSONFeatureReader.init(file:featuresFrom:)`,
+    /// located in the whole collection).
+    public func renumberingFeatures(by base: Int) -> GeoJSONError {
+        guard path.count >= 2, path[0] == .key("features"), case .index(let i) = path[1] else { return self }
+        var e = self
+        e.path[1] = .index(i + base)
+        return e
+    }
+
     /// The path as text: `features[3].geometry.coordinates[0]`; `$` for the root.
     public var pathString: String {
         var s = ""

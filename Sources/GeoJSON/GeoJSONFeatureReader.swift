@@ -32,7 +32,7 @@ public final class GeoJSONFeatureReader {
         public var error: GeoJSONError
     }
 
-    enum State { case start, inFeatures(first: Bool), afterFeatures, single(GeoFeature?), done }
+    enum State { case start, inFeatures(first: Bool), afterFeatures, single(GeoFeature?), paused, done }
 
     var parser: _GeoJSONParser
     var state = State.start
@@ -43,12 +43,70 @@ public final class GeoJSONFeatureReader {
     /// Index of the next feature in the collection (skipped ones included).
     public private(set) var nextIndex = 0
 
+    /// Elements of `features` that start at or after this absolute byte offset are left
+    /// unread: `next()` returns nil before the first of them and the reader pauses there
+    /// (`stoppedAt`), to read one part of a collection while other readers read the rest
+    /// (`init(file:featuresFrom:)`, `resumeAfterFeatures(at:featureCount:)`).
+    public var limit = Int.max
+    /// Where the first element of `features` this reader came to starts (or the array's
+    /// `]`, when it came to none).
+    public private(set) var firstStart: Int?
+    /// The start of the element the reader paused before, at `limit`.
+    public private(set) var stoppedAt: Int?
+    /// The offset just after the `]` that closes `features`, once read.
+    public private(set) var featuresEnd: Int?
+    /// True for a reader of elements of `features` only (`init(file:featuresFrom:)`).
+    let readsElementsOnly: Bool
+
     /// Reads from `source` in reads of `chunkSize` bytes.
     public init(source: some GeoJSONByteSource, chunkSize: Int = 65_536,
                 options: GeoJSONReadOptions = GeoJSONReadOptions(), onInvalidFeature: InvalidFeaturePolicy = .fail) {
         parser = _GeoJSONParser(cursor: _Tokenizer(source: source, chunkSize: chunkSize, maxDepth: options.maxDepth),
                                 options: options)
         policy = onInvalidFeature
+        readsElementsOnly = false
+    }
+
+    /// A reader of the elements of a collection's `features` array only, from the element
+    /// that starts at the absolute byte offset `offset` of `file` up to the array's end
+    /// (`featuresEnd`) or the first element at or after `limit`. Feature indices count
+    /// from 0 at `offset` (in `skipped`, and in the member paths of errors, which
+    /// `GeoJSONError.renumberingFeatures(by:)` moves); offsets, lines and columns are the
+    /// file's. Nothing after the array is read.
+    ///
+    /// - Throws: `GeoJSONSourceError` when the file cannot be positioned at `offset`.
+    public init(file: FileByteSource, featuresFrom offset: Int, chunkSize: Int = 65_536,
+                options: GeoJSONReadOptions = GeoJSONReadOptions(),
+                onInvalidFeature: InvalidFeaturePolicy = .fail) throws(GeoJSONSourceError) {
+        try file.seek(to: offset)
+        parser = _GeoJSONParser(cursor: _Tokenizer(source: file, chunkSize: chunkSize, maxDepth: options.maxDepth),
+                                options: options)
+        parser.c.baseOffset = offset
+        parser.c.countedTo = offset
+        policy = onInvalidFeature
+        readsElementsOnly = true
+        state = .inFeatures(first: true)
+        root.features = []
+    }
+
+    /// Goes on after a pause at `limit` from the end of `features`, at the absolute offset
+    /// `offset` just after its `]`, as if this reader had read the `featureCount` features
+    /// before it: the rest of the collection is read and checked by the next `next()`.
+    /// The source must be a file.
+    public func resumeAfterFeatures(at offset: Int, featureCount: Int) throws(GeoJSONSourceError) {
+        guard case .paused = state, let file = parser.c.source as? FileByteSource else {
+            throw GeoJSONSourceError("the reader is not paused in a file's features")
+        }
+        try file.seek(to: offset)
+        parser.c.baseOffset = offset
+        parser.c.pos = 0
+        parser.c.end = 0
+        parser.c.atEnd = false
+        parser.c.mark = nil
+        parser.c.forgetRemembered()
+        nextIndex = featureCount
+        featuresEnd = offset
+        state = .afterFeatures
     }
 
     /// Reads the file at `path`.
@@ -94,7 +152,7 @@ public final class GeoJSONFeatureReader {
     private func step() throws(GeoJSONError) -> GeoFeature? {
         while true {
             switch state {
-            case .done:
+            case .done, .paused:
                 return nil
             case .single(let f):
                 state = .done
@@ -117,6 +175,7 @@ public final class GeoJSONFeatureReader {
             case .inFeatures(let first):
                 if first {
                     guard let b = try parser.c.peekNonWhitespace() else { throw parser.c.error(.unexpectedEnd, at: parser.c.end) }
+                    if firstStart == nil { firstStart = parser.c.offset(parser.c.pos) }
                     if b == UInt8(ascii: "]") {
                         parser.c.pos += 1
                         state = .afterFeatures
@@ -128,9 +187,24 @@ public final class GeoJSONFeatureReader {
                         continue
                     }
                 }
+                // (At the input's end, `readFeature` reports the truncation as one pass does.)
+                if limit != Int.max, try parser.c.peekNonWhitespace() != nil {
+                    let start = parser.c.offset(parser.c.pos)
+                    if firstStart == nil { firstStart = start }
+                    if start >= limit {
+                        stoppedAt = start
+                        state = .paused
+                        return nil
+                    }
+                }
                 state = .inFeatures(first: false)
                 if let f = try readFeature() { return f }
             case .afterFeatures:
+                if featuresEnd == nil { featuresEnd = parser.c.offset(parser.c.pos) }
+                if readsElementsOnly {
+                    state = .done
+                    return nil
+                }
                 let d = try parser.c.nextNonWhitespace(expected: "',' or '}'")
                 if d == UInt8(ascii: "}") {
                     try finishRoot()

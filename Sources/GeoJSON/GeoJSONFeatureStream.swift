@@ -28,6 +28,12 @@ public struct GeoJSONFeatureStream {
         public var location: SourceLocation?
         public var error: GeoJSONError
 
+        public init(index: Int, location: SourceLocation?, error: GeoJSONError) {
+            self.index = index
+            self.location = location
+            self.error = error
+        }
+
         public var description: String { Self.text(index: index, location: location, error: "\(error)") }
 
         /// The text of a problem from its parts (`description`; also for problems kept as

@@ -87,7 +87,7 @@ struct Run: ParsableCommand {
     @Flag(help: "Tiles: skip MVT validation (faster; no findings).")
     var noValidate = false
 
-    @Option(help: "Threads (default: the machine's cores) for a tile folder, MBTiles or PMTiles archive, over consecutive tile ranges, or a GeoJSON text sequence or newline-delimited file, over byte ranges cut between elements, merged exactly: the figures and findings equal those of --jobs 1. A FeatureCollection is read by one thread.")
+    @Option(help: "Threads (default: the machine's cores) for a tile folder, MBTiles or PMTiles archive, over consecutive tile ranges, a GeoJSON text sequence or newline-delimited file, over byte ranges cut between elements, or a FeatureCollection, over byte ranges cut between features, merged exactly: the figures and findings equal those of --jobs 1.")
     var jobs = ProcessInfo.processInfo.activeProcessorCount
 
     func validate() throws {

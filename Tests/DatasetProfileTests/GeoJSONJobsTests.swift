@@ -3,11 +3,11 @@ import DatasetProfile
 import Foundation
 import GeoJSON
 
-/// GeoJSON sequence files read by several threads (`profile --jobs`) and in shards
+/// GeoJSON files read by several threads (`profile --jobs`) and sequence files in shards
 /// (`profile --shard`, `profile merge`) give exactly the profile of one pass: counts,
-/// histograms, keys, coverage and the findings in order with their element indices,
-/// lines, columns and bytes.
-final class SequenceJobsTests: XCTestCase {
+/// histograms, keys, coverage and the findings in order with their element or feature
+/// indices, member paths, lines, columns and bytes; or the error of one pass.
+final class GeoJSONJobsTests: XCTestCase {
     /// A random sequence: features on one line, features spread over several lines
     /// (valid newline-delimited elements that span cuts), truncated and trailing-content
     /// elements, bare geometries, collections, blank lines, CR LF line ends, a byte-order
@@ -139,6 +139,73 @@ final class SequenceJobsTests: XCTestCase {
             }
         }
         XCTAssertGreaterThan(refused, 0, "some cut falls inside a multi-line element")
+    }
+
+    /// A random FeatureCollection: valid features, features that are not GeoJSON (skipped
+    /// and reported), features holding arrays of objects (`},{` inside a feature, where a
+    /// guessed cut is wrong), geometry collections; and, by `shape`, members after
+    /// `features`, a duplicate `features`, a syntax error, trailing content or a cut-off end.
+    func randomCollection(seed: UInt64, count: Int, shape: Int) -> String {
+        var rng = SplitMix(seed)
+        var features: [String] = []
+        for i in 0..<count {
+            let point = "{\"type\":\"Point\",\"coordinates\":[\(Int(rng.next() % 360) - 180),\(Int(rng.next() % 170) - 85)]}"
+            switch rng.next() % 8 {
+            case 0: features.append("{\"type\":\"Feature\",\"geometry\":{\"type\":\"Point\",\"coordinates\":[1]},\"properties\":null}")
+            case 1: features.append("{\"type\":\"Feature\",\"geometry\":null,\"properties\":{\"list\":[{\"a\":1},{\"b\":\"},{\"},{\"c\":[{},{}]}]}}")
+            case 2: features.append("{\"type\":\"Feature\",\"geometry\":{\"type\":\"GeometryCollection\",\"geometries\":[\(point),\(point)]},\"properties\":{}}")
+            default: features.append("{\"type\":\"Feature\",\"geometry\":\(point),\"properties\":{\"k\(i % 9)\":\(i)}}")
+            }
+        }
+        let separator = rng.next() % 2 == 0 ? "," : ",\n  "
+        var body = features.joined(separator: separator)
+        if shape == 3 { body = features.prefix(count / 2).joined(separator: separator) + ",{\"type\":,"
+            + features.dropFirst(count / 2).joined(separator: separator) }
+        switch shape {
+        case 0: return "{\"type\":\"FeatureCollection\",\"features\":[\n" + body + "\n],\"bbox\":[-180,-90,180,90]}\n"
+        case 1: return "\u{FEFF}{\"features\":[" + body + "],\"type\":\"FeatureCollection\"}"
+        case 2: return "{\"type\":\"FeatureCollection\",\"features\":[" + body + "],\"features\":[]}"
+        case 4: return "{\"type\":\"FeatureCollection\",\"features\":[" + body + "]} x"
+        case 5: return "{\"type\":\"FeatureCollection\",\"features\":[" + body
+        default: return "{\"type\":\"FeatureCollection\",\"features\":[" + body + "]}"
+        }
+    }
+
+    /// The profile of `path` with `jobs`, or the error it ends with.
+    func outcome(_ path: String, jobs: Int) -> String {
+        var p = DatasetProfile(zoom: 3, keep: 30)
+        do { try p.profile(path: path, jobs: jobs) } catch { return "error: \(error)" }
+        return p.csv() + p.json(path: path) + p.shown.joined(separator: "\n")
+    }
+
+    func testJobsOverACollectionGiveTheFiguresOrTheErrorOfOneJob() throws {
+        for seed in 1...4 as ClosedRange<UInt64> {
+            for shape in 0...5 {
+                let path = temporaryPath("c.geojson")
+                try Data(randomCollection(seed: seed, count: 300, shape: shape).utf8).write(to: URL(fileURLWithPath: path))
+                let one = outcome(path, jobs: 1)
+                XCTAssertEqual(one.hasPrefix("error: "), [2, 3, 4, 5].contains(shape), "shape \(shape): \(one.prefix(200))")
+                if shape <= 1 { XCTAssertTrue(one.contains("features[") && one.contains("count,features,"), "skipped features are findings") }
+                for jobs in [2, 3, 7, 64] {
+                    XCTAssertEqual(outcome(path, jobs: jobs), one, "seed \(seed) shape \(shape) jobs \(jobs)")
+                }
+            }
+        }
+    }
+
+    /// A Feature, a geometry, an empty collection and objects holding `},{` outside any
+    /// `features` array are read whole by the first part; the guessed cuts are dropped.
+    func testJobsOverOtherRootsReadThemWhole() throws {
+        let inner = randomCollection(seed: 3, count: 50, shape: 0)
+        for text in ["{\"type\":\"Feature\",\"geometry\":null,\"properties\":{\"c\":" + inner + "}}",
+                     "{\"type\":\"GeometryCollection\",\"geometries\":[{\"type\":\"Point\",\"coordinates\":[1,2]},{\"type\":\"Point\",\"coordinates\":[3,4]}]}",
+                     "{\"type\":\"FeatureCollection\",\"features\":[]}", "{\"a\":[{},{}],\"features\":[{},{}],\"type\":\"FeatureCollection\"}",
+                     "[" + inner + "," + inner + "]"] {
+            let path = temporaryPath("r.geojson")
+            try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+            let one = outcome(path, jobs: 1)
+            for jobs in [2, 5, 40] { XCTAssertEqual(outcome(path, jobs: jobs), one, "\(text.prefix(60)) jobs \(jobs)") }
+        }
     }
 }
 
