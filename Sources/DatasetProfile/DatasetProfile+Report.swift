@@ -6,12 +6,6 @@ import TileCover
 
 extension DatasetProfile {
     /// min, p50, p90, p99 and max of `v` (nearest rank below).
-    static func quantiles(_ v: [UInt32]) -> (min: UInt32, p50: UInt32, p90: UInt32, p99: UInt32, max: UInt32) {
-        let s = v.sorted()
-        func q(_ p: Double) -> UInt32 { s[min(s.count - 1, Int(Double(s.count - 1) * p))] }
-        return (s.first ?? 0, q(0.5), q(0.9), q(0.99), s.last ?? 0)
-    }
-
     /// The figures as `section, key, value` rows, in a fixed order (the CSV of `profile`).
     public func rows() -> [[String]] {
         var r: [[String]] = [["source", "format", format], ["source", "bytes", "\(sourceBytes)"],
@@ -28,8 +22,8 @@ extension DatasetProfile {
         }
         for (k, v) in keyCounts.sorted(by: { ($0.value, $1.key) > ($1.value, $0.key) }).prefix(25) { r.append(["property_key", k, "\(v)"]) }
         for z in tileSizes.keys.sorted() {
-            let q = Self.quantiles(tileSizes[z]!)
-            r += [["zoom_\(z)", "tiles", "\(tileSizes[z]!.count)"], ["zoom_\(z)", "stored_bytes", "\(tileSizes[z]!.reduce(0) { $0 + Int($1) })"],
+            let q = tileSizes[z]!.quantiles()
+            r += [["zoom_\(z)", "tiles", "\(tileSizes[z]!.count)"], ["zoom_\(z)", "stored_bytes", "\(tileSizes[z]!.total)"],
                   ["zoom_\(z)", "raw_bytes", "\(rawBytes[z] ?? 0)"], ["zoom_\(z)", "size_min", "\(q.min)"],
                   ["zoom_\(z)", "size_p50", "\(q.p50)"], ["zoom_\(z)", "size_p90", "\(q.p90)"],
                   ["zoom_\(z)", "size_p99", "\(q.p99)"], ["zoom_\(z)", "size_max", "\(q.max)"]]
@@ -61,7 +55,7 @@ extension DatasetProfile {
         if !tileSizes.isEmpty {
             var t: [[String]] = []
             for z in tileSizes.keys.sorted() {
-                let q = Self.quantiles(tileSizes[z]!)
+                let q = tileSizes[z]!.quantiles()
                 t.append(["\(z)", "\(tileSizes[z]!.count)", "\(q.min)", "\(q.p50)", "\(q.p90)", "\(q.p99)", "\(q.max)", "\(rawBytes[z] ?? 0)"])
             }
             out += TextTable.render(header: ["zoom", "tiles", "min B", "p50 B", "p90 B", "p99 B", "max B", "raw bytes"], rows: t) + "\n"
@@ -98,7 +92,7 @@ extension DatasetProfile {
         if !tileSizes.isEmpty {
             page += "<h2>Tiles by zoom</h2>\n" + bars(tileSizes.keys.sorted().map { ("z\($0) tiles", Double(tileSizes[$0]!.count)) }, "tiles")
             page += "<h2>Median stored tile size by zoom</h2>\n"
-                + bars(tileSizes.keys.sorted().map { ("z\($0) median size", Double(Self.quantiles(tileSizes[$0]!).p50)) }, "B")
+                + bars(tileSizes.keys.sorted().map { ("z\($0) median size", Double(tileSizes[$0]!.quantiles().p50)) }, "B")
         }
         let vertexBars = vertices.buckets.enumerated().filter { $0.element > 0 }
             .map { ("≤ \($0.offset == 0 ? 0 : 1 << ($0.offset - 1)) vertices", Double($0.element)) }
@@ -126,8 +120,8 @@ extension DatasetProfile {
         }
         var zooms: [(String, PropertyValue)] = []
         for z in tileSizes.keys.sorted() {
-            let sizes = tileSizes[z]!, q = Self.quantiles(sizes)
-            zooms.append(("\(z)", object([("tiles", int(sizes.count)), ("stored_bytes", int(sizes.reduce(0) { $0 + Int($1) })),
+            let sizes = tileSizes[z]!, q = sizes.quantiles()
+            zooms.append(("\(z)", object([("tiles", int(sizes.count)), ("stored_bytes", int(sizes.total)),
                                           ("raw_bytes", int(rawBytes[z] ?? 0)),
                                           ("size", object([("min", int(Int(q.min))), ("p50", int(Int(q.p50))), ("p90", int(Int(q.p90))),
                                                            ("p99", int(Int(q.p99))), ("max", int(Int(q.max)))]))])))

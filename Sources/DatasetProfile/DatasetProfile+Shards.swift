@@ -7,7 +7,7 @@ extension DatasetProfile {
     /// that `init(merging:)` combines with the other shards' into exactly the profile of
     /// one run over the whole dataset. It holds every figure in mergeable form: counts,
     /// histogram buckets, the capped key and layer tables in first-seen order, the
-    /// coverage grid, every tile size, and the findings kept.
+    /// coverage grid, the tile sizes as counts by size, and the findings kept.
     public struct Shard: Codable, Equatable, Sendable {
         /// `graticule-profile-shard/2`; a file of another version is refused.
         public var schema: String
@@ -32,7 +32,8 @@ extension DatasetProfile {
         public var coverage: [[UInt64]]
         public var coverageSkipped: Int
         public var tiles: Int
-        public var tileSizes: [String: [UInt32]]
+        /// (size, tiles) pairs by zoom.
+        public var tileSizes: [String: [[UInt64]]]
         public var rawBytes: [String: Int]
         public var layers: [ShardLayer]
         public var errors: Int
@@ -137,7 +138,7 @@ extension DatasetProfile {
                      keyNames: keyNames, keyTotals: keyTotals, otherKeys: otherKeys,
                      coverage: coverage.sorted { $0.key < $1.key }.map { [$0.key, UInt64($0.value)] },
                      coverageSkipped: coverageSkipped, tiles: tiles,
-                     tileSizes: Dictionary(uniqueKeysWithValues: tileSizes.map { ("\($0.key)", $0.value) }),
+                     tileSizes: Dictionary(uniqueKeysWithValues: tileSizes.map { ("\($0.key)", $0.value.pairs) }),
                      rawBytes: Dictionary(uniqueKeysWithValues: rawBytes.map { ("\($0.key)", $0.value) }),
                      layers: layerOrder.compactMap { n in layers[n].map { ShardLayer(name: n, features: $0.features, tiles: $0.tiles) } },
                      errors: errors, warnings: warnings, shown: shown, sequence: sequenceShard)
@@ -172,8 +173,10 @@ extension DatasetProfile {
         coverageSkipped = s.coverageSkipped
         tiles = s.tiles
         for (z, v) in s.tileSizes {
-            guard let zi = Int(z) else { throw Failure(description: "shard \(s.index): a zoom is not a number") }
-            tileSizes[zi] = v
+            guard let zi = Int(z), let sizes = SizeCounts(pairs: v) else {
+                throw Failure(description: "shard \(s.index): the tile sizes of zoom \(z) are malformed")
+            }
+            tileSizes[zi] = sizes
         }
         for (z, v) in s.rawBytes {
             guard let zi = Int(z) else { throw Failure(description: "shard \(s.index): a zoom is not a number") }

@@ -111,20 +111,51 @@ extension DatasetProfile {
         sourceBytes = stream.source.size ?? stream.source.bytesRead
     }
 
-    /// The GeoJSON files of a folder that holds no tiles, profiled one after the other in
-    /// name order as one dataset.
-    mutating func profileGeoJSONFolder(_ path: String, files: [String], progress: (Progress) -> Void) throws {
-        var total = 0
-        for f in files {
-            var stream = try GeoJSONFeatureStream(path: path + "/" + f, skipsInvalidFeatures: true)
-            let base = total
-            try stream.forEach(progress: { progress(Progress(done: base + $0, total: nil, count: $1, unit: "features")) },
-                               problem: { finding(error: true, "\(f): \($0)") },
-                               { addFeature($0) })
-            total += stream.source.size ?? stream.source.bytesRead
-        }
-        sourceBytes = total
+    /// The GeoJSON files of a folder that holds no tiles, profiled as one dataset in name
+    /// order; with `jobs` above 1, consecutive groups of files of about equal bytes on as
+    /// many threads, merged in order (each file is read whole by one thread, so the
+    /// figures and findings are those of one job).
+    mutating func profileGeoJSONFolder(_ path: String, files: [String], jobs: Int = 1, progress: (Progress) -> Void) throws {
         format = "GeoJSON folder (\(files.count) file\(files.count == 1 ? "" : "s"))"
+        if jobs > 1 && files.count > 1 {
+            let groups = Self.groups(files.map { (try? FileManager.default.attributesOfItem(atPath: path + "/" + $0)[.size] as? Int) ?? 0 },
+                                     parts: jobs)
+            try profileTilePartsInParallel(groups.count, progress: { progress(Progress(done: $0, total: nil, count: $0, unit: "features")) }) {
+                i, part, tick in
+                for f in files[groups[i]] { try part.addGeoJSONFile(path, f, featureDone: tick) }
+            }
+            return
+        }
+        var n = 0
+        for f in files {
+            try addGeoJSONFile(path, f) {
+                n += 1
+                if n & 255 == 0 { progress(Progress(done: n, total: nil, count: n, unit: "features")) }
+            }
+        }
+    }
+
+    /// Adds the features of the GeoJSON file `f` of the folder `path`, its problems as
+    /// findings named after it, and its bytes.
+    mutating func addGeoJSONFile(_ path: String, _ f: String, featureDone: () -> Void) throws {
+        var stream = try GeoJSONFeatureStream(path: path + "/" + f, skipsInvalidFeatures: true)
+        try stream.forEach(problem: { finding(error: true, "\(f): \($0)") }) {
+            addFeature($0)
+            featureDone()
+        }
+        sourceBytes += stream.source.size ?? stream.source.bytesRead
+    }
+
+    /// Consecutive ranges of `sizes` cut into at most `parts` groups of about equal sums.
+    static func groups(_ sizes: [Int], parts: Int) -> [Range<Int>] {
+        let total = max(sizes.reduce(0, +), 1)
+        var bounds = [0], sum = 0
+        for (i, s) in sizes.enumerated() {
+            sum += s
+            if bounds.count < parts, i + 1 < sizes.count, sum >= total / parts * bounds.count { bounds.append(i + 1) }
+        }
+        bounds.append(sizes.count)
+        return (0..<bounds.count - 1).map { bounds[$0]..<bounds[$0 + 1] }
     }
 
     mutating func profileFolder(_ path: String, validate: Bool, jobs: Int = 1, shard: (index: Int, count: Int)? = nil,
@@ -137,7 +168,7 @@ extension DatasetProfile {
                 throw Failure(description: "\(path): a folder with no tiles (z/x/y.mvt or .pbf) and no GeoJSON files")
             }
             guard shard == nil else { throw Failure(description: "\(path): a folder of GeoJSON files cannot be profiled in shards") }
-            try profileGeoJSONFolder(path, files: geojson, progress: progress)
+            try profileGeoJSONFolder(path, files: geojson, jobs: jobs, progress: progress)
             return
         }
         let parts = Self.folderParts(files.count, jobs: shard?.count ?? jobs)

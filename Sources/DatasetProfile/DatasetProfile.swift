@@ -10,7 +10,7 @@ import VectorTile
 /// heat map and an HTML page.
 ///
 /// Memory is bounded: histograms of fixed size, key and layer tables capped, the coverage
-/// grid at one zoom, four bytes per tile for the size quantiles.
+/// grid at one zoom, tile sizes as counts by distinct size (`SizeCounts`).
 public struct DatasetProfile {
     /// The zoom of the coverage grid.
     public let zoom: Int
@@ -51,7 +51,8 @@ public struct DatasetProfile {
     public internal(set) var coverageSkipped = 0
 
     public internal(set) var tiles = 0
-    public internal(set) var tileSizes: [Int: [UInt32]] = [:]
+    /// Stored tile sizes by zoom.
+    public internal(set) var tileSizes: [Int: SizeCounts] = [:]
     public internal(set) var rawBytes: [Int: Int] = [:]
     public internal(set) var layers: [String: (features: Int, tiles: Int)] = [:]
     /// The names of `layers` in the order they were first seen.
@@ -95,7 +96,7 @@ public struct DatasetProfile {
         for (k, v) in later.coverage { coverage[k, default: 0] += v }
         coverageSkipped += later.coverageSkipped
         tiles += later.tiles
-        for (z, sizes) in later.tileSizes { tileSizes[z, default: []] += sizes }
+        for (z, sizes) in later.tileSizes { tileSizes[z, default: SizeCounts()].merge(sizes) }
         for (z, n) in later.rawBytes { rawBytes[z, default: 0] += n }
         for name in later.layerOrder {
             if let e = later.layers[name] { addLayer(name, features: e.features, tiles: e.tiles) }
@@ -179,7 +180,7 @@ public struct DatasetProfile {
     /// when `validate` is set.
     public mutating func addTile(_ t: TileID, stored: UnsafeRawBufferPointer, validate: Bool) {
         tiles += 1
-        tileSizes[Int(t.z), default: []].append(UInt32(clamping: stored.count))
+        tileSizes[Int(t.z), default: SizeCounts()].add(UInt32(clamping: stored.count))
         var inflated: [UInt8]?
         if Gzip.isGzip(stored) {
             do { inflated = try Gzip.decompress(stored, limit: 64 << 20) } catch {
@@ -194,7 +195,7 @@ public struct DatasetProfile {
     /// A tile whose stored bytes were decoded by the caller (brotli or zstd archives).
     public mutating func addTile(_ t: TileID, stored: UnsafeRawBufferPointer, decoded: UnsafeRawBufferPointer, validate: Bool) {
         tiles += 1
-        tileSizes[Int(t.z), default: []].append(UInt32(clamping: stored.count))
+        tileSizes[Int(t.z), default: SizeCounts()].add(UInt32(clamping: stored.count))
         addDecodedTile(t, decoded, validate: validate)
     }
 

@@ -202,6 +202,35 @@ final class DatasetProfileTests: XCTestCase {
         XCTAssertThrowsError(try p.profile(path: "/nonexistent/graticule")) { XCTAssertTrue($0 is DatasetProfile.Failure) }
     }
 
+    /// Tile sizes kept as counts by size give the quantiles of the sorted sizes (rank
+    /// ⌊(n − 1)·p⌋), add up exactly, and survive their shard-file form; malformed pairs
+    /// are refused.
+    func testSizeCountsQuantilesMergeAndPairs() {
+        var rng = SystemRandomNumberGenerator()
+        for n in [1, 2, 3, 10, 101, 5000] {
+            let sizes = (0..<n).map { _ in UInt32.random(in: 0...(n < 50 ? 20 : 70_000), using: &rng) }
+            let cut = Int.random(in: 0...n, using: &rng)
+            var a = SizeCounts(), b = SizeCounts(), whole = SizeCounts()
+            for s in sizes[..<cut] { a.add(s) }
+            for s in sizes[cut...] { b.add(s) }
+            for s in sizes { whole.add(s) }
+            a.merge(b)
+            XCTAssertEqual(a, whole)
+            let sorted = sizes.sorted()
+            func rank(_ p: Double) -> UInt32 { sorted[min(n - 1, Int(Double(n - 1) * p))] }
+            let q = whole.quantiles()
+            XCTAssertEqual([q.min, q.p50, q.p90, q.p99, q.max], [sorted[0], rank(0.5), rank(0.9), rank(0.99), sorted[n - 1]], "n \(n)")
+            XCTAssertEqual(whole.total, sizes.reduce(0) { $0 + Int($1) })
+            XCTAssertEqual(SizeCounts(pairs: whole.pairs), whole)
+            XCTAssertLessThanOrEqual(whole.counts.count, n)
+        }
+        XCTAssertTrue(SizeCounts().quantiles() == (0, 0, 0, 0, 0))
+        XCTAssertNil(SizeCounts(pairs: [[5, 1], [5, 2]]), "a size twice")
+        XCTAssertNil(SizeCounts(pairs: [[5, 0]]), "no occurrences")
+        XCTAssertNil(SizeCounts(pairs: [[1 << 40, 1]]), "beyond a tile size")
+        XCTAssertNil(SizeCounts(pairs: [[4_000_000_000, UInt64(Int.max)]]), "the sum overflows")
+    }
+
     func testLog2HistogramBucketsAndQuantiles() {
         var h = Log2Histogram()
         for v in [0, 1, 2, 3, 4, 100] { h.add(v) }

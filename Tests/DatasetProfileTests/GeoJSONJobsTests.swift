@@ -81,6 +81,23 @@ final class GeoJSONJobsTests: XCTestCase {
         }
     }
 
+    /// A folder of GeoJSON files (collections and sequences, some broken) read by groups
+    /// of files on several threads: the figures and findings of one job.
+    func testJobsOverAFolderOfGeoJSONFiles() throws {
+        let dir = temporaryPath("geojson")
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        for i in 0..<9 {
+            let name = i % 3 == 0 ? "f\(i).ndjson" : "f\(i).geojson"
+            let bytes = i % 3 == 0 ? randomSequence(seed: UInt64(i), count: 50 + 30 * i, rfc8142: false, multiLine: true)
+                : Array(randomCollection(seed: UInt64(i), count: 40 * i, shape: i % 2).utf8)
+            try Data(bytes).write(to: URL(fileURLWithPath: dir + "/" + name))
+        }
+        let one = try profile(dir, jobs: 1)
+        XCTAssertEqual(one.format, "GeoJSON folder (9 files)")
+        XCTAssertGreaterThan(one.errors, 10)
+        for jobs in [2, 3, 8, 20] { assertSame(try profile(dir, jobs: jobs), one, dir, "jobs \(jobs)") }
+    }
+
     /// The parts cover the file in order and start at RS bytes or after line feeds.
     func testPartsStartBetweenElements() throws {
         for rfc8142 in [false, true] {
