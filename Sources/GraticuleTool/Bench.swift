@@ -112,11 +112,12 @@ struct Bench: ParsableCommand {
         if let maxTime { config.maxSeconds = maxTime }
         config.showProgress = !quiet
 
-        let suite: BenchmarkSuite
+        var suite: BenchmarkSuite
         do { suite = try DefaultSuite.make(quick: quick, externalManifests: externals, dataDirectory: data,
                                                   implementations: GraticuleTool.added, mvtLayers: mvtLayer) } catch {
             fail("\(error)")
         }
+        ProfileBenchmarks.register(in: &suite)
 
         if let id = callgrindChild {
             guard let c = suite.cases.first(where: { $0.id.description == id }) else {

@@ -1,0 +1,42 @@
+import BenchKit
+import DatasetProfile
+import Foundation
+import GeoJSON
+
+/// `geojson.profile`: what `graticule geojson stats` (parameter `tool=stats`) and
+/// `graticule profile --jobs 1` (`tool=profile`) do with a GeoJSON file, read from the
+/// file as the commands read it, so that their throughput stands beside `geojson.parse` of
+/// the same dataset in one run. Registered here, where the commands' libraries meet: the
+/// workloads of `Workloads` use the cores only.
+enum ProfileBenchmarks {
+    static func register(in suite: inout BenchmarkSuite) {
+        var seen = Set<String>()
+        let datasets = suite.cases.map(\.dataset).filter { $0.kind == "geojson" && seen.insert($0.name).inserted }
+        let directory = NSTemporaryDirectory() + "graticule-bench-profile-\(getpid())"
+        for d in datasets {
+            suite.add("geojson.profile", implementation: "graticule", dataset: d, parameters: ["tool": "stats"]) { d in
+                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+                let path = try d.path(in: directory)
+                return Workload { n in
+                    for _ in 0..<n {
+                        var stats = FeatureStatistics()
+                        var stream = try? GeoJSONFeatureStream(path: path, skipsInvalidFeatures: true)
+                        _ = try? stream?.forEach { stats.add($0) }
+                        blackHole(stats.features)
+                    }
+                }
+            }
+            suite.add("geojson.profile", implementation: "graticule", dataset: d, parameters: ["tool": "profile"]) { d in
+                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+                let path = try d.path(in: directory)
+                return Workload { n in
+                    for _ in 0..<n {
+                        var profile = DatasetProfile(zoom: 6, keep: 20)
+                        try? profile.profile(path: path, jobs: 1)
+                        blackHole(profile.features)
+                    }
+                }
+            }
+        }
+    }
+}
