@@ -32,7 +32,7 @@ public final class GeoJSONFeatureReader {
         public var error: GeoJSONError
     }
 
-    enum State { case start, inFeatures(first: Bool), afterFeatures, single(GeoFeature?), paused, done }
+    enum State { case start, inFeatures(first: Bool), afterFeatures, single(GeoFeature?), done }
 
     var parser: _GeoJSONParser
     var state = State.start
@@ -47,7 +47,12 @@ public final class GeoJSONFeatureReader {
     /// unread: `next()` returns nil before the first of them and the reader pauses there
     /// (`stoppedAt`), to read one part of a collection while other readers read the rest
     /// (`init(file:featuresFrom:)`, `resumeAfterFeatures(at:featureCount:)`).
-    public var limit = Int.max
+    public var limit = Int.max { didSet { readsPart = readsElementsOnly || limit != Int.max } }
+    /// Whether this reader reads a part (`limit` set, or elements only): one test per
+    /// feature on the common path.
+    private var readsPart = false
+    /// Whether the reader paused at `limit` (its state is `.done` until resumed).
+    private var paused = false
     /// Where the first element of `features` this reader came to starts (or the array's
     /// `]`, when it came to none).
     public private(set) var firstStart: Int?
@@ -85,6 +90,7 @@ public final class GeoJSONFeatureReader {
         parser.c.countedTo = offset
         policy = onInvalidFeature
         readsElementsOnly = true
+        readsPart = true
         state = .inFeatures(first: true)
         root.features = []
     }
@@ -94,7 +100,7 @@ public final class GeoJSONFeatureReader {
     /// before it: the rest of the collection is read and checked by the next `next()`.
     /// The source must be a file.
     public func resumeAfterFeatures(at offset: Int, featureCount: Int) throws(GeoJSONSourceError) {
-        guard case .paused = state, let file = parser.c.source as? FileByteSource else {
+        guard paused, let file = parser.c.source as? FileByteSource else {
             throw GeoJSONSourceError("the reader is not paused in a file's features")
         }
         try file.seek(to: offset)
@@ -106,6 +112,7 @@ public final class GeoJSONFeatureReader {
         parser.c.forgetRemembered()
         nextIndex = featureCount
         featuresEnd = offset
+        paused = false
         state = .afterFeatures
     }
 
@@ -152,7 +159,7 @@ public final class GeoJSONFeatureReader {
     private func step() throws(GeoJSONError) -> GeoFeature? {
         while true {
             switch state {
-            case .done, .paused:
+            case .done:
                 return nil
             case .single(let f):
                 state = .done
@@ -175,8 +182,8 @@ public final class GeoJSONFeatureReader {
             case .inFeatures(let first):
                 if first {
                     guard let b = try parser.c.peekNonWhitespace() else { throw parser.c.error(.unexpectedEnd, at: parser.c.end) }
-                    if firstStart == nil { firstStart = parser.c.offset(parser.c.pos) }
                     if b == UInt8(ascii: "]") {
+                        if firstStart == nil { firstStart = parser.c.offset(parser.c.pos) }
                         parser.c.pos += 1
                         state = .afterFeatures
                         continue
@@ -187,24 +194,11 @@ public final class GeoJSONFeatureReader {
                         continue
                     }
                 }
-                // (At the input's end, `readFeature` reports the truncation as one pass does.)
-                if limit != Int.max, try parser.c.peekNonWhitespace() != nil {
-                    let start = parser.c.offset(parser.c.pos)
-                    if firstStart == nil { firstStart = start }
-                    if start >= limit {
-                        stoppedAt = start
-                        state = .paused
-                        return nil
-                    }
-                }
+                if readsPart, try pausesAtLimit() { return nil }
                 state = .inFeatures(first: false)
                 if let f = try readFeature() { return f }
             case .afterFeatures:
-                if featuresEnd == nil { featuresEnd = parser.c.offset(parser.c.pos) }
-                if readsElementsOnly {
-                    state = .done
-                    return nil
-                }
+                if readsPart, try endsPart() { return nil }
                 let d = try parser.c.nextNonWhitespace(expected: "',' or '}'")
                 if d == UInt8(ascii: "}") {
                     try finishRoot()
@@ -218,6 +212,31 @@ public final class GeoJSONFeatureReader {
                 }
             }
         }
+    }
+
+    /// Before an element of `features`, reading a part: pauses when the element starts at
+    /// or after `limit` (true). At the input's end it does not, and `readFeature` reports
+    /// the truncation as one pass does.
+    @inline(never)
+    private func pausesAtLimit() throws(GeoJSONError) -> Bool {
+        guard try parser.c.peekNonWhitespace() != nil else { return false }
+        let start = parser.c.offset(parser.c.pos)
+        if firstStart == nil { firstStart = start }
+        guard start >= limit else { return false }
+        stoppedAt = start
+        state = .done
+        paused = true
+        return true
+    }
+
+    /// After the `]` of `features`, reading a part: records where the array ends, and
+    /// ends a reader of elements only there (true).
+    @inline(never)
+    private func endsPart() throws(GeoJSONError) -> Bool {
+        if featuresEnd == nil { featuresEnd = parser.c.offset(parser.c.pos) }
+        guard readsElementsOnly else { return false }
+        state = .done
+        return true
     }
 
     /// Reads root members up to and including `"features": [`, returning true there, or to
