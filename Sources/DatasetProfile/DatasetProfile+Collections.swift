@@ -7,8 +7,7 @@ extension DatasetProfile {
     /// first part, which reads the rest of the collection once the others are done.
     struct CollectionPart {
         var profile: DatasetProfile
-        var problems: [GeoJSONFeatureStream.Problem] = []
-        var problemCount = 0
+        var problems = PartProblems()
         /// Features read, skipped ones included.
         var features = 0
         var firstStart: Int?
@@ -25,8 +24,7 @@ extension DatasetProfile {
         var reported = reader.skipped.count, counted = reader.bytesConsumed
         func report() {
             for k in reader.skipped.dropFirst(reported) {
-                part.problemCount += 1
-                if part.problems.count < keep { part.problems.append(.init(index: k.index, location: k.location, error: k.error)) }
+                part.problems.add(.init(index: k.index, location: k.location, error: k.error), keep: keep)
             }
             reported = reader.skipped.count
         }
@@ -114,12 +112,7 @@ extension DatasetProfile {
     /// throws its error, renumbered, if it ended with one.
     mutating func addCollectionPart(_ p: CollectionPart, base: Int) throws {
         merge(p.profile)
-        for var q in p.problems {
-            q.index += base
-            q.error = q.error.renumberingFeatures(by: base)
-            finding(error: true, "\(q)")
-        }
-        errors += p.problemCount - p.problems.count
+        addProblems(p.problems, base: base)
         if let e = p.failure { throw e.renumberingFeatures(by: base) }
     }
 }

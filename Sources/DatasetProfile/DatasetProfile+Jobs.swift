@@ -16,7 +16,7 @@ extension DatasetProfile {
     mutating func profilePMTilesInParallel(_ path: String, reader r: PMTilesReader, validate: Bool, jobs: Int,
                                            progress: (Int) -> Void) throws {
         let ranges = try Self.pmtilesRanges(r, parts: jobs)
-        try profileTilePartsInParallel(ranges.count, progress: progress) { i, part, tick in
+        try profilePartsInParallel(ranges.count, progress: progress) { i, part, tick in
             try part.addPMTilesTiles(try PMTilesReader(path: path), ids: ranges[i], validate: validate) { _ in tick() }
         }
     }
@@ -28,17 +28,18 @@ extension DatasetProfile {
     mutating func profileMBTilesInParallel(_ path: String, reader r: MBTilesReader, validate: Bool, jobs: Int,
                                            progress: (Int) -> Void) throws {
         let ranges = try r.parts(jobs)
-        try profileTilePartsInParallel(ranges.count, progress: progress) { i, part, tick in
+        try profilePartsInParallel(ranges.count, progress: progress) { i, part, tick in
             try part.addMBTilesTiles(try MBTilesReader(path: path), range: ranges[i], validate: validate) { tick() }
         }
     }
 
     /// Runs `profilePart` for parts 0..<count on as many threads, each into a profile of
     /// its own, and merges the profiles in part order (`merge(_:)`). `tick` counts one
-    /// tile for `progress`, which gets the tiles done so far from one thread at a time.
+    /// item (a tile or a feature) for `progress`, which gets the items done so far, from one
+    /// thread at a time.
     /// The first part (in order) that failed fails the run with its error, the error one
     /// pass would have stopped at.
-    mutating func profileTilePartsInParallel(_ count: Int, progress: (Int) -> Void,
+    mutating func profilePartsInParallel(_ count: Int, progress: (Int) -> Void,
                                              _ profilePart: @Sendable (Int, inout DatasetProfile, () -> Void) throws -> Void) throws {
         let (zoom, keep) = (self.zoom, self.keep)
         let results = withoutActuallyEscaping(progress) { progress in

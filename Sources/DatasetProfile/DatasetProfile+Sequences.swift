@@ -2,13 +2,30 @@ import Foundation
 import GeoJSON
 
 extension DatasetProfile {
-    /// One part of a GeoJSON sequence file, profiled: the figures, the first `keep`
-    /// problems with their element indices counted from the part's start, how many
-    /// problems there were, and how the part ended.
+    /// The problems of one part of a GeoJSON file: the first `keep`, with indices counted
+    /// from the part's start, and how many there were.
+    struct PartProblems {
+        var kept: [GeoJSONFeatureStream.Problem] = []
+        var count = 0
+
+        mutating func add(_ p: GeoJSONFeatureStream.Problem, keep: Int) {
+            count += 1
+            if kept.count < keep { kept.append(p) }
+        }
+    }
+
+    /// Adds the problems of a part whose elements or features follow `base` others in the
+    /// whole file, as findings in order.
+    mutating func addProblems(_ p: PartProblems, base: Int) {
+        for q in p.kept { finding(error: true, "\(q.renumbered(by: base))") }
+        errors += p.count - p.kept.count
+    }
+
+    /// One part of a GeoJSON sequence file, profiled: the figures, the problems, and how
+    /// the part ended.
     struct SequencePart {
         var profile: DatasetProfile
-        var problems: [GeoJSONFeatureStream.Problem] = []
-        var problemCount = 0
+        var problems = PartProblems()
         var end: GeoJSONFeatureStream.PartEnd
     }
 
@@ -18,29 +35,21 @@ extension DatasetProfile {
                                     zoom: Int, keep: Int, bytesDone: (Int) -> Void = { _ in }) throws -> SequencePart {
         var stream = try GeoJSONFeatureStream(path: path, part: range, format: format)
         var profile = DatasetProfile(zoom: zoom, keep: keep)
-        var problems: [GeoJSONFeatureStream.Problem] = []
-        var count = 0
+        var problems = PartProblems()
         var reported = range.lowerBound
         try stream.forEach(progress: { bytes, _ in
                                if bytes > reported { bytesDone(bytes - reported); reported = bytes }
                            },
-                           problem: {
-                               count += 1
-                               if problems.count < keep { problems.append($0) }
-                           },
+                           problem: { problems.add($0, keep: keep) },
                            { profile.addFeature($0) })
-        return SequencePart(profile: profile, problems: problems, problemCount: count, end: stream.partEnd!)
+        return SequencePart(profile: profile, problems: problems, end: stream.partEnd!)
     }
 
     /// Adds a part that follows the parts added so far, whose elements are numbered from
     /// `elementBase` in the whole file.
     mutating func addSequencePart(_ p: SequencePart, elementBase: Int) {
         merge(p.profile)
-        for var q in p.problems {
-            q.index += elementBase
-            finding(error: true, "\(q)")
-        }
-        errors += p.problemCount - p.problems.count
+        addProblems(p.problems, base: elementBase)
     }
 
     /// Profiles a GeoJSON text sequence or newline-delimited file with `jobs` threads: the

@@ -119,14 +119,12 @@ extension DatasetProfile {
             done += $0
             progress(Progress(done: done, total: size, count: done, unit: "bytes"))
         }
-        merge(part.profile)
-        for q in part.problems { finding(error: true, "\(q)") }
-        errors += part.problemCount - part.problems.count
+        addSequencePart(part, elementBase: 0)
         format = GeoJSONFeatureStream.layoutName(fileFormat)
         sourceBytes = size
         sequenceShard = ShardSequence(firstStart: part.end.firstStart, stoppedAt: part.end.stoppedAt, elements: part.end.elements,
-                                      problemCount: part.problemCount,
-                                      problems: part.problems.map { ShardProblem(index: $0.index, error: "\($0.error)") })
+                                      problemCount: part.problems.count,
+                                      problems: part.problems.kept.map { ShardProblem(index: $0.index, error: "\($0.error)") })
     }
 
     /// This profile as shard `index` of `count` of `dataset`.

@@ -56,7 +56,7 @@ extension DatasetProfile {
                 try profilePMTilesShard(path, validate: validate, shard: shard, progress: progress)
             } else if path.hasSuffix(".mbtiles") {
                 try profileMBTiles(path, validate: validate, shard: shard, progress: progress)
-            } else if Self.sequenceFileSize(path) != nil {
+            } else if Self.geoJSONFile(path)?.isSequence == true {
                 try profileSequenceShard(path, shard: shard, progress: progress)
             } else {
                 throw Failure(description: "\(path): only tile folders, PMTiles and MBTiles archives and GeoJSON "
@@ -74,29 +74,21 @@ extension DatasetProfile {
             guard let d = FileManager.default.contents(atPath: path) else { throw Failure(description: "cannot read \(path)") }
             sourceBytes = d.count
             [UInt8](d).withUnsafeBytes { addTile(TileID(z: 0, x: 0, y: 0)!, stored: $0, validate: validate) }
-        } else if jobs > 1, let size = Self.sequenceFileSize(path) {
-            try profileSequenceInParallel(path, jobs: jobs) { progress(Progress(done: $0, total: size, count: $0, unit: "bytes")) }
-        } else if jobs > 1, let size = Self.collectionFileSize(path) {
-            try profileCollectionInParallel(path, jobs: jobs) { progress(Progress(done: $0, total: size, count: $0, unit: "bytes")) }
+        } else if jobs > 1, let file = Self.geoJSONFile(path) {
+            let bytes: (Int) -> Void = { progress(Progress(done: $0, total: file.size, count: $0, unit: "bytes")) }
+            if file.isSequence { try profileSequenceInParallel(path, jobs: jobs, progress: bytes) }
+            else { try profileCollectionInParallel(path, jobs: jobs, progress: bytes) }
         } else {
             try profileGeoJSON(path, progress: progress)
         }
     }
 
-    /// The size of `path` when it is a regular file that `GeoJSONFeatureStream` reads as
-    /// one GeoJSON text (a FeatureCollection), nil otherwise.
-    static func collectionFileSize(_ path: String) -> Int? {
-        guard let source = try? FileByteSource(path: path), let size = source.size,
-              !GeoJSONFeatureStream.isSequence(source, format: .auto) else { return nil }
-        return size
-    }
-
-    /// The size of `path` when it is a regular file that `GeoJSONFeatureStream` reads as a
-    /// sequence, nil otherwise.
-    static func sequenceFileSize(_ path: String) -> Int? {
-        guard let source = try? FileByteSource(path: path), let size = source.size,
-              GeoJSONFeatureStream.isSequence(source, format: .auto) else { return nil }
-        return size
+    /// The size of `path` and whether `GeoJSONFeatureStream` reads it as a sequence (or
+    /// else as one GeoJSON text), when it is a regular file; nil otherwise (a pipe cannot
+    /// be cut).
+    static func geoJSONFile(_ path: String) -> (size: Int, isSequence: Bool)? {
+        guard let source = try? FileByteSource(path: path), let size = source.size else { return nil }
+        return (size, GeoJSONFeatureStream.isSequence(source, format: .auto))
     }
 
     mutating func profileGeoJSON(_ path: String, progress: (Progress) -> Void) throws {
@@ -120,7 +112,7 @@ extension DatasetProfile {
         if jobs > 1 && files.count > 1 {
             let groups = Self.groups(files.map { (try? FileManager.default.attributesOfItem(atPath: path + "/" + $0)[.size] as? Int) ?? 0 },
                                      parts: jobs)
-            try profileTilePartsInParallel(groups.count, progress: { progress(Progress(done: $0, total: nil, count: $0, unit: "features")) }) {
+            try profilePartsInParallel(groups.count, progress: { progress(Progress(done: $0, total: nil, count: $0, unit: "features")) }) {
                 i, part, tick in
                 for f in files[groups[i]] { try part.addGeoJSONFile(path, f, featureDone: tick) }
             }
@@ -183,7 +175,7 @@ extension DatasetProfile {
             return
         }
         if parts.count > 1 {
-            try profileTilePartsInParallel(parts.count, progress: { progress(Progress(done: $0, total: files.count, count: $0, unit: "tiles")) }) {
+            try profilePartsInParallel(parts.count, progress: { progress(Progress(done: $0, total: files.count, count: $0, unit: "tiles")) }) {
                 i, part, tick in part.addFolderTiles(path, files[parts[i]], validate: validate, tileDone: tick)
             }
             return

@@ -12,36 +12,21 @@ public enum GeoJSONCollectionParts {
     ///
     /// - Throws: `GeoJSONSourceError` when the file cannot be read or is not a regular file.
     public static func ranges(path: String, count: Int) throws(GeoJSONSourceError) -> [Range<Int>] {
-        precondition(count >= 1, "at least one part")
         let source = try FileByteSource(path: path)
-        guard let size = source.size else { throw GeoJSONSourceError("\(path): only a regular file can be read in parts") }
-        var bounds = [0]
-        for i in 1..<max(count, 1) {
-            bounds.append(cut(in: source, from: Swift.max(size / count * i, bounds[bounds.count - 1]), size: size))
-        }
-        bounds.append(size)
-        return (0..<count).map { bounds[$0]..<Swift.max(bounds[$0], bounds[$0 + 1]) }
+        return try source.parts(count) { cut(in: source, from: $0) }
     }
 
-    /// The first `{` at or after `target` whose previous bytes other than white space are
-    /// `}` then `,`; `size` when there is none.
-    static func cut(in source: FileByteSource, from target: Int, size: Int) -> Int {
-        var buffer = [UInt8](repeating: 0, count: 65_536)
-        var at = target
+    /// The first `{` after `target` whose previous bytes other than white space are `}`
+    /// then `,`; nil when there is none.
+    static func cut(in source: FileByteSource, from target: Int) -> Int? {
         var last: UInt8 = 0, beforeLast: UInt8 = 0
-        while at < size {
-            let n = buffer.withUnsafeMutableBytes { source.reread(at: at, into: $0) } ?? 0
-            guard n > 0 else { break }
-            for i in 0..<n {
-                let b = buffer[i]
-                if _Tokenizer.isWhitespace(b) { continue }
-                if b == UInt8(ascii: "{") && last == UInt8(ascii: ",") && beforeLast == UInt8(ascii: "}") && at + i > target {
-                    return at + i
-                }
-                (beforeLast, last) = (last, b)
+        return source.firstOffset(from: target) { b, offset in
+            if _Tokenizer.isWhitespace(b) { return false }
+            if b == UInt8(ascii: "{") && last == UInt8(ascii: ",") && beforeLast == UInt8(ascii: "}") && offset > target {
+                return true
             }
-            at += n
+            (beforeLast, last) = (last, b)
+            return false
         }
-        return size
     }
 }

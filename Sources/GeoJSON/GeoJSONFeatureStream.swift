@@ -36,6 +36,15 @@ public struct GeoJSONFeatureStream {
 
         public var description: String { Self.text(index: index, location: location, error: "\(error)") }
 
+        /// This problem of a part of a file (`init(path:part:format:)`, or a reader of part of
+        /// a collection) in the whole file, whose part starts after `base` elements or
+        /// features: the index moves by `base`, and for a collection's feature (which has a
+        /// location) so does the `features[i]` component of the error's member path.
+        public func renumbered(by base: Int) -> Problem {
+            Problem(index: index + base, location: location,
+                    error: location == nil ? error : error.renumberingFeatures(by: base))
+        }
+
         /// The text of a problem from its parts (`description`; also for problems kept as
         /// text and renumbered, as in the shards of a profile).
         public static func text(index: Int, location: SourceLocation?, error: String) -> String {

@@ -19,22 +19,13 @@ public enum GeoJSONSequenceParts {
     /// The format a reading of the whole file finds: RFC 8142 when the first byte that is
     /// not white space (after a byte-order mark) is RS, newline-delimited otherwise.
     public static func format(of source: FileByteSource) -> GeoJSONSequenceReader.Format {
-        var head = source.peek(65_536)[...]
-        if head.starts(with: [0xEF, 0xBB, 0xBF]) { head = head.dropFirst(3) }
-        // A file that starts with more than 64 KiB of white space is read until its first
-        // other byte.
-        var offset = 65_536
-        while true {
-            if let b = head.first(where: { !_Tokenizer.isWhitespace($0) }) {
-                return b == GeoJSONSequenceReader.rs ? .rfc8142 : .newlineDelimited
-            }
-            var more = [UInt8](repeating: 0, count: 65_536)
-            guard let n = more.withUnsafeMutableBytes({ source.reread(at: offset, into: $0) }), n > 0 else {
-                return .newlineDelimited
-            }
-            head = more[..<n]
-            offset += n
+        let bom = source.peek(3) == [0xEF, 0xBB, 0xBF] ? 3 : 0
+        var first: UInt8 = 0
+        _ = source.firstOffset(from: bom) { b, _ in
+            first = b
+            return !_Tokenizer.isWhitespace(b)
         }
+        return first == GeoJSONSequenceReader.rs ? .rfc8142 : .newlineDelimited
     }
 
     /// The file at `path` cut into `count` consecutive byte ranges of about equal size,
@@ -44,33 +35,46 @@ public enum GeoJSONSequenceParts {
     /// - Throws: `GeoJSONSourceError` when the file cannot be read or is not a regular file.
     public static func ranges(path: String, count: Int) throws(GeoJSONSourceError)
         -> (format: GeoJSONSequenceReader.Format, ranges: [Range<Int>]) {
-        precondition(count >= 1, "at least one part")
         let source = try FileByteSource(path: path)
-        guard let size = source.size else { throw GeoJSONSourceError("\(path): only a regular file can be read in parts") }
         let format = Self.format(of: source)
-        var bounds = [0]
-        for i in 1..<max(count, 1) {
-            let target = Swift.max(size / count * i, bounds[bounds.count - 1])
-            bounds.append(cut(in: source, from: target, size: size, format: format))
-        }
-        bounds.append(size)
-        return (format, (0..<count).map { bounds[$0]..<Swift.max(bounds[$0], bounds[$0 + 1]) })
+        return (format, try source.parts(count) { cut(in: source, from: $0, format: format) })
     }
 
     /// The first cut at or after `target`: the offset of an RS (RFC 8142), or the offset
     /// after a line feed (newline-delimited); `size` when there is none.
-    static func cut(in source: FileByteSource, from target: Int, size: Int, format: GeoJSONSequenceReader.Format) -> Int {
-        let stop: UInt8 = format == .rfc8142 ? GeoJSONSequenceReader.rs : 0x0A
+    static func cut(in source: FileByteSource, from target: Int, format: GeoJSONSequenceReader.Format) -> Int? {
+        if format == .rfc8142 { return source.firstOffset(from: target) { b, _ in b == GeoJSONSequenceReader.rs } }
+        return source.firstOffset(from: target) { b, _ in b == 0x0A }.map { $0 + 1 }
+    }
+}
+
+extension FileByteSource {
+    /// The file cut into `count` consecutive byte ranges: range i > 0 starts at
+    /// `cut(target)` for the target `size / count · i` (not before the previous start; nil:
+    /// no cut, the end of the file). Ranges are empty when cuts run out.
+    ///
+    /// - Throws: `GeoJSONSourceError` when the file is not a regular file.
+    func parts(_ count: Int, cut: (Int) -> Int?) throws(GeoJSONSourceError) -> [Range<Int>] {
+        precondition(count >= 1, "at least one part")
+        guard let size else { throw GeoJSONSourceError("\(path): only a regular file can be read in parts") }
+        var bounds = [0]
+        for i in 1..<count {
+            let target = Swift.max(size / count * i, bounds[bounds.count - 1])
+            bounds.append(Swift.min(target < size ? cut(target) ?? size : size, size))
+        }
+        bounds.append(size)
+        return (0..<count).map { bounds[$0]..<Swift.max(bounds[$0], bounds[$0 + 1]) }
+    }
+
+    /// The offset of the first byte at or after `offset` for which `test(byte, offset)`
+    /// holds, read again 64 KiB at a time; nil when none does.
+    func firstOffset(from offset: Int, where test: (UInt8, Int) -> Bool) -> Int? {
         var buffer = [UInt8](repeating: 0, count: 65_536)
-        var at = target
-        while at < size {
-            let n = buffer.withUnsafeMutableBytes { source.reread(at: at, into: $0) } ?? 0
-            guard n > 0 else { break }
-            if let i = buffer[..<n].firstIndex(of: stop) {
-                return at + i + (stop == 0x0A ? 1 : 0)
-            }
+        var at = offset
+        while let n = buffer.withUnsafeMutableBytes({ reread(at: at, into: $0) }), n > 0 {
+            for i in 0..<n where test(buffer[i], at + i) { return at + i }
             at += n
         }
-        return size
+        return nil
     }
 }
