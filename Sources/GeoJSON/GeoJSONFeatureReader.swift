@@ -293,10 +293,7 @@ public final class GeoJSONFeatureReader {
             let saved = parser.findingPrefix
             parser.findingPrefix = []
             defer { parser.findingPrefix = saved }
-            for m in [_Member.coordinates, .geometries, .geometry, .properties] where root.seen & m.rawValue != 0 {
-                try parser.violation("RFC 7946 §7.1", "a FeatureCollection must not have a \"\(m.name)\" member",
-                                     at: root.start, path: [.key(m.name)])
-            }
+            try parser.forbid([.coordinates, .geometries, .geometry, .properties], seen: root.seen, in: "a FeatureCollection", at: root.start)
             state = .done
             return
         }

@@ -66,8 +66,10 @@ struct _ObjectParts {
     var type: String?
     var coordinates: _PendingCoordinates?
     var geometries: [Geometry]?
-    var geometry: Geometry??
-    var properties: PropertyList??
+    /// Nil when absent or `null` (`seen` tells which).
+    var geometry: Geometry?
+    /// Nil when absent or `null` (`seen` tells which).
+    var properties: PropertyList?
     var features: [GeoFeature]?
     var id: FeatureID?
     var bbox: [Double]?
@@ -94,6 +96,21 @@ enum _Member: UInt16 {
         case .crs: return "crs"
         case .other: return ""
         }
+    }
+}
+
+extension _Member {
+    /// GeoJSON's members in bit order (the order findings about them are reported in).
+    static let geoJSONMembers: [_Member] = [.type, .coordinates, .geometries, .geometry, .properties, .features, .id, .bbox, .crs]
+}
+
+/// A set of GeoJSON members as a bit mask, written as an array literal.
+struct _MemberSet: ExpressibleByArrayLiteral {
+    let rawValue: UInt16
+    @inline(__always) init(arrayLiteral members: _Member...) {
+        var m: UInt16 = 0
+        for x in members { m |= x.rawValue }
+        rawValue = m
     }
 }
 
@@ -143,6 +160,21 @@ struct _GeoJSONParser {
         guard findings != nil else { return }
         findings!.append(GeoJSONFinding(severity: .error, rule: rule, message: message,
                                         location: locationOfAbsolute(absolute), path: findingPrefix + path))
+    }
+
+    /// RFC 7946 §7.1: each of `members` that the object has is a violation (`what` names
+    /// the object). One mask test when it has none, which is nearly always.
+    @inline(__always)
+    mutating func forbid(_ members: _MemberSet, seen: UInt16, in what: String, at start: Int) throws(GeoJSONError) {
+        let present = members.rawValue & seen
+        if present != 0 { try forbidSlow(present, in: what, at: start) }
+    }
+
+    @inline(never)
+    mutating func forbidSlow(_ present: UInt16, in what: String, at start: Int) throws(GeoJSONError) {
+        for m in _Member.geoJSONMembers where present & m.rawValue != 0 {
+            try violation("RFC 7946 §7.1", "\(what) must not have a \"\(m.name)\" member", at: start, path: [.key(m.name)])
+        }
     }
 
     // MARK: Member names
@@ -308,11 +340,11 @@ struct _GeoJSONParser {
             if b == UInt8(ascii: "n") {
                 let v = try c.readLiteral()
                 guard v == .null else { throw fail("RFC 7946 §3.2", "\"geometry\" must be an object or null", at: c.offset(c.pos)) }
-                parts.geometry = .some(nil)
+                parts.geometry = nil
             } else if b == UInt8(ascii: "{") {
                 let p = try parseObject(depth: depth + 1, role: .featureGeometry)
                 guard case .geometry(let g) = try finish(p, role: .featureGeometry) else { fatalError("unreachable") }
-                parts.geometry = .some(g)
+                parts.geometry = g
             } else {
                 throw fail("RFC 7946 §3.2", "\"geometry\" must be an object or null", at: c.offset(c.pos))
             }
@@ -321,11 +353,11 @@ struct _GeoJSONParser {
             if b == UInt8(ascii: "n") {
                 let v = try c.readLiteral()
                 guard v == .null else { throw fail("RFC 7946 §3.2", "\"properties\" must be an object or null", at: c.offset(c.pos)) }
-                parts.properties = .some(nil)
+                parts.properties = nil
             } else if b == UInt8(ascii: "{") {
                 if options.skipProperties {
                     try c.skipValue(depth: depth)
-                    parts.properties = .some(PropertyList())
+                    parts.properties = PropertyList()
                 } else {
                     let at = c.offset(c.pos)
                     c.remember(c.pos)
@@ -333,7 +365,7 @@ struct _GeoJSONParser {
                     if findings != nil, Set(list.keys).count != list.keys.count {
                         warn("RFC 8259 §4", "duplicate member names in \"properties\" (kept in order; I-JSON forbids them)", at: at, path: [.key("properties")])
                     }
-                    parts.properties = .some(list)
+                    parts.properties = list
                 }
             } else {
                 throw fail("RFC 7946 §3.2", "\"properties\" must be an object or null", at: c.offset(c.pos))
@@ -530,13 +562,9 @@ struct _GeoJSONParser {
             if p.seen & _Member.properties.rawValue == 0 {
                 try violation("RFC 7946 §3.2", "a Feature must have a \"properties\" member", at: p.start, path: [])
             }
-            for m in [_Member.coordinates, .geometries, .features] where p.seen & m.rawValue != 0 {
-                try violation("RFC 7946 §7.1", "a Feature must not have a \"\(m.name)\" member", at: p.start, path: [.key(m.name)])
-            }
-            let g: Geometry? = p.geometry ?? nil
-            let props: PropertyList? = p.properties ?? nil
+            try forbid([.coordinates, .geometries, .features], seen: p.seen, in: "a Feature", at: p.start)
             // (A root Feature's bbox is also the document's, `GeoJSONDocument.bbox`.)
-            return .feature(GeoFeature(id: p.id, geometry: g, properties: props, bbox: p.bbox, foreignMembers: p.foreign))
+            return .feature(GeoFeature(id: p.id, geometry: p.geometry, properties: p.properties, bbox: p.bbox, foreignMembers: p.foreign))
         case "FeatureCollection":
             guard role == .root else {
                 throw fail("RFC 7946 §3.3", "a FeatureCollection can only be a top-level object", at: p.start)
@@ -544,9 +572,7 @@ struct _GeoJSONParser {
             guard let features = p.features else {
                 throw fail("RFC 7946 §3.3", "a FeatureCollection must have a \"features\" array", at: p.start)
             }
-            for m in [_Member.coordinates, .geometries, .geometry, .properties] where p.seen & m.rawValue != 0 {
-                try violation("RFC 7946 §7.1", "a FeatureCollection must not have a \"\(m.name)\" member", at: p.start, path: [.key(m.name)])
-            }
+            try forbid([.coordinates, .geometries, .geometry, .properties], seen: p.seen, in: "a FeatureCollection", at: p.start)
             return .featureCollection(features)
         default:
             guard let kind = _GeoJSONParser.geometryKind(type) else {
@@ -556,9 +582,7 @@ struct _GeoJSONParser {
             guard role != .feature else {
                 throw fail("RFC 7946 §3.3", "a FeatureCollection's \"features\" must hold Feature objects, found \(type)", at: p.start)
             }
-            for m in [_Member.geometry, .properties, .features] where p.seen & m.rawValue != 0 {
-                try violation("RFC 7946 §7.1", "a geometry must not have a \"\(m.name)\" member", at: p.start, path: [.key(m.name)])
-            }
+            try forbid([.geometry, .properties, .features], seen: p.seen, in: "a geometry", at: p.start)
             if kind != .geometryCollection && p.seen & _Member.geometries.rawValue != 0 {
                 try violation("RFC 7946 §7.1", "a \(type) must not have a \"geometries\" member", at: p.start, path: [.key("geometries")])
             }
