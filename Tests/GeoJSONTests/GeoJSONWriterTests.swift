@@ -1,3 +1,4 @@
+import GraticuleSupport
 import GraticuleTestSupport
 import XCTest
 import GeoModel
@@ -23,6 +24,68 @@ final class GeoJSONWriterTests: XCTestCase {
             }
             let long = String(repeating: "é", count: n)
             XCTAssertEqual(GeoJSONWriter.string(long), "\"" + long + "\"", "bytes of 0x80 and above need no escape")
+        }
+    }
+
+    /// RFC 8259 §7 on random strings of every length up to 40 (the writer checks and
+    /// copies them a word at a time, in three ways by length), written one after another
+    /// into one buffer, against a scalar-by-scalar escaper; small and heap strings alike.
+    func testStringEscapesOfEveryLength() {
+        let alphabet: [Unicode.Scalar] = ["a", "Z", " ", "/", "\"", "\\", "\n", "\u{0}", "\u{1F}", "\u{7F}", "é", "€", "😀"]
+        func reference(_ s: String) -> String {
+            var out = "\""
+            for u in s.unicodeScalars {
+                switch u {
+                case "\"": out += "\\\""
+                case "\\": out += "\\\\"
+                case "\n": out += "\\n"
+                default:
+                    if u.value < 0x20 { out += "\\u00" + (u.value < 0x10 ? "0" : "") + String(u.value, radix: 16) } else { out.unicodeScalars.append(u) }
+                }
+            }
+            return out + "\""
+        }
+        var rng = SplitMix64(seed: 42)
+        for trial in 0..<400 {
+            var items: [PropertyValue] = []
+            var expected: [String] = []
+            for _ in 0..<8 {
+                let length = Int(rng.next() % 41)
+                let plainOnly = rng.next() % 2 == 0
+                var s = ""
+                if rng.next() % 2 == 0 { s.reserveCapacity(64) }   // a heap string, even when short
+                while s.utf8.count < length {
+                    let u = plainOnly ? alphabet[Int(rng.next() % 4)] : alphabet[Int(rng.next() % UInt64(alphabet.count))]
+                    s.unicodeScalars.append(u)
+                }
+                items.append(.string(s))
+                expected.append(reference(s))
+            }
+            let text = GeoJSONWriter.value(.array(items))
+            XCTAssertEqual(text, "[" + expected.joined(separator: ",") + "]", "trial \(trial)")
+        }
+    }
+
+    /// A copy of a writer is a value: writing into either (through every public entry)
+    /// leaves the other's text as it was.
+    func testCopiesAreIndependent() {
+        var a = GeoJSONWriter()
+        a.writeString("shared")
+        let writes: [(inout GeoJSONWriter) -> Void] = [
+            { $0.writeString("x") }, { $0.writeNumber(1.5) }, { $0.writeInteger(-7) }, { $0.writeUnsigned(1 << 63) },
+            { $0.writeValue(.bool(true)) }, { $0.writeObject(["k": .null]) }, { $0.writeFeatureID(.int(3)) },
+            { $0.writeGeometry(Geometry(kind: .point, coordinates: [1, 2])) },
+            { $0.writeFeature(GeoFeature(geometry: nil)) }, { $0.write(.featureCollection([])) },
+        ]
+        for (i, write) in writes.enumerated() {
+            var b = a
+            write(&b)
+            XCTAssertEqual(String(decoding: a.bytes, as: UTF8.self), "\"shared\"", "write \(i) changed the original")
+            XCTAssertGreaterThan(b.count, a.count, "write \(i)")
+            write(&a)
+            XCTAssertEqual(a.bytes, b.bytes, "write \(i)")
+            a = GeoJSONWriter()
+            a.writeString("shared")
         }
     }
 
