@@ -24,6 +24,7 @@ public struct GeoJSONWriter {
         var base: UnsafeMutablePointer<UInt8>
         var count = 0
         var capacity: Int
+        var memberNames = _MemberNameCache()
         init(capacity: Int) {
             self.capacity = max(capacity, 256)
             base = .allocate(capacity: self.capacity)
@@ -75,6 +76,7 @@ public struct GeoJSONWriter {
         let s = _Storage(capacity: max(storage.capacity * 2, storage.count + n))
         s.base.update(from: storage.base, count: storage.count)
         s.count = storage.count
+        s.memberNames = storage.memberNames
         storage = s
     }
 
@@ -220,7 +222,7 @@ public struct GeoJSONWriter {
         put(UInt8(ascii: "\""))
     }
 
-    mutating func appendValue(_ v: PropertyValue) {
+    mutating func appendValue(_ v: borrowing PropertyValue) {
         switch v {
         case .null: raw("null")
         case .bool(let b): if b { raw("true") } else { raw("false") }
@@ -241,6 +243,11 @@ public struct GeoJSONWriter {
 
     mutating func appendObject(_ o: PropertyList) {
         put(UInt8(ascii: "{"))
+        if o.keys.count > 1 && storage.memberNames.rendered(for: o.keys) {
+            appendMembers(o.values, names: storage.memberNames)
+            put(UInt8(ascii: "}"))
+            return
+        }
         // Through the buffers, so that no key or value is retained to be written.
         o.keys.withUnsafeBufferPointer { keys in
             o.values.withUnsafeBufferPointer { values in
@@ -253,6 +260,37 @@ public struct GeoJSONWriter {
             }
         }
         put(UInt8(ascii: "}"))
+    }
+
+    /// The members of an object whose names `names` has rendered: each name's bytes are
+    /// copied (two words when short), then its value written. `names` is a copy, so a
+    /// nested object that changes the cache does not change the arrays being read.
+    mutating func appendMembers(_ values: [PropertyValue], names: _MemberNameCache) {
+        names.text.withUnsafeBufferPointer { text in
+            names.ends.withUnsafeBufferPointer { ends in
+                values.withUnsafeBufferPointer { values in
+                    var start = 0
+                    for i in 0..<values.count {
+                        let end = ends[i]
+                        let n = end - start
+                        let p = reserve(n + 17)
+                        var at = 0
+                        if i > 0 { p[0] = UInt8(ascii: ","); at = 1 }
+                        let from = text.baseAddress! + start
+                        if n <= 16 {
+                            // `text` has 16 bytes of padding after its last name.
+                            UnsafeMutableRawPointer(p + at).storeBytes(of: NumberParser.load8(from).littleEndian, as: UInt64.self)
+                            UnsafeMutableRawPointer(p + at + 8).storeBytes(of: NumberParser.load8(from + 8).littleEndian, as: UInt64.self)
+                        } else {
+                            (p + at).update(from: from, count: n)
+                        }
+                        storage.count += at + n
+                        start = end
+                        appendValue(values[i])
+                    }
+                }
+            }
+        }
     }
 
     // MARK: Public values

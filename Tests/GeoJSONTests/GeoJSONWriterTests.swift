@@ -89,6 +89,49 @@ final class GeoJSONWriterTests: XCTestCase {
         }
     }
 
+    /// Objects that share one array of names (as the reader makes them) are written from
+    /// names rendered once: the text must be that of the same objects with arrays of
+    /// their own, with nested objects that share another array between the members,
+    /// names to escape, long names, the empty name, and a caller's change to the array.
+    func testSharedMemberNamesWriteTheSameText() throws {
+        var rng = SplitMix64(seed: 7)
+        let pool = ["a", "", "name", "a\"quote", "back\\slash", "tab\t", "exactly-16-bytes", "a name longer than sixteen bytes", "é€😀"]
+        for trial in 0..<300 {
+            let outerCount = 2 + Int(rng.next() % 6)
+            var outerKeys: [String] = []
+            while outerKeys.count < outerCount { outerKeys.append(pool[Int(rng.next() % UInt64(pool.count))] + String(outerKeys.count)) }
+            let innerKeys = ["x", "y\u{1}", String(trial)]
+            func inner(_ i: Int) -> PropertyList {
+                var l = PropertyList()
+                l.keys = innerKeys
+                l.values = [.int(Int64(i)), .string("v\(i)"), .null]
+                return l
+            }
+            var shared: [PropertyValue] = []
+            var own: [PropertyValue] = []
+            var keys = outerKeys
+            for f in 0..<(2 + Int(rng.next() % 4)) {
+                if f == 3 { keys[0] += "!" }   // the caller changes its array: a new buffer
+                var values: [PropertyValue] = []
+                for i in 0..<outerCount {
+                    values.append(rng.next() % 3 == 0 ? .object(inner(i)) : .string("s\(i)\(f)"))
+                }
+                var a = PropertyList()
+                a.keys = keys
+                a.values = values
+                shared.append(.object(a))
+                var b = PropertyList()
+                b.keys = keys.map { String(decoding: Array($0.utf8), as: UTF8.self) }
+                b.values = values
+                own.append(.object(b))
+            }
+            let text = GeoJSONWriter.value(.array(shared))
+            XCTAssertEqual(text, GeoJSONWriter.value(.array(own)), "trial \(trial)")
+            let back = try JSONValueReader.read(Array(text.utf8))
+            XCTAssertEqual(back, .array(shared), "trial \(trial)")
+        }
+    }
+
     func testNumbers() {
         XCTAssertEqual(GeoJSONWriter.number(10), "10")
         XCTAssertEqual(GeoJSONWriter.number(-0.5), "-0.5")

@@ -44,12 +44,7 @@ enum _ShortestDecimal {
                 // one candidate suffices.
                 let m = UInt64(approx)
                 if Double(m) / scale == v {
-                    var mm = m, kk = k15
-                    while kk > 0 && mm % 10 == 0 {
-                        mm /= 10
-                        kk -= 1
-                    }
-                    return (mm, kk)
+                    return stripZeros(m, k15)
                 }
             }
         }
@@ -60,15 +55,26 @@ enum _ShortestDecimal {
             let k = digits - 1 - e10
             guard k >= 0 && k <= 27, let m = roundedProduct(significand, e2, k) else { return nil }
             if NumberParser.eiselLemire(m, -k) == v {
-                var mm = m, kk = k
-                while kk > 0 && mm % 10 == 0 {
-                    mm /= 10
-                    kk -= 1
-                }
-                return (mm, kk)
+                return stripZeros(m, k)
             }
         }
         return nil
+    }
+
+    /// m × 10^−k with trailing zeros of m removed while k > 0: eight, four, two, then one
+    /// at a time (a 15-digit candidate of a short number has up to 14; one by one they
+    /// were 8% of the instructions of writing a property-heavy file).
+    @inline(__always)
+    static func stripZeros(_ m: UInt64, _ k: Int) -> (m: UInt64, k: Int) {
+        var mm = m, kk = k
+        if kk >= 8 && mm % 100_000_000 == 0 { mm /= 100_000_000; kk -= 8 }
+        if kk >= 4 && mm % 10_000 == 0 { mm /= 10_000; kk -= 4 }
+        if kk >= 2 && mm % 100 == 0 { mm /= 100; kk -= 2 }
+        while kk > 0 && mm % 10 == 0 {
+            mm /= 10
+            kk -= 1
+        }
+        return (mm, kk)
     }
 
     /// round(M × 2^e2 × 10^k) with ties to even, exactly, for k ≤ 27; nil if it does not
