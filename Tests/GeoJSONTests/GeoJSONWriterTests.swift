@@ -143,6 +143,14 @@ final class GeoJSONWriterTests: XCTestCase {
         XCTAssertEqual(GeoJSONWriter.number(0), "0")
         XCTAssertEqual(GeoJSONWriter.number(-0.0), "-0.0")
         XCTAssertEqual(Double(GeoJSONWriter.number(85.0511287798066)), 85.0511287798066, "round trip")
+        // Where the point falls: after every digit count, and before padding zeros.
+        let fixed: [(Double, String)] = [
+            (1.5, "1.5"), (100.5, "100.5"), (123.0, "123.0"), (0.001, "0.001"), (1e-8, "0.00000001"),
+            (0.000123, "0.000123"), (12.25, "12.25"), (-65.61361699999998, "-65.61361699999998"),
+            (12345678901234.5, "12345678901234.5"), (0.1234567890123456, "0.1234567890123456"), (9.5, "9.5"),
+            (99.25, "99.25"), (10.125, "10.125"),
+        ]
+        for (v, text) in fixed { XCTAssertEqual(GeoJSONWriter.value(.double(v)), text) }
     }
 
     /// RFC 7946 §3.1.2–3.1.7 and §3.2, hand-written expected text.

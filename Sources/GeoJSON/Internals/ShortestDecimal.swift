@@ -119,48 +119,51 @@ enum _ShortestDecimal {
 
     /// Renders m × 10^−k in fixed notation (at least one digit before the point; `.0`
     /// when k is 0) ending just before `end`, right to left; returns the start.
+    ///
+    /// The k fraction digits come first, two per division (zeros once m runs out, which
+    /// pads 0.00…), then the point, then the integer part the same way: no test of
+    /// where the point falls inside the loops.
     /// - Precondition: 48 bytes are writable before `end`.
     @inline(__always)
     static func render(negative: Bool, m: UInt64, k: Int, endingAt end: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
+        let pairs = digitPairs.utf8Start
         var p = end
         var x = m
-        var produced = 0
         if k == 0 {
             p -= 2
             p[0] = UInt8(ascii: "."); p[1] = UInt8(ascii: "0")
+        } else {
+            var left = k
+            while left >= 2 {
+                let r = Int(x % 100)
+                x /= 100
+                p -= 2
+                p[0] = pairs[2 * r]
+                p[1] = pairs[2 * r + 1]
+                left -= 2
+            }
+            if left == 1 {
+                p -= 1
+                p.pointee = UInt8(truncatingIfNeeded: x % 10) &+ 0x30
+                x /= 10
+            }
+            p -= 1
+            p.pointee = UInt8(ascii: ".")
         }
-        // Two digits per division while both stay on one side of the decimal point.
-        let pairs = digitPairs.utf8Start
-        while x >= 100 && (k == 0 || produced + 2 < k || produced >= k) {
+        while x >= 100 {
             let r = Int(x % 100)
             x /= 100
             p -= 2
             p[0] = pairs[2 * r]
             p[1] = pairs[2 * r + 1]
-            produced += 2
         }
-        repeat {
+        if x >= 10 {
+            p -= 2
+            p[0] = pairs[2 * Int(x)]
+            p[1] = pairs[2 * Int(x) + 1]
+        } else {
             p -= 1
-            p.pointee = UInt8(truncatingIfNeeded: x % 10) &+ 0x30
-            x /= 10
-            produced += 1
-            if produced == k {
-                p -= 1
-                p.pointee = UInt8(ascii: ".")
-            }
-        } while x > 0
-        if produced <= k {
-            while produced < k {
-                p -= 1
-                p.pointee = UInt8(ascii: "0")
-                produced += 1
-            }
-            if p.pointee != UInt8(ascii: ".") {
-                p -= 1
-                p.pointee = UInt8(ascii: ".")
-            }
-            p -= 1
-            p.pointee = UInt8(ascii: "0")
+            p.pointee = UInt8(truncatingIfNeeded: x) &+ 0x30
         }
         if negative {
             p -= 1
