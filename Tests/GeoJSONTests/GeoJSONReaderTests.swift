@@ -111,6 +111,35 @@ final class GeoJSONReaderTests: XCTestCase {
         XCTAssertTrue(try geometry(#"{"type":"Point","coordinates":[]}"#).isEmpty)
     }
 
+    // §3.1.4–§3.1.7: parts that are present but empty fail the type's own rule, at the
+    // empty part, whichever member comes first; coordinates before the type give the
+    // same part starts as after it.
+    func testEmptyPartsAndMemberOrder() throws {
+        let cases: [(String, String, String)] = [
+            (#"{"type":"Polygon","coordinates":[[]]}"#, "RFC 7946 §3.1.6", "coordinates[0]"),
+            (#"{"coordinates":[[]],"type":"Polygon"}"#, "RFC 7946 §3.1.6", "coordinates[0]"),
+            (#"{"type":"MultiLineString","coordinates":[[]]}"#, "RFC 7946 §3.1.5", "coordinates[0]"),
+            (#"{"type":"MultiLineString","coordinates":[[[0,0],[1,1]],[]]}"#, "RFC 7946 §3.1.5", "coordinates[1]"),
+            (#"{"type":"MultiPolygon","coordinates":[[]]}"#, "RFC 7946 §3.1.7", "coordinates[0]"),
+            (#"{"type":"MultiPolygon","coordinates":[[[]]]}"#, "RFC 7946 §3.1.7", "coordinates[0][0]"),
+            (#"{"coordinates":[[[]]],"type":"MultiPolygon"}"#, "RFC 7946 §3.1.7", "coordinates[0][0]"),
+        ]
+        for (text, rule, path) in cases {
+            let e = error(text)
+            if case .invalidGeoJSON(let r, _)? = e?.kind { XCTAssertEqual(r, rule, text) } else { XCTFail(text) }
+            XCTAssertEqual(e?.pathString, path, text)
+        }
+        let mls = try geometry(#"{"coordinates":[[[1,2],[3,4]],[[5,6],[7,8],[9,10]]],"type":"MultiLineString"}"#)
+        XCTAssertEqual(mls.partStarts, [0, 2])
+        let mpoly = try geometry(#"{"coordinates":[[[[0,0],[1,0],[1,1],[0,0]]],[[[5,5],[6,5],[6,6],[5,5]],[[5.1,5.1],[5.2,5.2],[5.2,5.1],[5.1,5.1]]]],"type":"MultiPolygon"}"#)
+        XCTAssertEqual(mpoly.partStarts, [0, 4, 8])
+        XCTAssertEqual(mpoly.polygonStarts, [0, 1])
+        let ls = try geometry(#"{"coordinates":[[1,2],[3,4],[5,6]],"type":"LineString"}"#)
+        XCTAssertEqual(ls, Geometry(kind: .lineString, coordinates: [1, 2, 3, 4, 5, 6], partStarts: [0]))
+        let mp = try geometry(#"{"coordinates":[[1,2],[3,4]],"type":"MultiPoint"}"#)
+        XCTAssertEqual(mp, Geometry(kind: .multiPoint, coordinates: [1, 2, 3, 4]))
+    }
+
     // Errors carry the rule, byte offset, line, column and member path.
     func testInvalidGeoJSONIsLocated() throws {
         // §3.1.6: a ring with fewer than four positions.

@@ -315,11 +315,19 @@ struct _GeoJSONParser {
             try parseCoordinateArray(level: 0, depth: depth)
             // Exact-size copies: the scratch keeps its capacity (and stays uniquely
             // referenced, so the next reset allocates nothing), and each geometry holds
-            // only its own positions.
+            // only its own positions. The starts of arrays are copied only at the depths
+            // `build` reads for positions at this depth (part starts two levels up,
+            // polygon starts three); elsewhere they hold one entry per position, which a
+            // LineString or a MultiPoint never reads (and any other type fails the
+            // nesting check first). With no positions at all, the shape checks read them.
+            let level = scratch.positionLevel
+            let parts2 = level == 2 || level == -1, parts3 = level == 3 || level == -1
             parts.coordinates = _PendingCoordinates(
-                values: _exactCopy(scratch.values), dims: scratch.dims, level1: _exactCopy(scratch.level1),
-                level1Parts: _exactCopy(scratch.level1Parts), level2: _exactCopy(scratch.level2),
-                positionLevel: scratch.positionLevel, deepestLevel: scratch.deepestLevel,
+                values: _exactCopy(scratch.values), dims: scratch.dims,
+                level1: parts2 ? _exactCopy(scratch.level1) : [],
+                level1Parts: parts3 ? _exactCopy(scratch.level1Parts) : [],
+                level2: parts3 ? _exactCopy(scratch.level2) : [],
+                positionLevel: level, deepestLevel: scratch.deepestLevel,
                 extraValues: scratch.extraValues, location: at)
         case .geometries:
             var list: [Geometry] = []
@@ -531,6 +539,10 @@ struct _GeoJSONParser {
 
     // MARK: Building the model
 
+    /// `[0]`, shared by every LineString's part starts and every Polygon's polygon starts
+    /// (copy-on-write: an array literal here was one allocation per geometry).
+    static let firstPartOnly: [Int] = [0]
+
     enum Built { case geometry(Geometry), feature(GeoFeature), featureCollection([GeoFeature]) }
 
     @inline(__always)
@@ -652,7 +664,7 @@ struct _GeoJSONParser {
         switch kind {
         case .point, .multiPoint: break
         case .lineString:
-            g.partStarts = [0]
+            g.partStarts = _GeoJSONParser.firstPartOnly
             if pc.values.isEmpty {
                 g.partStarts = []
                 warn("RFC 7946 §3.1", "empty LineString coordinates", at: pc.location, path: path)
@@ -667,7 +679,7 @@ struct _GeoJSONParser {
             }
         case .polygon:
             g.partStarts = pc.level1
-            g.polygonStarts = g.partStarts.isEmpty ? [] : [0]
+            g.polygonStarts = g.partStarts.isEmpty ? [] : _GeoJSONParser.firstPartOnly
             try checkRings(g, 0..<g.partStarts.count, rule: rule, at: pc.location, prefix: [])
         case .multiPolygon:
             g.partStarts = pc.level2
