@@ -543,6 +543,10 @@ struct _GeoJSONParser {
     /// (copy-on-write: an array literal here was one allocation per geometry).
     static let firstPartOnly: [Int] = [0]
 
+    /// `coordinates`, the path of findings about a geometry's positions (shared, like
+    /// `firstPartOnly`).
+    static let coordinatesPath: [JSONPathComponent] = [.key("coordinates")]
+
     enum Built { case geometry(Geometry), feature(GeoFeature), featureCollection([GeoFeature]) }
 
     @inline(__always)
@@ -643,7 +647,8 @@ struct _GeoJSONParser {
         case .multiPolygon: rule = "RFC 7946 §3.1.7"
         case .geometryCollection: rule = ""
         }
-        let path: [JSONPathComponent] = [.key("coordinates")]
+        // One shared array: an array literal here was an allocation per geometry.
+        let path = _GeoJSONParser.coordinatesPath
         if pc.positionLevel == -1 {
             // No positions at all: `[]` is an empty geometry (§3.1); deeper empty arrays
             // must still fit the type's nesting.
@@ -680,7 +685,7 @@ struct _GeoJSONParser {
         case .polygon:
             g.partStarts = pc.level1
             g.polygonStarts = g.partStarts.isEmpty ? [] : _GeoJSONParser.firstPartOnly
-            try checkRings(g, 0..<g.partStarts.count, rule: rule, at: pc.location, prefix: [])
+            try checkRings(g, 0..<g.partStarts.count, rule: rule, at: pc.location, polygon: nil)
         case .multiPolygon:
             g.partStarts = pc.level2
             g.polygonStarts = pc.level1Parts
@@ -690,7 +695,7 @@ struct _GeoJSONParser {
                     throw fail(rule, "each polygon of a MultiPolygon needs an exterior ring", at: pc.location)
                         .prefixed(.index(poly)).prefixed(.key("coordinates"))
                 }
-                try checkRings(g, parts, rule: rule, at: pc.location, prefix: [.index(poly)])
+                try checkRings(g, parts, rule: rule, at: pc.location, polygon: poly)
             }
         case .geometryCollection: break
         }
@@ -699,24 +704,30 @@ struct _GeoJSONParser {
     }
 
     /// §3.1.6: a linear ring has four or more positions and ends where it starts.
-    func checkRings(_ g: Geometry, _ parts: Range<Int>, rule: String, at: Int, prefix: [JSONPathComponent]) throws(GeoJSONError) {
+    /// `polygon` is the polygon's index in a MultiPolygon, for the path. The path is built
+    /// only for an error (built for every ring, it was an allocation per ring).
+    func checkRings(_ g: Geometry, _ parts: Range<Int>, rule: String, at: Int, polygon: Int?) throws(GeoJSONError) {
+        let d = g.dimensions
         for (n, part) in parts.enumerated() {
             let r = g.partRange(part)
-            var path: [JSONPathComponent] = [.key("coordinates")] + prefix
-            path.append(.index(n))
+            var problem: String?
             if r.count < 4 {
-                var e = fail(rule, "a linear ring needs four or more positions", at: at)
-                e.path = path
-                throw e
-            }
-            let d = g.dimensions
-            for k in 0..<d {
-                let a = g.coordinates[r.lowerBound * d + k], b = g.coordinates[(r.upperBound - 1) * d + k]
-                if a != b && !(a.isNaN && b.isNaN) {
-                    var e = fail(rule, "a linear ring's first and last positions must be identical", at: at)
-                    e.path = path
-                    throw e
+                problem = "a linear ring needs four or more positions"
+            } else {
+                for k in 0..<d {
+                    let a = g.coordinates[r.lowerBound * d + k], b = g.coordinates[(r.upperBound - 1) * d + k]
+                    if a != b && !(a.isNaN && b.isNaN) {
+                        problem = "a linear ring's first and last positions must be identical"
+                        break
+                    }
                 }
+            }
+            if let problem {
+                var e = fail(rule, problem, at: at)
+                e.path = [.key("coordinates")]
+                if let polygon { e.path.append(.index(polygon)) }
+                e.path.append(.index(n))
+                throw e
             }
         }
     }
