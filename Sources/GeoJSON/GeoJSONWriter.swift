@@ -242,6 +242,9 @@ public struct GeoJSONWriter {
     }
 
     mutating func appendObject(_ o: PropertyList) {
+        // Both loops below read values through an unchecked buffer, so the rule that an
+        // Array index would have enforced (a value for every key) is checked here.
+        precondition(o.values.count >= o.keys.count, "a PropertyList needs a value for each key")
         put(UInt8(ascii: "{"))
         if o.keys.count > 1 && storage.memberNames.rendered(for: o.keys) {
             appendMembers(o.values, names: storage.memberNames)
@@ -265,12 +268,13 @@ public struct GeoJSONWriter {
     /// The members of an object whose names `names` has rendered: each name's bytes are
     /// copied (two words when short), then its value written. `names` is a copy, so a
     /// nested object that changes the cache does not change the arrays being read.
+    /// - Precondition: `values` has at least one value per name.
     mutating func appendMembers(_ values: [PropertyValue], names: _MemberNameCache) {
         names.text.withUnsafeBufferPointer { text in
             names.ends.withUnsafeBufferPointer { ends in
                 values.withUnsafeBufferPointer { values in
                     var start = 0
-                    for i in 0..<values.count {
+                    for i in 0..<ends.count {
                         let end = ends[i]
                         let n = end - start
                         let p = reserve(n + 17)
