@@ -126,7 +126,6 @@ enum _ShortestDecimal {
     /// - Precondition: 48 bytes are writable before `end`.
     @inline(__always)
     static func render(negative: Bool, m: UInt64, k: Int, endingAt end: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
-        let pairs = digitPairs.utf8Start
         var p = end
         var x = m
         if k == 0 {
@@ -135,11 +134,8 @@ enum _ShortestDecimal {
         } else {
             var left = k
             while left >= 2 {
-                let r = Int(x % 100)
+                putPair(&p, Int(x % 100))
                 x /= 100
-                p -= 2
-                p[0] = pairs[2 * r]
-                p[1] = pairs[2 * r + 1]
                 left -= 2
             }
             if left == 1 {
@@ -151,16 +147,11 @@ enum _ShortestDecimal {
             p.pointee = UInt8(ascii: ".")
         }
         while x >= 100 {
-            let r = Int(x % 100)
+            putPair(&p, Int(x % 100))
             x /= 100
-            p -= 2
-            p[0] = pairs[2 * r]
-            p[1] = pairs[2 * r + 1]
         }
         if x >= 10 {
-            p -= 2
-            p[0] = pairs[2 * Int(x)]
-            p[1] = pairs[2 * Int(x) + 1]
+            putPair(&p, Int(x))
         } else {
             p -= 1
             p.pointee = UInt8(truncatingIfNeeded: x) &+ 0x30
@@ -170,6 +161,15 @@ enum _ShortestDecimal {
             p.pointee = UInt8(ascii: "-")
         }
         return p
+    }
+
+    /// Writes the two digits of `r` (0...99) just before `p` and moves `p` back to them.
+    @inline(__always)
+    static func putPair(_ p: inout UnsafeMutablePointer<UInt8>, _ r: Int) {
+        let pairs = digitPairs.utf8Start
+        p -= 2
+        p[0] = pairs[2 * r]
+        p[1] = pairs[2 * r + 1]
     }
 
     /// Renders a decimal integer ending just before `end` (at most 20 bytes), right to
