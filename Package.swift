@@ -6,7 +6,7 @@ import PackageDescription
 //
 // Module map (the same as ../shared/ARCHITECTURE.md and Sources/README.md):
 //   PBF, GeoModel               leaf modules, no dependencies (CVarintBlock: PBF's C kernels)
-//   GeoJSON, VectorTile,
+//   GeoJSON, VectorTile,        (CJSONSkip: GeoJSON's C kernel)
 //   TileCover, GPX              cores built on the leaves
 //   SourceDiff                  keyed feature store and diffs (GeoModel, TileCover);
 //                               SourceDiffJSON its thin JSON adapter (GeoJSON)
@@ -60,7 +60,10 @@ let package = Package(
         .target(name: "PBF", dependencies: ["CVarintBlock"]),
         .target(name: "TileArchive", dependencies: ["CSQLite", "CZlib", "CBrotli", "CZstd", "PBF", "TileCover"]),
         .target(name: "GeoModel"),
-        .target(name: "GeoJSON", dependencies: ["GeoModel"], exclude: ["Internals/generate_pow5.py"]),
+        .target(name: "GeoJSON", dependencies: ["GeoModel", "CJSONSkip"], exclude: ["Internals/generate_pow5.py"]),
+        // GeoJSON's C kernel: the skipper of valid JSON values (SSE2 string scans on x86-64),
+        // inline C in its header, compiled into GeoJSON.
+        .target(name: "CJSONSkip"),
         // PBF's SIMD kernels (x86: the SSSE3 zigzag pair decoder, the SSE2 pair bound check):
         // inline C in its header, compiled into the modules that use it.
         .target(name: "CVarintBlock"),
@@ -104,7 +107,7 @@ let package = Package(
         .target(name: "GraticuleTestSupport", dependencies: ["GraticuleSupport"], path: "Tests/Support"),
         .testTarget(name: "PBFTests", dependencies: ["PBF", "CVarintBlock", "GraticuleSupport", "GraticuleTestSupport"]),
         .testTarget(name: "GeoModelTests", dependencies: ["GeoModel"]),
-        .testTarget(name: "GeoJSONTests", dependencies: ["GeoJSON", "GeoModel", "GraticuleSupport", "GraticuleTestSupport"]),
+        .testTarget(name: "GeoJSONTests", dependencies: ["GeoJSON", "CJSONSkip", "GeoModel", "GraticuleSupport", "GraticuleTestSupport"]),
         .testTarget(name: "VectorTileTests", dependencies: ["VectorTile", "PBF", "GeoModel", "GraticuleSupport", "GraticuleTestSupport"]),
         .testTarget(name: "TileCoverTests", dependencies: ["TileCover", "GPX", "GeoModel", "GraticuleSupport", "GraticuleTestSupport"]),
         .testTarget(name: "GPXTests", dependencies: ["GPX", "GeoModel", "GraticuleTestSupport"]),

@@ -1,6 +1,7 @@
 // libFuzzer entry point for the GeoJSON reader (built by run-geojson.sh, not by SwiftPM).
 // Each input is read whole, read through chunked sources of two sizes, read with its
-// properties skipped (whole and chunked), validated, and read as a text sequence. Besides crashes, hangs and sanitizer reports, it fails when a chunked
+// properties skipped (whole: mostly through the C skipper of CJSONSkip; chunked: mostly
+// through its scalar fallback), validated, and read as a text sequence. Besides crashes, hangs and sanitizer reports, it fails when a chunked
 // read gives a different outcome (document, or error with location and path) than the
 // whole-buffer read: chunk boundaries must never matter.
 import GeoJSON

@@ -4,7 +4,7 @@
 # declarations (PBF's kernels) are visible across the modules.
 out=.build/fuzz
 mkdir -p "$out"
-flags=(-sanitize=fuzzer,address -parse-as-library -O -g -package-name graticule -I "$out" -I Sources/CVarintBlock/include)
+flags=(-sanitize=fuzzer,address -parse-as-library -O -g -package-name graticule -I "$out" -I Sources/CVarintBlock/include -I Sources/CJSONSkip/include)
 
 # build_module NAME [SWIFTC ARGS...]: every Swift file under Sources/NAME into
 # $out/libNAME.a and $out/NAME.swiftmodule.

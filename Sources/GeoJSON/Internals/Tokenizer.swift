@@ -1,3 +1,4 @@
+import CJSONSkip
 import GeoModel
 
 // The tokenizer of the GeoJSON reader, in one file: line counting of released bytes
@@ -771,7 +772,28 @@ struct _Tokenizer {
     static let sharedKeyDepths = 8
 
     /// Skips any JSON value, validating it, without building anything.
+    ///
+    /// Arrays and objects go first through `gr_json_skip` (CJSONSkip), which finds the end
+    /// of a valid value held whole in the window with no call per token; whatever it does
+    /// not accept (bad input, a value cut by the window's end, rare numbers) is skipped by
+    /// `skipValueScalar`, which reports errors. Only the outermost value tries the fast
+    /// path: the scalar skipper never calls back into it, so a refused value costs one
+    /// extra pass at most, whatever its nesting.
     mutating func skipValue(depth: Int) throws(GeoJSONError) {
+        guard let b = try peekNonWhitespace() else { throw error(.unexpectedEnd, at: end) }
+        if b == UInt8(ascii: "{") || b == UInt8(ascii: "[") {
+            let e = gr_json_skip(base, pos, end, maxDepth - depth)
+            if e >= 0 {
+                pos = e
+                return
+            }
+        }
+        try skipValueScalar(depth: depth)
+    }
+
+    /// Skips any JSON value, validating it token by token (the reference for the fast path
+    /// of `skipValue`).
+    mutating func skipValueScalar(depth: Int) throws(GeoJSONError) {
         guard let b = try peekNonWhitespace() else { throw error(.unexpectedEnd, at: end) }
         switch b {
         case UInt8(ascii: "\""):
@@ -791,7 +813,7 @@ struct _Tokenizer {
             }
             var index = 0
             repeat {
-                do { try skipValue(depth: depth + 1) } catch { throw error.prefixed(.index(index)) }
+                do { try skipValueScalar(depth: depth + 1) } catch { throw error.prefixed(.index(index)) }
                 index += 1
             } while try afterArrayElement()
         case UInt8(ascii: "{"):
@@ -821,7 +843,7 @@ struct _Tokenizer {
                     case UInt8(ascii: "0")...UInt8(ascii: "9"):
                         if let e = NumberParser.skim(base, start: pos, end: end) { pos = e } else { _ = try readNumber() }
                     default:
-                        try skipValue(depth: depth + 1)
+                        try skipValueScalar(depth: depth + 1)
                     }
                 } catch {
                     let s = keyAbs - baseOffset + 1
