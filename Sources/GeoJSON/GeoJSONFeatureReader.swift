@@ -297,7 +297,7 @@ public final class GeoJSONFeatureReader {
             state = .done
             return
         }
-        switch try parser.finish(root, role: .root) {
+        switch try parser.finish(&root, role: .root) {
         case .feature(let f): state = .single(f)
         case .geometry(let g): state = .single(GeoFeature(geometry: g, properties: nil))
         case .featureCollection: state = .done

@@ -119,8 +119,8 @@ extension _GeoJSONParser {
         guard first == UInt8(ascii: "{") else {
             throw c.error(.unexpectedByte(first, expected: "a GeoJSON object (RFC 7946 §2)"), at: c.pos)
         }
-        let parts = try parseObject(depth: 1, role: .root)
-        let built = try finish(parts, role: .root)
+        var parts = try parseObject(depth: 1, role: .root)
+        let built = try finish(&parts, role: .root)
         if let b = try c.peekNonWhitespace() {
             _ = b
             throw c.error(.trailingContent, at: c.pos)

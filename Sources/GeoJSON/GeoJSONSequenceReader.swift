@@ -116,8 +116,8 @@ public final class GeoJSONSequenceReader {
                 guard b == UInt8(ascii: "{") else {
                     throw parser.c.error(.unexpectedByte(b, expected: "a GeoJSON object (RFC 8142 §2)"), at: parser.c.pos)
                 }
-                let parts = try parser.parseObject(depth: 1, role: .root)
-                let built = try parser.finish(parts, role: .root)
+                var parts = try parser.parseObject(depth: 1, role: .root)
+                let built = try parser.finish(&parts, role: .root)
                 try checkElementEnd()
                 switch built {
                 case .geometry(let g): return .geometry(g)

@@ -334,8 +334,8 @@ struct _GeoJSONParser {
             if try openArray("RFC 7946 §3.1.8", "\"geometries\" must be an array") {
                 repeat {
                     do {
-                        let p = try parseObject(depth: depth + 1, role: .collectionMember)
-                        guard case .geometry(let g) = try finish(p, role: .collectionMember) else { fatalError("unreachable") }
+                        var p = try parseObject(depth: depth + 1, role: .collectionMember)
+                        guard case .geometry(let g) = try finish(&p, role: .collectionMember) else { fatalError("unreachable") }
                         list.append(g)
                     } catch {
                         throw error.prefixed(.index(list.count))
@@ -350,8 +350,8 @@ struct _GeoJSONParser {
                 guard v == .null else { throw fail("RFC 7946 §3.2", "\"geometry\" must be an object or null", at: c.offset(c.pos)) }
                 parts.geometry = nil
             } else if b == UInt8(ascii: "{") {
-                let p = try parseObject(depth: depth + 1, role: .featureGeometry)
-                guard case .geometry(let g) = try finish(p, role: .featureGeometry) else { fatalError("unreachable") }
+                var p = try parseObject(depth: depth + 1, role: .featureGeometry)
+                guard case .geometry(let g) = try finish(&p, role: .featureGeometry) else { fatalError("unreachable") }
                 parts.geometry = g
             } else {
                 throw fail("RFC 7946 §3.2", "\"geometry\" must be an object or null", at: c.offset(c.pos))
@@ -456,8 +456,8 @@ struct _GeoJSONParser {
 
     /// Parses one element of a `features` array.
     mutating func parseFeature(depth: Int) throws(GeoJSONError) -> GeoFeature {
-        let p = try parseObject(depth: depth, role: .feature)
-        guard case .feature(let f) = try finish(p, role: .feature) else { fatalError("unreachable") }
+        var p = try parseObject(depth: depth, role: .feature)
+        guard case .feature(let f) = try finish(&p, role: .feature) else { fatalError("unreachable") }
         return f
     }
 
@@ -563,7 +563,10 @@ struct _GeoJSONParser {
         }
     }
 
-    mutating func finish(_ p: _ObjectParts, role: _Role) throws(GeoJSONError) -> Built {
+    ///
+    /// The model's parts are moved out of `p` (left nil), not copied: a copy was a retain
+    /// and a release of every array of every feature.
+    mutating func finish(_ p: inout _ObjectParts, role: _Role) throws(GeoJSONError) -> Built {
         guard let type = p.type else {
             throw fail("RFC 7946 §1.4", "a GeoJSON object needs a \"type\" member", at: p.start)
         }
@@ -580,12 +583,13 @@ struct _GeoJSONParser {
             }
             try forbid([.coordinates, .geometries, .features], seen: p.seen, in: "a Feature", at: p.start)
             // (A root Feature's bbox is also the document's, `GeoJSONDocument.bbox`.)
-            return .feature(GeoFeature(id: p.id, geometry: p.geometry, properties: p.properties, bbox: p.bbox, foreignMembers: p.foreign))
+            return .feature(GeoFeature(id: p.id.take(), geometry: p.geometry.take(), properties: p.properties.take(),
+                                       bbox: p.bbox, foreignMembers: p.foreign.take()))
         case "FeatureCollection":
             guard role == .root else {
                 throw fail("RFC 7946 §3.3", "a FeatureCollection can only be a top-level object", at: p.start)
             }
-            guard let features = p.features else {
+            guard let features = p.features.take() else {
                 throw fail("RFC 7946 §3.3", "a FeatureCollection must have a \"features\" array", at: p.start)
             }
             try forbid([.coordinates, .geometries, .geometry, .properties], seen: p.seen, in: "a FeatureCollection", at: p.start)
@@ -606,7 +610,7 @@ struct _GeoJSONParser {
                 try violation("RFC 7946 §7.1", "a GeometryCollection must not have a \"coordinates\" member", at: p.start, path: [.key("coordinates")])
             }
             if kind == .geometryCollection {
-                guard let members = p.geometries else {
+                guard let members = p.geometries.take() else {
                     throw fail("RFC 7946 §3.1.8", "a GeometryCollection must have a \"geometries\" array", at: p.start)
                 }
                 if members.count == 1 {
@@ -617,15 +621,16 @@ struct _GeoJSONParser {
                 }
                 return .geometry(.collection(members))
             }
-            guard let coords = p.coordinates else {
+            guard var coords = p.coordinates.take() else {
                 throw fail("RFC 7946 §3.1", "a \(type) must have a \"coordinates\" member", at: p.start)
             }
-            return .geometry(try build(kind, coords))
+            return .geometry(try build(kind, &coords))
         }
     }
 
     /// Cuts pending positions into a geometry of `kind`, checking the §3.1 shape rules.
-    mutating func build(_ kind: Geometry.Kind, _ pc: _PendingCoordinates) throws(GeoJSONError) -> Geometry {
+    /// Takes the arrays of `pc` (left empty) into the geometry.
+    mutating func build(_ kind: Geometry.Kind, _ pc: inout _PendingCoordinates) throws(GeoJSONError) -> Geometry {
         let expectedLevel: Int
         let shape: String
         switch kind {
@@ -665,30 +670,30 @@ struct _GeoJSONParser {
         if pc.extraValues {
             warn("RFC 7946 §3.1.1", "positions with more than three values (extra values dropped)", at: pc.location, path: path)
         }
-        var g = Geometry(kind: kind, coordinates: pc.values, dimensions: pc.dims)
+        var g = Geometry(kind: kind, coordinates: _take(&pc.values), dimensions: pc.dims)
         switch kind {
         case .point, .multiPoint: break
         case .lineString:
             g.partStarts = _GeoJSONParser.firstPartOnly
-            if pc.values.isEmpty {
+            if g.coordinates.isEmpty {
                 g.partStarts = []
                 warn("RFC 7946 §3.1", "empty LineString coordinates", at: pc.location, path: path)
             } else if g.positionCount < 2 {
                 throw fail(rule, "a LineString needs two or more positions", at: pc.location).prefixed(.key("coordinates"))
             }
         case .multiLineString:
-            g.partStarts = pc.level1
+            g.partStarts = _take(&pc.level1)
             for i in 0..<g.partStarts.count where g.partRange(i).count < 2 {
                 throw fail(rule, "each line of a MultiLineString needs two or more positions", at: pc.location)
                     .prefixed(.index(i)).prefixed(.key("coordinates"))
             }
         case .polygon:
-            g.partStarts = pc.level1
+            g.partStarts = _take(&pc.level1)
             g.polygonStarts = g.partStarts.isEmpty ? [] : _GeoJSONParser.firstPartOnly
             try checkRings(g, 0..<g.partStarts.count, rule: rule, at: pc.location, polygon: nil)
         case .multiPolygon:
-            g.partStarts = pc.level2
-            g.polygonStarts = pc.level1Parts
+            g.partStarts = _take(&pc.level2)
+            g.polygonStarts = _take(&pc.level1Parts)
             for poly in 0..<g.polygonStarts.count {
                 let parts = g.polygonRange(poly)
                 if parts.isEmpty {
@@ -769,6 +774,15 @@ struct _GeoJSONParser {
             }
         }
     }
+}
+
+/// The array in `a`, moved out (`a` is left empty): no retain and release, as a copy
+/// followed by an assignment would cost.
+@inline(__always)
+func _take<T>(_ a: inout [T]) -> [T] {
+    var out: [T] = []
+    swap(&out, &a)
+    return out
 }
 
 /// A new array with exactly the elements of `a` (not sharing its buffer).
