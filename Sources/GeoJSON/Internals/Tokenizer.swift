@@ -190,6 +190,13 @@ struct _Tokenizer {
     /// The member names of the last object read at each depth (modulo
     /// `sharedKeyDepths`), shared by the next object with the same names.
     var sharedKeys: [[String]] = []
+    /// For the slots whose bit is set in `sharedKeyTables`, the names of `sharedKeys` as
+    /// they appear in the text: each name's UTF-8 and its closing quote, back to back
+    /// (nothing for a name that JSON must escape), and where each begins (one more entry
+    /// for the end). Built once an object has repeated the last one's names.
+    var sharedKeyText: [[UInt8]] = []
+    var sharedKeyStarts: [[Int]] = []
+    var sharedKeyTables: UInt8 = 0
     /// Absolute offset of bytes a reader may need to go back to (the start of the current
     /// feature); refills keep them. Nil: only the current token is kept.
     var mark: Int?
@@ -723,10 +730,19 @@ struct _Tokenizer {
         // instead of building a new one (`matched` names so far; the array is copied out
         // only at the first difference).
         let slot = depth & (_Tokenizer.sharedKeyDepths - 1)
-        if sharedKeys.isEmpty { sharedKeys = Array(repeating: [], count: _Tokenizer.sharedKeyDepths) }
+        if sharedKeys.isEmpty {
+            sharedKeys = Array(repeating: [], count: _Tokenizer.sharedKeyDepths)
+            sharedKeyText = Array(repeating: [], count: _Tokenizer.sharedKeyDepths)
+            sharedKeyStarts = Array(repeating: [], count: _Tokenizer.sharedKeyDepths)
+        }
         let previous = sharedKeys[slot]
         var matched = 0
         var sharing = !previous.isEmpty
+        // While the names repeat the last object's, each is compared with its expected
+        // bytes in the text (the table is taken here: a nested object of the same slot
+        // may replace it).
+        let hasTable = sharing && sharedKeyTables & (1 << UInt8(slot)) != 0
+        let expectedText = hasTable ? sharedKeyText[slot] : [], expectedStarts = hasTable ? sharedKeyStarts[slot] : []
         list.values.reserveCapacity(max(lastObjectSize, previous.count))
         if !sharing, lastObjectSize > 0 { list.keys.reserveCapacity(lastObjectSize) }
         defer { lastObjectSize = list.count }
@@ -734,7 +750,14 @@ struct _Tokenizer {
             let q = try nextNonWhitespace(expected: "a member name")
             guard q == UInt8(ascii: "\"") else { throw error(.unexpectedByte(q, expected: "a member name"), at: pos - 1) }
             pos -= 1
-            let key = try readKey()
+            let key: String
+            if sharing, hasTable, matched < previous.count,
+               let e = _Tokenizer.expectedName(matched, expectedText, expectedStarts, base, pos, end) {
+                key = previous[matched]
+                pos = e
+            } else {
+                key = try readKey()
+            }
             try expect(UInt8(ascii: ":"), "':'")
             let value: PropertyValue
             do {
@@ -757,11 +780,13 @@ struct _Tokenizer {
                 if sharing {
                     if matched == previous.count {
                         list.keys = previous
+                        if !hasTable { buildNameTable(slot) }
                         return list
                     }
                     list.keys = Array(previous[0..<matched])
                 }
                 sharedKeys[slot] = list.keys
+                sharedKeyTables &= ~(1 << UInt8(slot))
                 return list
             }
             guard c == UInt8(ascii: ",") else { throw self.error(.unexpectedByte(c, expected: "',' or '}'"), at: pos - 1) }
@@ -770,6 +795,35 @@ struct _Tokenizer {
 
     /// Object depths (modulo) that remember their last object's names.
     static let sharedKeyDepths = 8
+
+    /// The window index after the closing quote of the name at `pos` when it is the
+    /// expected name `index` of a table, byte for byte; nil otherwise (then `readKey`
+    /// reads it). A name in the table needs no escape, so equal bytes are that string.
+    @inline(__always)
+    static func expectedName(_ index: Int, _ text: [UInt8], _ starts: [Int],
+                             _ base: UnsafePointer<UInt8>, _ pos: Int, _ end: Int) -> Int? {
+        let s = starts[index], n = starts[index + 1] - s
+        guard n > 0, pos + 1 + n <= end else { return nil }
+        let same = text.withUnsafeBufferPointer { t in _Tokenizer.sameBytes(t.baseAddress! + s, base + pos + 1, n) }
+        return same ? pos + 1 + n : nil
+    }
+
+    /// Builds the name table of `slot` from `sharedKeys[slot]`.
+    mutating func buildNameTable(_ slot: Int) {
+        var text: [UInt8] = []
+        var starts: [Int] = [0]
+        for name in sharedKeys[slot] {
+            let bytes = Array(name.utf8)
+            if !bytes.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+                text += bytes
+                text.append(UInt8(ascii: "\""))
+            }
+            starts.append(text.count)
+        }
+        sharedKeyText[slot] = text
+        sharedKeyStarts[slot] = starts
+        sharedKeyTables |= 1 << UInt8(slot)
+    }
 
     /// Skips any JSON value, validating it, without building anything.
     ///
