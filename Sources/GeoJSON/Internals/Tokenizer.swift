@@ -730,11 +730,7 @@ struct _Tokenizer {
         // instead of building a new one (`matched` names so far; the array is copied out
         // only at the first difference).
         let slot = depth & (_Tokenizer.sharedKeyDepths - 1)
-        if sharedKeys.isEmpty {
-            sharedKeys = Array(repeating: [], count: _Tokenizer.sharedKeyDepths)
-            sharedKeyText = Array(repeating: [], count: _Tokenizer.sharedKeyDepths)
-            sharedKeyStarts = Array(repeating: [], count: _Tokenizer.sharedKeyDepths)
-        }
+        if sharedKeys.isEmpty { sharedKeys = Array(repeating: [], count: _Tokenizer.sharedKeyDepths) }
         let previous = sharedKeys[slot]
         var matched = 0
         var sharing = !previous.isEmpty
@@ -810,12 +806,16 @@ struct _Tokenizer {
 
     /// Builds the name table of `slot` from `sharedKeys[slot]`.
     mutating func buildNameTable(_ slot: Int) {
+        if sharedKeyText.isEmpty {
+            sharedKeyText = Array(repeating: [], count: _Tokenizer.sharedKeyDepths)
+            sharedKeyStarts = Array(repeating: [], count: _Tokenizer.sharedKeyDepths)
+        }
         var text: [UInt8] = []
         var starts: [Int] = [0]
         for name in sharedKeys[slot] {
-            let bytes = Array(name.utf8)
-            if !bytes.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
-                text += bytes
+            let plain = !name.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") })
+            if plain {
+                text += name.utf8
                 text.append(UInt8(ascii: "\""))
             }
             starts.append(text.count)
