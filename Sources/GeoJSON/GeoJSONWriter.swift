@@ -200,7 +200,7 @@ public struct GeoJSONWriter {
         var start = 0
         for i in 0..<u.count {
             let b = u[i]
-            guard b < 0x20 || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") else { continue }
+            guard _ByteMasks.mustEscape(b) else { continue }
             if i > start { put(u.baseAddress! + start, i - start) }
             switch b {
             case UInt8(ascii: "\""): raw("\\\"")

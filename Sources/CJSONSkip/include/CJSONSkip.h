@@ -219,6 +219,8 @@ value:
             if (i + 4 > end || p[i + 1] != 'u' || p[i + 2] != 'l' || p[i + 3] != 'l') return -1;
             i += 4;
             goto after;
+        // `[` and `{` (and the two sides of `after`) are kept apart: one branch testing
+        // which bracket it holds measured 5.6% more instructions on points-20k.
         case '[':
             if (n >= max_nesting) return -1;
             objects &= ~((uint64_t)1 << n);

@@ -1,5 +1,6 @@
 /// Tests on eight bytes at once (one little-endian word) for the string scanner and the
 /// writer: each returns a word with the high bit of a byte set where that byte matches.
+/// `mustEscape` is the same test on one byte.
 ///
 /// Every term is exact at its lowest set bit: a subtraction borrows only out of a byte
 /// that is itself flagged, so a false flag can only sit above a true one. Callers use the
@@ -7,6 +8,13 @@
 enum _ByteMasks {
     static let ones: UInt64 = 0x0101_0101_0101_0101
     static let high: UInt64 = 0x8080_8080_8080_8080
+
+    /// True for `"`, `\` and bytes below 0x20: the bytes a JSON string must escape
+    /// (RFC 8259 §7), one at a time.
+    @inline(__always)
+    static func mustEscape(_ b: UInt8) -> Bool {
+        b < 0x20 || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\")
+    }
 
     /// Bytes equal to `"` or `\`, or below 0x20: the bytes a JSON string must escape.
     @inline(__always)

@@ -813,8 +813,7 @@ struct _Tokenizer {
         var text: [UInt8] = []
         var starts: [Int] = [0]
         for name in sharedKeys[slot] {
-            let plain = !name.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") })
-            if plain {
+            if !name.utf8.contains(where: _ByteMasks.mustEscape) {
                 text += name.utf8
                 text.append(UInt8(ascii: "\""))
             }
