@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Checks that a graticule report CSV (and its samples file) follows schema version 2.
+"""Checks that a graticule report CSV (and its samples file) follows schema version 3.
 
 Usage: check_report.py REPORT.csv [--require-metric NAME]... [--require-impl NAME]...
 Exits 1 with a message per violation. Timing values are never judged, only their form.
@@ -9,7 +9,7 @@ import math
 import sys
 
 COLUMNS = ("schema_version,run_id,timestamp,git_commit,git_dirty,toolchain,build_configuration,"
-           "cpu_model,cpu_count,os,kernel,load_average,allocator,benchmark,implementation,dataset,"
+           "cpu_model,cpu_count,os,kernel,load_average,allocator,benchmark,implementation,role,dataset,"
            "dataset_bytes,dataset_items,parameters,metric,status,samples,iterations_per_sample,min,"
            "p25,median,p75,p90,p99,max,mean,stddev,cv,ci95_low,ci95_high,reference,ratio_to_reference,"
            "ratio_to_reference_ci95_low,ratio_to_reference_ci95_high,speedup,speedup_ci95_low,speedup_ci95_high,"
@@ -28,7 +28,7 @@ def main(argv):
     with open(path, newline="") as f:
         rows = list(csv.reader(f))
     if not rows or rows[0] != COLUMNS:
-        print(f"{path}: header differs from schema 2", file=sys.stderr)
+        print(f"{path}: header differs from schema 3", file=sys.stderr)
         return 1
     body = [dict(zip(COLUMNS, r)) for r in rows[1:]]
     if not body:
@@ -38,18 +38,20 @@ def main(argv):
         if len(raw) != len(COLUMNS):
             errors.append(f"{where}: {len(raw)} fields")
             continue
-        if r["schema_version"] != "2":
+        if r["schema_version"] != "3":
             errors.append(f"{where}: schema_version {r['schema_version']}")
         if r["metric"] not in METRICS:
             errors.append(f"{where}: unknown metric {r['metric']}")
-        if r["status"] not in ("ok", "unsupported", "failed"):
+        if r["status"] not in ("ok", "unsupported", "failed", "wrong", "crash", "timeout", "unchecked"):
             errors.append(f"{where}: bad status {r['status']}")
         if r["git_dirty"] not in ("true", "false"):
             errors.append(f"{where}: git_dirty {r['git_dirty']}")
         for c in ("cpu_count", "dataset_bytes", "dataset_items"):
             if not r[c].isdigit():
                 errors.append(f"{where}: {c} is not a count")
-        if r["status"] == "ok":
+        if r["role"] not in ("project", "peer", "candidate"):
+            errors.append(f"{where}: bad role {r['role']}")
+        if r["status"] in ("ok", "unchecked"):
             try:
                 vals = [float(r[c]) for c in STATS]
                 for c in ("mean", "stddev", "cv", "ci95_low", "ci95_high"):
@@ -100,7 +102,7 @@ def main(argv):
             counts[key] = counts.get(key, 0) + 1
             float(s[8])
         for r in body:
-            if r["status"] == "ok":
+            if r["status"] in ("ok", "unchecked"):
                 key = (r["benchmark"], r["implementation"], r["dataset"], r["parameters"], r["metric"])
                 if counts.get(key, 0) != int(r["samples"]):
                     errors.append(f"{samples_path}: {key} has {counts.get(key, 0)} samples, report says {r['samples']}")

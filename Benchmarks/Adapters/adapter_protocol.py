@@ -1,12 +1,15 @@
 """The runner's external protocol, for Python adapters (see `ExternalProgram` in
-Sources/BenchKit/External.swift and the README): after setup, print `ready`, answer each
+Sources/BenchKit/External.swift and the README): after setup, print `ready`, answer
+`digest` with `digest TEXT` (the result's digest, see result_digest.py), answer each
 `run N` with `ns T` (nanoseconds N operations took), stop at `quit`."""
 import sys
 import time
 
 
-def serve(op) -> int:
-    """Runs the protocol loop with `op` as the operation; returns the exit status."""
+def serve(op, digest=None) -> int:
+    """Runs the protocol loop with `op` as the operation; `digest()` gives the text of the
+    result's digest (without it, `digest` is answered with an error). Returns the exit
+    status."""
     print("ready", flush=True)
     clock = time.perf_counter_ns
     for line in sys.stdin:
@@ -15,6 +18,12 @@ def serve(op) -> int:
             continue
         if parts[0] == "quit":
             return 0
+        if parts == ["digest"]:
+            if digest is None:
+                print("error this adapter gives no result digest", flush=True)
+                return 2
+            print("digest", digest(), flush=True)
+            continue
         if parts[0] != "run" or len(parts) != 2:
             print(f"error unexpected command {line.strip()!r}", flush=True)
             return 2

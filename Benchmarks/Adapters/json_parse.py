@@ -2,8 +2,9 @@
 """External implementation of `geojson.parse` (mode whole) for graticule's runner.
 
 Speaks the external protocol (see `ExternalProgram` in Sources/BenchKit/External.swift and
-the README): load the dataset, print `ready`, then answer each `run N` with `ns T`, the
-nanoseconds N parses took, until `quit`.
+the README): load the dataset, print `ready`, answer `digest` with the parsed document's
+digest (result_digest.py), then answer each `run N` with `ns T`, the nanoseconds N parses
+took, until `quit`.
 
 Usage: json_parse.py LIBRARY --dataset PATH, LIBRARY being `json` (standard library) or
 `orjson` (pip install orjson).
@@ -11,6 +12,7 @@ Usage: json_parse.py LIBRARY --dataset PATH, LIBRARY being `json` (standard libr
 import sys
 
 from adapter_protocol import serve
+from result_digest import geojson_digest
 
 
 def main() -> int:
@@ -35,7 +37,7 @@ def main() -> int:
     with open(path, "rb") as f:
         data = f.read()
     loads(data)  # fail at setup, not while timing, if the data does not parse
-    return serve(lambda: loads(data))
+    return serve(lambda: loads(data), digest=lambda: geojson_digest(loads(data)))
 
 
 if __name__ == "__main__":

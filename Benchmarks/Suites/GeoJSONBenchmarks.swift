@@ -32,7 +32,12 @@ enum GeoJSONBenchmarks {
                     }
                 }
             }
-            suite.add("geojson.parse", implementation: "graticule", dataset: d, parameters: ["mode": "geometry-only"]) { d in
+            suite.add("geojson.parse", implementation: "graticule", dataset: d, parameters: ["mode": "geometry-only"],
+                      check: { d in
+                          var options = GeoJSONReadOptions()
+                          options.skipProperties = true
+                          return ResultCheck(digest: ResultDigests.geoJSON(try GeoJSONReader.read(try d.bytes(), options: options).object))
+                      }) { d in
                 let bytes = try d.bytes()
                 var options = GeoJSONReadOptions()
                 options.skipProperties = true
@@ -41,7 +46,14 @@ enum GeoJSONBenchmarks {
                 }
             }
             // geojson.write: the model back to GeoJSON text (dataset bytes = the input file).
-            suite.add("geojson.write", implementation: "graticule", dataset: d) { d in
+            // The written text is read back by graticule's reader and digested: each writer's
+            // output must hold the document's features, positions and properties.
+            suite.add("geojson.write", implementation: "graticule", dataset: d, check: { d in
+                let doc = try GeoJSONReader.read(try d.bytes())
+                var writer = GeoJSONWriter(capacity: try d.bytes().count)
+                writer.write(doc.object, bbox: doc.bbox)
+                return try readBack(Array(writer.bytes))
+            }) { d in
                 let doc = try GeoJSONReader.read(try d.bytes())
                 var writer = GeoJSONWriter(capacity: try d.bytes().count)
                 return Workload { n in
@@ -52,13 +64,17 @@ enum GeoJSONBenchmarks {
                     }
                 }
             }
-            suite.add("geojson.write", implementation: "foundation.jsonserialization", dataset: d) { d in
+            suite.add("geojson.write", implementation: "foundation.jsonserialization", dataset: d, check: { d in
+                let tree = try JSONSerialization.jsonObject(with: Data(try d.bytes()))
+                return try readBack([UInt8](try JSONSerialization.data(withJSONObject: tree)))
+            }) { d in
                 let tree = try JSONSerialization.jsonObject(with: Data(try d.bytes()))
                 return Workload { n in
                     for _ in 0..<n { blackHole(try? JSONSerialization.data(withJSONObject: tree)) }
                 }
             }
-            suite.add("geojson.parse", implementation: "foundation.jsonserialization", dataset: d, parameters: ["mode": "whole"]) { d in
+            suite.add("geojson.parse", implementation: "foundation.jsonserialization", dataset: d, parameters: ["mode": "whole"],
+                      check: { d in ResultCheck(digest: FoundationDigests.tree(try JSONSerialization.jsonObject(with: Data(try d.bytes())))) }) { d in
                 let data = Data(try d.bytes())
                 func walk(_ v: Any) -> Double {
                     if let n = v as? NSNumber { return n.doubleValue }
@@ -72,7 +88,11 @@ enum GeoJSONBenchmarks {
                     }
                 }
             }
-            suite.add("geojson.parse", implementation: "foundation.jsondecoder", dataset: d, parameters: ["mode": "whole"]) { d in
+            suite.add("geojson.parse", implementation: "foundation.jsondecoder", dataset: d, parameters: ["mode": "whole"],
+                      check: { d in
+                          ResultCheck(digest: FoundationDigests.codable(
+                              try JSONDecoder().decode(CodableGeoJSON.FeatureCollection.self, from: Data(try d.bytes()))))
+                      }) { d in
                 let data = Data(try d.bytes())
                 let decoder = JSONDecoder()
                 // Fail at setup, not in the loop, if the types do not fit the data.
@@ -88,6 +108,11 @@ enum GeoJSONBenchmarks {
 }
 
 extension GeoJSONBenchmarks {
+    /// The digest of GeoJSON text as graticule's reader reads it (a writer's output).
+    static func readBack(_ bytes: [UInt8]) throws -> ResultCheck {
+        ResultCheck(digest: ResultDigests.geoJSON(try GeoJSONReader.read(bytes).object))
+    }
+
     /// Another implementation's `geojson.parse` (mode `whole`) on every GeoJSON dataset, its
     /// digest checked against graticule's first.
     static func registerParser<P: GeoJSONParsing>(_ parser: P, name: String, in suite: inout BenchmarkSuite,
@@ -146,5 +171,84 @@ enum CodableGeoJSON {
             else if let a = try? c.decode([JSONValue].self) { self = .array(a) }
             else { self = .object(try c.decode([String: JSONValue].self)) }
         }
+    }
+}
+
+/// The GeoJSON digests of Foundation's two models, so the Foundation peers are checked
+/// against graticule's result like any other parser.
+enum FoundationDigests {
+    /// `JSONSerialization`'s untyped tree.
+    static func tree(_ root: Any) -> ResultDigest {
+        var d = GeoJSONDigest()
+        func value(_ v: Any) -> DigestValue {
+            if v is NSNull { return .null }
+            if let n = v as? NSNumber {
+                // JSON's true and false come back as NSNumber's Boolean subclass; every
+                // other number is a plain NSNumber.
+                return type(of: n) == NSNumber.self ? .number(n.doubleValue) : .bool(n.boolValue)
+            }
+            if let s = v as? String { return .string(s) }
+            if let a = v as? [Any] { return .array(a.map(value)) }
+            if let o = v as? [String: Any] { return .object(o.map { ($0.key, value($0.value)) }) }
+            return .null
+        }
+        func coordinates(_ c: Any) {
+            guard let a = c as? [Any] else { return }
+            if let x = a.first as? NSNumber, a.count >= 2, let y = a[1] as? NSNumber {
+                d.position(x.doubleValue, y.doubleValue)
+            } else {
+                a.forEach(coordinates)
+            }
+        }
+        func geometry(_ g: Any) {
+            guard let o = g as? [String: Any] else { return }
+            if let members = o["geometries"] as? [Any] { members.forEach(geometry) }
+            if let c = o["coordinates"] { coordinates(c) }
+        }
+        func feature(_ f: Any) {
+            guard let o = f as? [String: Any] else { return }
+            d.feature()
+            if let g = o["geometry"] { geometry(g) }
+            if let p = o["properties"] as? [String: Any] { for (k, v) in p { d.property(k, value(v)) } }
+        }
+        if let o = root as? [String: Any] {
+            switch o["type"] as? String {
+            case "FeatureCollection": (o["features"] as? [Any] ?? []).forEach(feature)
+            case "Feature": feature(o)
+            default: geometry(o)
+            }
+        }
+        return d.digest
+    }
+
+    /// `JSONDecoder`'s Codable types.
+    static func codable(_ fc: CodableGeoJSON.FeatureCollection) -> ResultDigest {
+        var d = GeoJSONDigest()
+        func value(_ v: CodableGeoJSON.JSONValue) -> DigestValue {
+            switch v {
+            case .null: return .null
+            case .bool(let b): return .bool(b)
+            case .number(let n): return .number(n)
+            case .string(let s): return .string(s)
+            case .array(let a): return .array(a.map(value))
+            case .object(let o): return .object(o.map { ($0.key, value($0.value)) })
+            }
+        }
+        func coordinates(_ c: CodableGeoJSON.Coordinates) {
+            switch c {
+            case .position(let p): if p.count >= 2 { d.position(p[0], p[1]) }
+            case .nested(let n): n.forEach(coordinates)
+            }
+        }
+        func geometry(_ g: CodableGeoJSON.Geometry) {
+            g.geometries?.forEach(geometry)
+            if let c = g.coordinates { coordinates(c) }
+        }
+        for f in fc.features {
+            d.feature()
+            if let g = f.geometry { geometry(g) }
+            for (k, v) in f.properties ?? [:] { d.property(k, value(v)) }
+        }
+        return d.digest
     }
 }

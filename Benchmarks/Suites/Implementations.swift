@@ -51,7 +51,8 @@ public protocol SourceUpdating {
 
 /// Implementations a user adds beside graticule's, in this process: every one is
 /// benchmarked on the same datasets as graticule's (its result checked first) and, where a
-/// conformance suite fits, run against that suite.
+/// conformance suite fits, run against that suite. Each is a `candidate` unless added with
+/// `role: .peer`: `compare` and `bench --baseline` gate candidates as they gate graticule.
 ///
 /// ```swift
 /// var extra = Implementations()
@@ -73,6 +74,8 @@ public struct Implementations {
 
     struct Entry {
         var name: String
+        /// `candidate` (gated by default) unless registered as a `peer`.
+        var role: MetricResult.Role = .candidate
         var register: (inout BenchmarkSuite, [Dataset]) -> Void
         /// Accepts or rejects GeoJSON input (for conformance suites), when the entry is a parser.
         var parse: (([UInt8]) throws -> Void)?
@@ -87,7 +90,9 @@ public struct Implementations {
     /// The names registered, in order.
     public var names: [String] { entries.map(\.name) }
 
-    private mutating func add(_ entry: Entry) throws(RegistrationError) {
+    private mutating func add(_ entry: Entry, role: MetricResult.Role) throws(RegistrationError) {
+        var entry = entry
+        entry.role = role == .peer ? .peer : .candidate
         guard !entry.name.isEmpty else { throw .emptyName }
         // graticule's own implementations are always there.
         guard !names.contains(entry.name), entry.name != "graticule" else { throw .duplicateName(entry.name) }
@@ -96,45 +101,49 @@ public struct Implementations {
 
     /// Adds a GeoJSON parser, benchmarked as `geojson.parse` (mode `whole`) on every GeoJSON
     /// dataset and run against the GeoJSON conformance suites (judged on its verdicts).
-    public mutating func add<P: GeoJSONParsing>(geoJSONParser parser: P, name: String) throws(RegistrationError) {
+    public mutating func add<P: GeoJSONParsing>(geoJSONParser parser: P, name: String, role: MetricResult.Role = .candidate) throws(RegistrationError) {
         try add(Entry(name: name, register: { suite, datasets in
             GeoJSONBenchmarks.registerParser(parser, name: name, in: &suite, datasets: datasets)
-        }, parse: { bytes in _ = try parser.parse(bytes) }))
+        }, parse: { bytes in _ = try parser.parse(bytes) }), role: role)
     }
 
     /// Adds a geometry cover, benchmarked as `tilecover.polygon`, `tilecover.lines` and
     /// `tilecover.points` on the datasets and zooms graticule's cover runs on.
-    public mutating func add<C: TileCovering>(tileCover: C, name: String) throws(RegistrationError) {
+    public mutating func add<C: TileCovering>(tileCover: C, name: String, role: MetricResult.Role = .candidate) throws(RegistrationError) {
         try add(Entry(name: name, register: { suite, datasets in
             TileCoverBenchmarks.registerCover(tileCover, name: name, in: &suite, datasets: datasets)
-        }, parse: nil))
+        }, parse: nil), role: role)
     }
 
     /// Adds a camera cover, benchmarked as `tilecover.camera`.
-    public mutating func add<C: CameraCovering>(cameraCover: C, name: String) throws(RegistrationError) {
+    public mutating func add<C: CameraCovering>(cameraCover: C, name: String, role: MetricResult.Role = .candidate) throws(RegistrationError) {
         try add(Entry(name: name, register: { suite, datasets in
             TileCoverBenchmarks.registerCameraCover(cameraCover, name: name, in: &suite, datasets: datasets)
-        }, parse: nil))
+        }, parse: nil), role: role)
     }
 
     /// Adds a vector tile decoder, benchmarked as `mvt.decode` (mode `tolerant`) on every
     /// tile dataset and run against the `mvt-fixtures` suite (judged on its verdicts).
-    public mutating func add<D: VectorTileDecoding>(tileDecoder: D, name: String) throws(RegistrationError) {
+    public mutating func add<D: VectorTileDecoding>(tileDecoder: D, name: String, role: MetricResult.Role = .candidate) throws(RegistrationError) {
         try add(Entry(name: name, register: { suite, datasets in
             MVTBenchmarks.registerDecoder(tileDecoder, name: name, in: &suite, datasets: datasets)
-        }, parse: nil, decode: { bytes in _ = try tileDecoder.decode(bytes) }))
+        }, parse: nil, decode: { bytes in _ = try tileDecoder.decode(bytes) }), role: role)
     }
 
     /// Adds a data source, benchmarked as `source.update` on the generated point sources.
-    public mutating func add<U: SourceUpdating>(sourceUpdater: U, name: String) throws(RegistrationError) {
+    public mutating func add<U: SourceUpdating>(sourceUpdater: U, name: String, role: MetricResult.Role = .candidate) throws(RegistrationError) {
         try add(Entry(name: name, register: { suite, datasets in
             SourceDiffBenchmarks.registerUpdater(sourceUpdater, name: name, in: &suite, datasets: datasets)
-        }, parse: nil))
+        }, parse: nil), role: role)
     }
 
     /// Adds every registered implementation's cases to a suite.
     public func register(in suite: inout BenchmarkSuite, datasets: [Dataset]) {
-        for e in entries { e.register(&suite, datasets) }
+        for e in entries {
+            suite.registeringRole = e.role
+            e.register(&suite, datasets)
+        }
+        suite.registeringRole = nil
     }
 
     /// The registered vector tile decoders as accept/reject functions, by name.

@@ -32,29 +32,39 @@ enum PBFBenchmarks {
                     }
                 }
             }
-            suite.add("pbf.varint.decode", implementation: "swift.simple-loop", dataset: d) { d in
+            suite.add("pbf.varint.decode", implementation: "swift.simple-loop", dataset: d, check: { d in
+                var values: [UInt64] = []
+                simpleLoop(try d.bytes()) { values.append($0) }
+                return ResultDigests.varints(values)
+            }) { d in
                 let bytes = try d.bytes()
                 return Workload { n in
                     for _ in 0..<n {
                         var sum: UInt64 = 0
-                        var i = 0
-                        while i < bytes.count {
-                            var value: UInt64 = 0
-                            var shift: UInt64 = 0
-                            while true {
-                                guard i < bytes.count, shift < 64 else { fatalError("bad varint") }
-                                let b = bytes[i]
-                                i += 1
-                                value |= UInt64(b & 0x7F) << shift
-                                if b < 0x80 { break }
-                                shift += 7
-                            }
-                            sum &+= value
-                        }
+                        simpleLoop(bytes) { sum &+= $0 }
                         blackHole(sum)
                     }
                 }
             }
+        }
+    }
+
+    /// The bounds-checked byte loop of `swift.simple-loop`, giving each value to `body`.
+    @inline(__always)
+    static func simpleLoop(_ bytes: [UInt8], _ body: (UInt64) -> Void) {
+        var i = 0
+        while i < bytes.count {
+            var value: UInt64 = 0
+            var shift: UInt64 = 0
+            while true {
+                guard i < bytes.count, shift < 64 else { fatalError("bad varint") }
+                let b = bytes[i]
+                i += 1
+                value |= UInt64(b & 0x7F) << shift
+                if b < 0x80 { break }
+                shift += 7
+            }
+            body(value)
         }
     }
 }

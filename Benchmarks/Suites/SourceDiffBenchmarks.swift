@@ -30,10 +30,23 @@ enum SourceDiffBenchmarks {
             let n = d.parameterCount
             registerPoolUpdates(in: &suite, d, n: n, alternating: true)
             for k in [1, 100, 10_000] where k <= n / 2 {
-                suite.add("source.update", implementation: "rebuild", dataset: d, parameters: ["k": String(k)]) { d in
-                    let features = try features(try d.bytes())
+                // Beside graticule's one-pair case: the store rebuilt with the pair's forward
+                // diff applied, its touched tiles found by comparing the two indexes.
+                func edited(_ d: Dataset) throws -> (old: [GeoFeature], new: [GeoFeature]) {
+                    let old = try features(try d.bytes())
+                    var store = try FeatureStore(old)
+                    _ = try store.apply(rotatingDiffs(old, edits: k, pairs: 1)[0].0)
+                    return (old, store.keys.compactMap { store[$0] })
+                }
+                suite.add("source.update", implementation: "rebuild", dataset: d, parameters: ["k": String(k), "pool": "1"],
+                          check: { d in
+                              let (old, new) = try edited(d)
+                              return touchedCheck(try rebuiltTouched(old: try FeatureStore(old, indexZooms: zooms),
+                                                                     new: try FeatureStore(new, indexZooms: zooms)))
+                          }) { d in
+                    let new = try edited(d).new
                     return Workload { iterations in
-                        for _ in 0..<iterations { blackHole((try? FeatureStore(features, indexZooms: zooms))?.count ?? -1) }
+                        for _ in 0..<iterations { blackHole((try? FeatureStore(new, indexZooms: zooms))?.count ?? -1) }
                     }
                 }
             }
@@ -60,7 +73,12 @@ enum SourceDiffBenchmarks {
                         }
                     }
                 }
-                suite.add("source.update", implementation: "rebuild", dataset: d, parameters: ["k": String(k)]) { d in
+                suite.add("source.update", implementation: "rebuild", dataset: d, parameters: ["k": String(k)],
+                          check: { d in
+                              let (old, new) = try snapshots(d, edits: k)
+                              return touchedCheck(try rebuiltTouched(old: try FeatureStore(old, indexZooms: zooms),
+                                                                     new: try FeatureStore(new, indexZooms: zooms)))
+                          }) { d in
                     let (_, new) = try snapshots(d, edits: k)
                     return Workload { iterations in
                         for _ in 0..<iterations { blackHole((try? FeatureStore(new, indexZooms: zooms))?.count ?? -1) }
@@ -69,7 +87,14 @@ enum SourceDiffBenchmarks {
             }
             registerPoolUpdates(in: &suite, d, n: n)
             let k = min(10_000, n / 10)
-            suite.add("diff.compute", implementation: "graticule", dataset: d, parameters: ["k": String(k)]) { d in
+            suite.add("diff.compute", implementation: "graticule", dataset: d, parameters: ["k": String(k)],
+                      check: { d in
+                          var sd = SnapshotDiff(indexZooms: zooms)
+                          stream(try d.bytes()) { sd.addOld($0) }
+                          stream(PointsGeoJSON.generate(count: n, seed: 1, edits: k).bytes) { sd.addNew($0) }
+                          _ = sd.finish()
+                          return touchedCheck(sd.touchedTiles)
+                      }) { d in
                 let old = try d.bytes(), new = PointsGeoJSON.generate(count: n, seed: 1, edits: k).bytes
                 return Workload { iterations in
                     for _ in 0..<iterations {
@@ -80,7 +105,15 @@ enum SourceDiffBenchmarks {
                     }
                 }
             }
-            suite.add("diff.compute", implementation: "parse-both", dataset: d, parameters: ["k": String(k)]) { d in
+            // parse-both's result: the tiles where the two parsed snapshots' indexes differ.
+            suite.add("diff.compute", implementation: "parse-both", dataset: d, parameters: ["k": String(k)],
+                      check: { d in
+                          var old: [GeoFeature] = [], new: [GeoFeature] = []
+                          stream(try d.bytes()) { old.append($0) }
+                          stream(PointsGeoJSON.generate(count: n, seed: 1, edits: k).bytes) { new.append($0) }
+                          return touchedCheck(try rebuiltTouched(old: try FeatureStore(old, indexZooms: zooms),
+                                                                 new: try FeatureStore(new, indexZooms: zooms)))
+                      }) { d in
                 let old = try d.bytes(), new = PointsGeoJSON.generate(count: n, seed: 1, edits: k).bytes
                 return Workload { iterations in
                     for _ in 0..<iterations {
@@ -165,6 +198,22 @@ enum SourceDiffBenchmarks {
         ResultDigests.tiles([tiles.sorted()])
     }
 
+    /// The tiles whose content differs between two indexed stores, found the way a source
+    /// rebuilt from scratch would find them: a tile is touched when the keys it holds
+    /// differ, or when a key it holds in both has a different feature.
+    static func rebuiltTouched(old: FeatureStore, new: FeatureStore) throws -> Set<TileID> {
+        var touched = Set<TileID>()
+        for t in old.indexedTiles.union(new.indexedTiles) {
+            let a = old.features(in: t), b = new.features(in: t)
+            if a != b { touched.insert(t); continue }
+            for k in a {
+                guard let x = old[k], let y = new[k] else { continue }
+                if !FeatureStore.sameContent(x, y) { touched.insert(t); break }
+            }
+        }
+        return touched
+    }
+
     /// Another implementation's `source.update` on the point sources (k = 1, 100, 10,000),
     /// alternating a diff and its inverse as graticule's case does; its touched tiles for the
     /// forward diff are checked against graticule's first.
@@ -212,8 +261,14 @@ enum SourceDiffBenchmarks {
     static func registerPoolUpdates(in suite: inout BenchmarkSuite, _ d: Dataset, n: Int, alternating: Bool = false) {
         for k in [1, 100, 10_000] where k <= n / 2 {
             for pool in (alternating ? [1] : []) + [max(2, min(n / k, 1000, 200_000 / k))] {
+                // The one-pair case's result: the tiles its forward diff touches.
+                let check: ((Dataset) throws -> ResultCheck)? = pool != 1 ? nil : { d in
+                    let old = try features(try d.bytes())
+                    var store = try FeatureStore(old, indexZooms: zooms)
+                    return touchedCheck(try store.apply(rotatingDiffs(old, edits: k, pairs: 1)[0].0).touchedTiles)
+                }
                 suite.add("source.update", implementation: "graticule", dataset: d,
-                          parameters: ["k": String(k), "pool": String(pool)], period: 2 * pool) { d in
+                          parameters: ["k": String(k), "pool": String(pool)], check: check, period: 2 * pool) { d in
                     let old = try features(try d.bytes())
                     var store = try FeatureStore(old, indexZooms: zooms)
                     let pairs = rotatingDiffs(old, edits: k, pairs: pool)

@@ -132,6 +132,8 @@ public enum AllocationCounter {
         var env = ProcessInfo.processInfo.environment
         let preload = preloadVariable
         env[preload] = [library, env[preload]].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: ":")
+        // Hashing seeded per process would move Set and Dictionary work between runs.
+        env["SWIFT_DETERMINISTIC_HASHING"] = "1"
         p.environment = env
         // Standard error goes to a file, so a chatty child never blocks on a full pipe.
         let errPath = requestPath + ".stderr"

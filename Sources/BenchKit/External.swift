@@ -181,6 +181,7 @@ final class _ExternalSampler: _Sampler {
 /// { "implementation": "tile-cover.js",
 ///   "command": ["node", "Benchmarks/Adapters/tilecover_js.js"],
 ///   "requires": "Debian's nodejs",
+///   "role": "peer",
 ///   "sampleTimeout": 60,
 ///   "benchmarks": [
 ///     { "benchmark": "tilecover.polygon", "arguments": ["polygon", "12"],
@@ -193,7 +194,10 @@ final class _ExternalSampler: _Sampler {
 /// `datasetKinds` (and, when given, whose name contains one of `datasetNames`).
 /// `parameters` make it comparable with the in-process case of the same parameters;
 /// `checksResult` says the program answers `digest`; `knownDifference` gives the reason
-/// its result differs from the reference's, when it does by design. The older one-benchmark form (the
+/// its result differs from the reference's, when it does by design. `role` is `candidate`
+/// (the default: an implementation you brought, gated by `compare` and `bench --baseline`)
+/// or `peer` (a comparison, reported and never gated by default; every adapter the
+/// project ships is one). The older one-benchmark form (the
 /// benchmark's keys at the top level, beside `implementation` and `command`) is read too.
 /// An unknown key, a missing one or a wrong type is an error naming the file and the key.
 public struct ExternalManifest: Equatable, Sendable {
@@ -215,11 +219,13 @@ public struct ExternalManifest: Equatable, Sendable {
     public var requires: String?
     public var sampleTimeout: Double
     public var benchmarks: [Benchmark]
+    /// `candidate` unless the manifest says `peer`.
+    public var role: MetricResult.Role = .candidate
 
     static let benchmarkKeys: Set<String> = ["benchmark", "arguments", "datasetKinds", "datasetNames", "parameters",
                                              "quick", "checksResult", "knownDifference"]
     static let programKeys: Set<String> = ["implementation", "command", "requires", "sampleTimeout", "benchmarks",
-                                           "conformance"]
+                                           "conformance", "role"]
 
     public static func load(path: String) throws -> ExternalManifest {
         let o = try StrictJSONObject(path: path)
@@ -233,7 +239,14 @@ public struct ExternalManifest: Equatable, Sendable {
             throw StrictJSONObject.Failure(path: path, reason: "'command': no program '\(command[0])' on PATH\(hint)")
         }
         let timeout = try o.number("sampleTimeout") ?? ExternalProgram.defaultSampleTimeout
-        guard timeout > 0 else { throw StrictJSONObject.Failure(path: path, reason: "'sampleTimeout' must be positive") }
+        guard timeout > 0, timeout.isFinite else { throw StrictJSONObject.Failure(path: path, reason: "'sampleTimeout' must be a positive number of seconds") }
+        var role = MetricResult.Role.candidate
+        if let r = try o.string("role") {
+            guard let parsed = MetricResult.Role(rawValue: r), parsed != .project else {
+                throw StrictJSONObject.Failure(path: path, reason: "'role' is 'candidate' or 'peer', got '\(r)'")
+            }
+            role = parsed
+        }
         var entries: [StrictJSONObject]
         if o.has("benchmark") {
             try o.checkKeys(programKeys.union(benchmarkKeys))
@@ -259,7 +272,7 @@ public struct ExternalManifest: Equatable, Sendable {
                                         knownDifference: try e.string("knownDifference")))
         }
         return ExternalManifest(implementation: implementation, command: command, requires: try o.string("requires"),
-                                sampleTimeout: timeout, benchmarks: benchmarks)
+                                sampleTimeout: timeout, benchmarks: benchmarks, role: role)
     }
 
     /// The benchmark names this manifest declares that `known` does not hold.
@@ -277,7 +290,8 @@ public struct ExternalManifest: Equatable, Sendable {
                               parameters: b.parameters, quick: b.quick,
                               body: .external(ExternalProgram(command: command + b.arguments, sampleTimeout: sampleTimeout,
                                                               checksResult: b.checksResult,
-                                                              knownDifference: b.knownDifference)))
+                                                              knownDifference: b.knownDifference)),
+                              role: role)
             }
         }
     }

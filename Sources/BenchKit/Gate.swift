@@ -23,6 +23,8 @@ public struct Gate: Sendable {
         public var detail: String
         /// Whether this finding can fail the gate (see `Gate.gatedImplementations`).
         public var gated: Bool = true
+        /// The implementation's role (HEAD's, or BASE's for a case absent from HEAD).
+        public var role: MetricResult.Role = .project
     }
 
     /// Exit codes of `graticule compare` and `graticule bench --baseline`.
@@ -33,12 +35,17 @@ public struct Gate: Sendable {
     public enum Failure: Error, CustomStringConvertible, Equatable {
         case debugBuild(side: String)
         case noCommonCases
+        /// `--gate` names implementations neither report holds.
+        case unknownImplementations([String], known: [String])
 
         public var description: String {
             switch self {
             case .debugBuild(let side):
                 return "refusing to gate: the \(side) report comes from a debug build; benchmark a release build (swift build -c release)"
             case .noCommonCases: return "the two reports share no benchmark case"
+            case .unknownImplementations(let names, let known):
+                return "--gate names \(names.map { "'\($0)'" }.joined(separator: ", ")), which neither report holds "
+                    + "(the reports hold \(known.joined(separator: ", ")))"
             }
         }
     }
@@ -47,12 +54,15 @@ public struct Gate: Sendable {
     public var thresholds: [String: Double]
     /// Significance level of the Mann–Whitney test.
     public var alpha: Double = 0.01
-    /// Implementations whose findings can fail the gate; nil gates every implementation.
-    /// By default only the project's own code (`graticule`) is gated: a peer (Foundation,
-    /// Python, ...) moving between two runs is not a regression of this project, and
-    /// `baseline.*` benchmarks measure the machine, so they are never gated. Their verdicts
-    /// are still computed and reported.
+    /// Implementations whose findings can fail the gate, by name; nil gates by role
+    /// (`gatedRoles`). By default the project's own code (`graticule`) and every candidate
+    /// (an implementation a user brought) are gated: a peer (Foundation, Python, the
+    /// adapters the project ships) moving between two runs is not a regression of anyone's
+    /// code, and `baseline.*` benchmarks measure the machine, so they are never gated. Their
+    /// verdicts are still computed and reported.
     public var gatedImplementations: Set<String>?
+    /// With `gatedImplementations` nil: the roles whose findings can fail the gate.
+    public var gatedRoles: Set<MetricResult.Role> = [.project, .candidate]
     /// Metrics whose findings can fail the gate; nil gates every metric with a threshold.
     /// The others are compared and reported only (on hosted CI runners, where time moves
     /// with the neighbours: `["instructions", "alloc_count", "alloc_bytes"]`).
@@ -64,20 +74,26 @@ public struct Gate: Sendable {
     public var allowUncomparable = false
 
     /// Whether findings of this case can fail the gate.
-    public func isGated(_ key: CaseKey) -> Bool {
+    public func isGated(_ key: CaseKey, role: MetricResult.Role) -> Bool {
         !key.benchmark.hasPrefix("baseline.")
-            && (gatedImplementations.map { $0.contains(key.implementation) } ?? true)
+            && (gatedImplementations.map { $0.contains(key.implementation) } ?? gatedRoles.contains(role))
     }
 
     /// Whether this finding can fail the gate: its case and its metric are gated.
-    public func isGated(_ key: CaseKey, metric: String) -> Bool {
-        isGated(key) && (gatedMetrics.map { $0.contains(metric) } ?? true)
+    public func isGated(_ key: CaseKey, role: MetricResult.Role, metric: String) -> Bool {
+        isGated(key, role: role) && (gatedMetrics.map { $0.contains(metric) } ?? true)
     }
 
+    /// - Parameters:
+    ///   - gatedImplementations: names whose findings can fail the gate; nil: by role.
+    ///   - gatedRoles: with `gatedImplementations` nil, the roles gated (all three gate
+    ///     every implementation, peers included).
     public init(thresholds: [String: Double]? = nil, alpha: Double = 0.01,
-                gatedImplementations: Set<String>? = ["graticule"], gatedMetrics: Set<String>? = nil,
+                gatedImplementations: Set<String>? = nil,
+                gatedRoles: Set<MetricResult.Role> = [.project, .candidate], gatedMetrics: Set<String>? = nil,
                 allowUncomparable: Bool = false) {
         self.gatedImplementations = gatedImplementations
+        self.gatedRoles = gatedRoles
         self.gatedMetrics = gatedMetrics
         self.allowUncomparable = allowUncomparable
         var t: [String: Double] = [:]
@@ -90,13 +106,22 @@ public struct Gate: Sendable {
     /// Compares two reports.
     ///
     ///   Findings that cannot be compared are `unsupported` with the reason in `detail`;
-    ///   `uncomparable(_:)` lists those that fail a closed gate.
+    ///   `uncomparable(_:)` lists those that fail a closed gate. A case whose HEAD result
+    ///   turned `wrong` is `regressed`: a wrong answer is worse than any slowdown. A side
+    ///   measured but `unchecked` cannot be compared (its time may be a wrong answer's).
     ///
     /// - Throws: `Failure.debugBuild` when either side is a debug build,
-    ///   `Failure.noCommonCases` when nothing can be compared.
+    ///   `Failure.noCommonCases` when nothing can be compared,
+    ///   `Failure.unknownImplementations` when `gatedImplementations` names one neither
+    ///   report holds.
     public func compare(base: RunReport, head: RunReport) throws -> [Finding] {
         if base.metadata.buildConfiguration != "release" { throw Failure.debugBuild(side: "base") }
         if head.metadata.buildConfiguration != "release" { throw Failure.debugBuild(side: "head") }
+        if let names = gatedImplementations {
+            let known = Set(base.results.map(\.key.implementation)).union(head.results.map(\.key.implementation))
+            let unknown = names.subtracting(known).sorted()
+            if !unknown.isEmpty { throw Failure.unknownImplementations(unknown, known: known.sorted()) }
+        }
         func index(_ r: RunReport) -> [String: MetricResult] {
             var d: [String: MetricResult] = [:]
             for x in r.results { d[x.key.description + "#" + x.metric] = x }
@@ -112,11 +137,17 @@ public struct Gate: Sendable {
             let bm = b[k], hm = h[k]
             let any = (bm ?? hm)!
             let metric = any.metric
+            let role = (hm ?? bm)!.role
             var f = Finding(key: any.key, metric: metric, verdict: .unsupported, baseMedian: nil,
                             headMedian: nil, change: nil, pValue: nil, threshold: thresholds[metric],
-                            detail: "", gated: isGated(any.key, metric: metric))
+                            detail: "", gated: isGated(any.key, role: role, metric: metric), role: role)
             guard let bm, let hm else {
                 f.detail = bm == nil ? "absent from base" : "absent from head"
+                findings.append(f); continue
+            }
+            if hm.status == .wrong && bm.status != .wrong {
+                f.verdict = .regressed
+                f.detail = "head: wrong \(hm.detail)"
                 findings.append(f); continue
             }
             guard bm.status == .ok, hm.status == .ok, let bs = bm.summary, let hs = hm.summary else {
@@ -183,11 +214,28 @@ public struct Gate: Sendable {
         return text
     }
 
-    /// The exit code for a set of findings: a gated regression is 1; otherwise, with a
-    /// closed gate (`allowUncomparable` false), a gated finding that cannot be compared is
-    /// 2.
+    /// The gated findings that were compared (regressed, improved, unchanged or noisy).
+    public static func compared(_ findings: [Finding]) -> [Finding] {
+        findings.filter { $0.gated && $0.verdict != .unsupported }
+    }
+
+    /// Why a gate that compared nothing cannot pass.
+    public static func nothingComparedMessage(_ findings: [Finding]) -> String {
+        let gated = findings.filter(\.gated)
+        if gated.isEmpty {
+            let impls = Set(findings.map(\.key.implementation)).sorted()
+            return "the gate compared nothing: no finding is gated (implementations in the reports: "
+                + impls.joined(separator: ", ") + "; name one with --gate, or gate peers with --gate-all)"
+        }
+        return "the gate compared nothing: all \(gated.count) gated findings are unsupported"
+    }
+
+    /// The exit code for a set of findings: a gated regression is 1; otherwise 2 when no
+    /// gated finding was compared (a gate that compared nothing never passes) or, with a
+    /// closed gate (`allowUncomparable` false), when a gated finding cannot be compared.
     public static func exitCode(_ findings: [Finding], allowUncomparable: Bool = false) -> ExitCode {
         if findings.contains(where: { $0.verdict == .regressed && $0.gated }) { return .regression }
+        if compared(findings).isEmpty { return .badInput }
         if !allowUncomparable && !uncomparable(findings).isEmpty { return .badInput }
         return .ok
     }
@@ -214,6 +262,8 @@ public struct Gate: Sendable {
     public static func markdown(_ findings: [Finding], base: RunMetadata, head: RunMetadata) -> String {
         var out = "## Graticule benchmark comparison\n\n"
         out += "Base `\(base.gitCommit.prefix(12))` (\(base.timestamp)) → head `\(head.gitCommit.prefix(12))` (\(head.timestamp))\n\n"
+        let gatedNames = Set(findings.filter(\.gated).map(\.key.implementation)).sorted()
+        out += "Gated implementations: " + (gatedNames.isEmpty ? "none" : gatedNames.map { "`\($0)`" }.joined(separator: ", ")) + "\n\n"
         let gated = findings.filter(\.gated)
         let counts = Verdict.allCases.map { v in "\(v.rawValue): \(gated.filter { $0.verdict == v }.count)" }
         out += "Gated: " + counts.joined(separator: " · ") + "\n\n"
@@ -259,13 +309,14 @@ func format4(_ x: Double) -> String { String((x * 10000).rounded() / 10000) }
 
 /// Human formatting of a metric value (3 significant digits, SI suffix).
 public func formatMetric(_ x: Double) -> String {
+    guard x.isFinite else { return x.isNaN ? "nan" : (x > 0 ? "inf" : "-inf") }
     let a = abs(x)
     let (v, s): (Double, String) = a >= 1e9 ? (x / 1e9, "G") : a >= 1e6 ? (x / 1e6, "M")
         : a >= 1e3 ? (x / 1e3, "k") : (x, "")
     let digits = abs(v) >= 100 ? 0 : abs(v) >= 10 ? 1 : 2
     let p = Double(pow10(digits))
     let rounded = (v * p).rounded() / p
-    let text = digits == 0 ? String(Int64(rounded)) : String(rounded)
+    let text = digits == 0 ? (abs(rounded) < 1e15 ? String(Int64(rounded)) : "\(rounded)") : String(rounded)
     return text + s
 }
 

@@ -1,7 +1,10 @@
 import GraticuleSupport
 /// Metadata that every row of a run carries.
 public struct RunMetadata: Equatable, Sendable {
-    public static let currentSchemaVersion = 2
+    public static let currentSchemaVersion = 3
+    /// Older schema versions this build still reads (version 2 has no `role` column: its
+    /// `graticule` rows are read as the project's, every other row as a peer's).
+    public static let readableSchemaVersions = [2, 3]
 
     public var schemaVersion: Int = RunMetadata.currentSchemaVersion
     public var runID: String
@@ -55,10 +58,38 @@ public struct MetricResult: Equatable, Sendable {
         case crash
         /// A sample took longer than the case's ceiling; the program was stopped.
         case timeout
+        /// Measured, but the implementation's result was never compared with the reference
+        /// implementation's (no digest on one side); the detail says why. Its values are
+        /// written like `ok`'s, yet it is never `ok`: a time without a checked result may
+        /// be the time of a wrong answer.
+        case unchecked
 
         /// True for every status that means the case has no valid measurement because
-        /// something went wrong (not `ok`, not `unsupported`).
-        public var isFailure: Bool { self != .ok && self != .unsupported }
+        /// something went wrong (not `ok`, not `unsupported`, not `unchecked`).
+        public var isFailure: Bool { self != .ok && self != .unsupported && self != .unchecked }
+        /// True when the row holds measured values (`ok` and `unchecked`).
+        public var hasMeasurement: Bool { self == .ok || self == .unchecked }
+        /// True when `graticule bench` must fail for a row of this status: a failure, or a
+        /// measurement whose result was not checked.
+        public var failsRun: Bool { isFailure || self == .unchecked }
+    }
+
+    /// Who an implementation is to the project, which decides what a gate gates.
+    public enum Role: String, Sendable, CaseIterable {
+        /// The project's own implementation (`graticule`): always gated.
+        case project
+        /// A comparison the project ships (Foundation, swift-protobuf, the adapters in
+        /// `Benchmarks/Adapters`): reported, never gated by default.
+        case peer
+        /// An implementation a user brought (registered in process, or through their own
+        /// manifest): gated by default, like the project's.
+        case candidate
+
+        /// The role of an implementation known only by name (a schema-2 report, a case
+        /// registered without one): `graticule` is the project's, every other a peer.
+        public static func inferred(for implementation: String) -> Role {
+            implementation == "graticule" ? .project : .peer
+        }
     }
 
     public struct Ratio: Equatable, Sendable {
@@ -75,6 +106,8 @@ public struct MetricResult: Equatable, Sendable {
     }
 
     public var key: CaseKey
+    /// The implementation's role (CSV `role`).
+    public var role: Role
     public var datasetBytes: Int
     public var datasetItems: Int
     public var metric: String
@@ -95,10 +128,11 @@ public struct MetricResult: Equatable, Sendable {
         return Ratio(reference: r.reference, value: 1 / r.value, low: 1 / r.high, high: 1 / r.low)
     }
 
-    public init(key: CaseKey, datasetBytes: Int, datasetItems: Int, metric: String, status: Status,
+    public init(key: CaseKey, role: Role? = nil, datasetBytes: Int, datasetItems: Int, metric: String, status: Status,
                 iterationsPerSample: Int = 0, samples: [Double] = [], summary: SampleSummary? = nil,
                 ratio: Ratio? = nil, detail: String = "") {
         self.key = key
+        self.role = role ?? Role.inferred(for: key.implementation)
         self.datasetBytes = datasetBytes
         self.datasetItems = datasetItems
         self.metric = metric
@@ -111,9 +145,9 @@ public struct MetricResult: Equatable, Sendable {
     }
 
     /// A measured result; the summary is computed from the samples.
-    public static func measured(_ key: CaseKey, bytes: Int, items: Int, metric: Metric,
+    public static func measured(_ key: CaseKey, role: Role? = nil, bytes: Int, items: Int, metric: Metric,
                                 iterations: Int, samples: [Double]) -> MetricResult {
-        MetricResult(key: key, datasetBytes: bytes, datasetItems: items, metric: metric.rawValue,
+        MetricResult(key: key, role: role, datasetBytes: bytes, datasetItems: items, metric: metric.rawValue,
                      status: .ok, iterationsPerSample: iterations, samples: samples,
                      summary: Statistics.summarize(samples))
     }
@@ -129,14 +163,16 @@ public struct RunReport: Equatable, Sendable {
         self.results = results
     }
 
-    /// Column order of the report CSV (schema version 2). Never reordered; new columns
+    /// Column order of the report CSV (schema version 3). Never reordered; new columns
     /// only ever come with a new schema version. Version 2 named the two ratios apart:
     /// `ratio_to_reference` (this median ÷ the reference's, any metric) and `speedup`
     /// (the reference's time ÷ this time, `time_ns` rows), where version 1 had one `ratio`.
+    /// Version 3 added `role` (project, peer or candidate: what a gate gates by default)
+    /// and the status `unchecked`.
     public static let columns = [
         "schema_version", "run_id", "timestamp", "git_commit", "git_dirty", "toolchain",
         "build_configuration", "cpu_model", "cpu_count", "os", "kernel", "load_average",
-        "allocator", "benchmark", "implementation", "dataset", "dataset_bytes", "dataset_items",
+        "allocator", "benchmark", "implementation", "role", "dataset", "dataset_bytes", "dataset_items",
         "parameters", "metric", "status", "samples", "iterations_per_sample", "min", "p25",
         "median", "p75", "p90", "p99", "max", "mean", "stddev", "cv", "ci95_low", "ci95_high",
         "reference", "ratio_to_reference", "ratio_to_reference_ci95_low", "ratio_to_reference_ci95_high",
@@ -163,9 +199,9 @@ public struct RunReport: Equatable, Sendable {
                     String(m.cpuCount), m.os, m.kernel, m.loadAverage, m.allocator]
         for r in results {
             var row = meta
-            row += [r.key.benchmark, r.key.implementation, r.key.dataset, String(r.datasetBytes),
+            row += [r.key.benchmark, r.key.implementation, r.role.rawValue, r.key.dataset, String(r.datasetBytes),
                     String(r.datasetItems), r.key.parameters, r.metric, r.status.rawValue]
-            if let s = r.summary, r.status == .ok {
+            if let s = r.summary, r.status.hasMeasurement {
                 row += [String(s.count), String(r.iterationsPerSample)]
                 row += [s.min, s.p25, s.median, s.p75, s.p90, s.p99, s.max, s.mean, s.stddev, s.cv,
                         s.ciLow, s.ciHigh].map(CSV.number)
@@ -192,7 +228,7 @@ public struct RunReport: Equatable, Sendable {
     /// The samples CSV text: one row per raw sample.
     public func samplesCSV() -> String {
         var out = CSV.record(Self.sampleColumns)
-        for r in results where r.status == .ok {
+        for r in results where r.status.hasMeasurement {
             for (i, v) in r.samples.enumerated() {
                 out += CSV.record([metadata.runID, r.key.benchmark, r.key.implementation,
                                    r.key.dataset, r.key.parameters, r.metric, String(i),
@@ -209,140 +245,3 @@ public struct RunReport: Equatable, Sendable {
     }
 }
 
-/// Reasons a report cannot be read.
-public enum ReportError: Error, Equatable, CustomStringConvertible {
-    case unreadable(path: String)
-    case badCSV(path: String, line: Int, reason: String)
-    case wrongHeader(path: String, expected: String, found: String)
-    case unsupportedSchema(path: String, version: String)
-    case badField(path: String, line: Int, column: String, value: String)
-    case empty(path: String)
-    /// The samples file beside a report holds samples of another run.
-    case samplesFromAnotherRun(path: String, report: String, samples: String)
-
-    public var description: String {
-        switch self {
-        case .unreadable(let p): return "\(p): cannot read file"
-        case .badCSV(let p, let l, let r): return "\(p):\(l): \(r)"
-        case .wrongHeader(let p, let e, let f): return "\(p): header is not a Graticule report (expected \(e), found \(f))"
-        case .unsupportedSchema(let p, let v): return "\(p): schema version \(v) is not supported (this build reads \(RunMetadata.currentSchemaVersion))"
-        case .badField(let p, let l, let c, let v): return "\(p):\(l): column \(c) has an invalid value '\(v)'"
-        case .empty(let p): return "\(p): no rows"
-        case .samplesFromAnotherRun(let p, let r, let x):
-            return "\(p): its samples are from run \(x), the report is run \(r); a gate cannot test them against each other"
-        }
-    }
-}
-
-extension RunReport {
-    /// Reads a report and, when present, its samples file (a report without samples can
-    /// be rendered but its time metrics cannot be gated).
-    public static func read(path: String) throws -> RunReport {
-        guard let text = try? FileIO.readText(path) else { throw ReportError.unreadable(path: path) }
-        let samplesPath = Self.samplesPath(for: path)
-        let samplesText = FileIO.exists(samplesPath) ? try? FileIO.readText(samplesPath) : nil
-        return try parse(csv: text, samples: samplesText, path: path)
-    }
-
-    /// Parses report text (and samples text) into a report.
-    public static func parse(csv text: String, samples samplesText: String?, path: String = "<report>") throws
-        -> RunReport
-    {
-        let records: [[String]]
-        do { records = try CSV.parse(text) } catch let e as CSV.ParseError {
-            throw ReportError.badCSV(path: path, line: e.line, reason: e.reason)
-        }
-        guard let header = records.first else { throw ReportError.empty(path: path) }
-        guard header == columns else {
-            if let v = header.firstIndex(of: "schema_version"), records.count > 1,
-               records[1].count > v, records[1][v] != String(RunMetadata.currentSchemaVersion) {
-                throw ReportError.unsupportedSchema(path: path, version: records[1][v])
-            }
-            throw ReportError.wrongHeader(path: path, expected: columns.joined(separator: ","),
-                                          found: header.joined(separator: ","))
-        }
-        guard records.count > 1 else { throw ReportError.empty(path: path) }
-        var samples: [String: [Double]] = [:]
-        var sampleRuns: Set<String> = []
-        if let samplesText {
-            let srecs: [[String]]
-            do { srecs = try CSV.parse(samplesText) } catch let e as CSV.ParseError {
-                throw ReportError.badCSV(path: samplesPath(for: path), line: e.line, reason: e.reason)
-            }
-            guard srecs.first == sampleColumns else {
-                throw ReportError.wrongHeader(path: samplesPath(for: path),
-                                              expected: sampleColumns.joined(separator: ","),
-                                              found: srecs.first?.joined(separator: ",") ?? "")
-            }
-            for (i, r) in srecs.dropFirst().enumerated() {
-                guard r.count == sampleColumns.count, let v = Double(r[8]) else {
-                    throw ReportError.badField(path: samplesPath(for: path), line: i + 2,
-                                               column: "value", value: r.last ?? "")
-                }
-                samples["\(r[1])|\(r[2])|\(r[3])|\(r[4])|\(r[5])", default: []].append(v)
-                sampleRuns.insert(r[0])
-            }
-        }
-        var metadata: RunMetadata?
-        var results: [MetricResult] = []
-        for (index, r) in records.dropFirst().enumerated() {
-            let line = index + 2
-            guard r.count == columns.count else {
-                throw ReportError.badCSV(path: path, line: line,
-                                         reason: "\(r.count) fields, expected \(columns.count)")
-            }
-            func col(_ name: String) -> String { r[columns.firstIndex(of: name)!] }
-            func int(_ name: String) throws -> Int {
-                guard let v = Int(col(name)) else {
-                    throw ReportError.badField(path: path, line: line, column: name, value: col(name))
-                }
-                return v
-            }
-            func dbl(_ name: String) throws -> Double {
-                guard let v = Double(col(name)) else {
-                    throw ReportError.badField(path: path, line: line, column: name, value: col(name))
-                }
-                return v
-            }
-            guard col("schema_version") == String(RunMetadata.currentSchemaVersion) else {
-                throw ReportError.unsupportedSchema(path: path, version: col("schema_version"))
-            }
-            if metadata == nil {
-                if let other = sampleRuns.first(where: { $0 != col("run_id") }) {
-                    throw ReportError.samplesFromAnotherRun(path: samplesPath(for: path), report: col("run_id"), samples: other)
-                }
-                metadata = RunMetadata(
-                    runID: col("run_id"), timestamp: col("timestamp"), gitCommit: col("git_commit"),
-                    gitDirty: col("git_dirty") == "true", toolchain: col("toolchain"),
-                    buildConfiguration: col("build_configuration"), cpuModel: col("cpu_model"),
-                    cpuCount: try int("cpu_count"), os: col("os"), kernel: col("kernel"),
-                    loadAverage: col("load_average"), allocator: col("allocator"))
-            }
-            guard let status = MetricResult.Status(rawValue: col("status")) else {
-                throw ReportError.badField(path: path, line: line, column: "status", value: col("status"))
-            }
-            let key = CaseKey(benchmark: col("benchmark"), implementation: col("implementation"),
-                              dataset: col("dataset"), parameters: col("parameters"))
-            var result = MetricResult(key: key, datasetBytes: try int("dataset_bytes"),
-                                      datasetItems: try int("dataset_items"), metric: col("metric"),
-                                      status: status, detail: col("detail"))
-            if status == .ok {
-                result.iterationsPerSample = try int("iterations_per_sample")
-                result.summary = SampleSummary(
-                    count: try int("samples"), min: try dbl("min"), p25: try dbl("p25"),
-                    median: try dbl("median"), p75: try dbl("p75"), p90: try dbl("p90"),
-                    p99: try dbl("p99"), max: try dbl("max"), mean: try dbl("mean"),
-                    stddev: try dbl("stddev"), cv: try dbl("cv"), ciLow: try dbl("ci95_low"),
-                    ciHigh: try dbl("ci95_high"))
-                result.samples = samples["\(key.benchmark)|\(key.implementation)|\(key.dataset)|\(key.parameters)|\(result.metric)"] ?? []
-            }
-            if !col("reference").isEmpty {
-                result.ratio = .init(reference: col("reference"), value: try dbl("ratio_to_reference"),
-                                     low: try dbl("ratio_to_reference_ci95_low"),
-                                     high: try dbl("ratio_to_reference_ci95_high"))
-            }
-            results.append(result)
-        }
-        return RunReport(metadata: metadata!, results: results)
-    }
-}

@@ -1,3 +1,52 @@
+import Foundation
+
+/// The scratch folder of this process's runs: a new folder under `$TMPDIR` (or `/tmp`),
+/// unique to the process, or the folder a parent handed down in `GRATICULE_SCRATCH` (the
+/// measuring children of `graticule bench` share their parent's). Whoever made it removes
+/// it (``removeIfOwned()``).
+public enum ScratchFolder {
+    public static let environmentVariable = "GRATICULE_SCRATCH"
+
+    /// Whether the folder came from a parent (and so is not this process's to remove).
+    public static let inherited: Bool = ProcessInfo.processInfo.environment[environmentVariable].map { !$0.isEmpty } ?? false
+
+    public static let path: String = {
+        if let p = ProcessInfo.processInfo.environment[environmentVariable], !p.isEmpty { return p }
+        var root = ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp"
+        if root.isEmpty { root = "/tmp" }
+        while root.count > 1 && root.hasSuffix("/") { root.removeLast() }
+        // Fixed width, so the children's environments are the same size from run to run.
+        return root + "/graticule-" + String(format: "%010u-%08x", UInt32(getpid()), UInt32.random(in: 0 ... .max))
+    }()
+
+    /// Makes `directory` (and its parents) when missing.
+    ///
+    /// - Throws: a message naming the folder and `$TMPDIR` when it cannot be made.
+    public static func make(_ directory: String) throws {
+        do { try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true) } catch {
+            throw ScratchError(path: directory, reason: "\(error.localizedDescription)")
+        }
+    }
+
+    /// Hands the folder to child processes started from now on (`GRATICULE_SCRATCH`).
+    public static func handDown() { setenv(environmentVariable, path, 1) }
+
+    /// Removes the folder when this process made it (not when a parent handed it down).
+    public static func removeIfOwned() {
+        guard !inherited else { return }
+        try? FileManager.default.removeItem(atPath: path)
+    }
+}
+
+/// A scratch folder that cannot be made.
+public struct ScratchError: Error, CustomStringConvertible {
+    public var path: String
+    public var reason: String
+    public var description: String {
+        "cannot make the scratch folder \(path): \(reason) (set TMPDIR to a writable folder)"
+    }
+}
+
 /// How a run measures. The defaults suit a 2-core shared machine; `quick` is for CI smoke
 /// runs and A/A checks.
 public struct RunConfiguration: Sendable {
@@ -26,8 +75,9 @@ public struct RunConfiguration: Sendable {
     /// The child process that measures allocations when this process does not allocate
     /// with jemalloc (see ``AllocationCounter``); nil leaves those metrics `unsupported`.
     public var allocationChild: AllocationCounter.Child?
-    /// Where external programs get their dataset files.
-    public var scratchDirectory: String = "/tmp/graticule-bench"
+    /// Where external programs get their dataset files (made by the runner when missing):
+    /// by default this process's own folder under `$TMPDIR` (``ScratchFolder``).
+    public var scratchDirectory: String = ScratchFolder.path
 
     public init() {}
 

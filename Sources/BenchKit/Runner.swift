@@ -108,6 +108,9 @@ public struct Runner {
         /// The status the case's rows get when `failure` is set.
         var failureStatus = MetricResult.Status.failed
         var check: ResultCheck?
+        /// Why the case's result could not be compared with the reference's; its measured
+        /// rows are then `unchecked` with this detail, never `ok`.
+        var unchecked: String?
         /// Written to the detail of the case's rows (a known difference from the reference).
         var note = ""
         var bytes = 0
@@ -115,6 +118,9 @@ public struct Runner {
         var iterations = 1
         var times: [Double] = []   // ns per operation
         var measuredNs: UInt64 = 0
+        /// Wall-clock nanoseconds spent taking the samples (bounds a program whose own
+        /// clock claims no time passes).
+        var wallNs: UInt64 = 0
         var done = false
     }
 
@@ -125,8 +131,8 @@ public struct Runner {
     /// unfinished case takes one sample, in an order shuffled per round; then, case by case,
     /// the allocation and resident-memory passes (which flush allocator caches and so are
     /// kept out of the timed samples).
-    public func run(_ cases: [BenchmarkCase]) -> [MetricResult] {
-        measure(cases).results
+    public func run(_ cases: [BenchmarkCase], references: [BenchmarkCase] = []) -> [MetricResult] {
+        measure(cases, references: references).results
     }
 
     /// What ``measure(_:)`` returns: the results and the allocators they were measured with.
@@ -137,16 +143,27 @@ public struct Runner {
         public var allocators: String
     }
 
-    /// As ``run(_:)``, and also says which allocators the results were measured with.
-    public func measure(_ cases: [BenchmarkCase]) -> Outcome {
+    /// As ``run(_:references:)``, and also says which allocators the results were measured with.
+    ///
+    /// - Parameters:
+    ///   - cases: the cases to measure.
+    ///   - references: cases of the reference implementation that `cases` are compared
+    ///     with but that were not selected: their results are computed (untimed) only to
+    ///     check the others (``BenchmarkSuite/unselectedReferences(for:reference:)``).
+    public func measure(_ cases: [BenchmarkCase], references: [BenchmarkCase] = []) -> Outcome {
         let cfg = configuration
         let progress = RunProgress(enabled: cfg.showProgress)
         var slots = cases.map { Slot(bcase: $0) }
+        var scratchFailure: Error?
+        if cases.contains(where: { if case .external = $0.body { return true } else { return false } }) {
+            do { try ScratchFolder.make(cfg.scratchDirectory) } catch { scratchFailure = error }
+        }
 
         for i in slots.indices {
             progress.update("setup \(i + 1)/\(slots.count): \(slots[i].bcase.id)")
             do {
                 let c = slots[i].bcase
+                if let scratchFailure, case .external = c.body { throw scratchFailure }
                 slots[i].bytes = try c.dataset.bytes().count
                 slots[i].items = try c.dataset.items()
                 switch c.body {
@@ -166,7 +183,7 @@ public struct Runner {
                 slots[i].fail("setup failed: \(error)", error)
             }
         }
-        checkResults(&slots, reference: cfg.reference)
+        checkResults(&slots, reference: cfg.reference, unselected: references, progress: progress)
 
         // Warm-up and iteration scaling.
         for i in slots.indices {
@@ -202,13 +219,18 @@ public struct Runner {
                 + "\(String(format1((Double(_SystemProbe.nowNanoseconds() - start)) / 1e9)))s")
             for i in active {
                 do {
+                    let w0 = _SystemProbe.nowNanoseconds()
                     let ns = try slots[i].sampler!.sample(slots[i].iterations)
+                    slots[i].wallNs &+= _SystemProbe.nowNanoseconds() &- w0
                     slots[i].times.append(Double(ns) / Double(slots[i].iterations))
                     slots[i].measuredNs &+= ns
                     let measured = Double(slots[i].measuredNs) / 1e9
+                    let wall = Double(slots[i].wallNs) / 1e9
                     let n = slots[i].times.count
+                    // The wall clock also ends a case: a program whose own clock reports
+                    // (almost) no time would otherwise be sampled for ever.
                     if (n >= cfg.minSamples && measured >= cfg.minSeconds)
-                        || (n >= 3 && measured >= cfg.maxSeconds) {
+                        || (n >= 3 && max(measured, wall) >= cfg.maxSeconds) {
                         slots[i].done = true
                     }
                 } catch {
@@ -240,9 +262,10 @@ public struct Runner {
         for i in slots.indices {
             let s = slots[i]
             let key = s.bcase.id
+            let role = s.bcase.role
             guard let sampler = s.sampler, s.failure == nil, !s.times.isEmpty else {
                 for metric in Metric.allCases where metric != .instructions {
-                    results.append(MetricResult(key: key, datasetBytes: s.bytes, datasetItems: s.items,
+                    results.append(MetricResult(key: key, role: role, datasetBytes: s.bytes, datasetItems: s.items,
                                                 metric: metric.rawValue, status: s.failure == nil ? .failed : s.failureStatus,
                                                 detail: s.failure ?? "no samples"))
                 }
@@ -250,40 +273,49 @@ public struct Runner {
             }
             progress.update("memory \(i + 1)/\(slots.count): \(key)")
             let firstRow = results.count
-            defer { if !s.note.isEmpty { for j in firstRow..<results.count where results[j].status == .ok { results[j].detail = s.note } } }
+            defer {
+                for j in firstRow..<results.count where results[j].status == .ok {
+                    if let why = s.unchecked {
+                        results[j].status = .unchecked
+                        results[j].detail = why
+                    } else if !s.note.isEmpty {
+                        results[j].detail = s.note
+                    }
+                }
+            }
             let it = s.iterations
-            results.append(.measured(key, bytes: s.bytes, items: s.items, metric: .timeNs,
+            results.append(.measured(key, role: role, bytes: s.bytes, items: s.items, metric: .timeNs,
                                      iterations: it, samples: s.times))
-            results.append(.measured(key, bytes: s.bytes, items: s.items, metric: .throughputMBPerS,
+            results.append(.measured(key, role: role, bytes: s.bytes, items: s.items, metric: .throughputMBPerS,
                                      iterations: it, samples: s.times.map { Double(s.bytes) / $0 * 1e3 }))
-            results.append(.measured(key, bytes: s.bytes, items: s.items, metric: .throughputItemsPerS,
+            results.append(.measured(key, role: role, bytes: s.bytes, items: s.items, metric: .throughputItemsPerS,
                                      iterations: it, samples: s.times.map { Double(s.items) / $0 * 1e9 }))
 
             switch allocationSamples(for: s, sampler: sampler, child: childResult, childFailure: childFailure) {
             case .success(let a):
-                results.append(.measured(key, bytes: s.bytes, items: s.items, metric: .allocCount,
+                results.append(.measured(key, role: role, bytes: s.bytes, items: s.items, metric: .allocCount,
                                          iterations: it, samples: a.counts))
-                results.append(.measured(key, bytes: s.bytes, items: s.items, metric: .allocBytes,
+                results.append(.measured(key, role: role, bytes: s.bytes, items: s.items, metric: .allocBytes,
                                          iterations: it, samples: a.bytes))
                 if a.peaks.count == a.counts.count {
-                    results.append(.measured(key, bytes: s.bytes, items: s.items, metric: .peakHeapBytes,
+                    results.append(.measured(key, role: role, bytes: s.bytes, items: s.items, metric: .peakHeapBytes,
                                              iterations: 1, samples: a.peaks))
                 } else {
-                    results.append(MetricResult(key: key, datasetBytes: s.bytes, datasetItems: s.items,
+                    results.append(MetricResult(key: key, role: role, datasetBytes: s.bytes, datasetItems: s.items,
                                                 metric: Metric.peakHeapBytes.rawValue, status: .unsupported,
                                                 detail: "jemalloc has no thread.peak (needs 5.3)"))
                 }
             case .failure(let why):
                 for m in [Metric.allocCount, .allocBytes, .peakHeapBytes] {
-                    results.append(MetricResult(key: key, datasetBytes: s.bytes, datasetItems: s.items,
+                    results.append(MetricResult(key: key, role: role, datasetBytes: s.bytes, datasetItems: s.items,
                                                 metric: m.rawValue, status: why.status, detail: why.detail))
                 }
             }
             if let rss = sampler.peakResident(it) {
-                results.append(.measured(key, bytes: s.bytes, items: s.items, metric: .peakResidentBytes,
+                results.append(.measured(key, role: role, bytes: s.bytes, items: s.items, metric: .peakResidentBytes,
                                          iterations: it, samples: [rss]))
             } else {
-                results.append(MetricResult(key: key, datasetBytes: s.bytes, datasetItems: s.items,
+                results.append(MetricResult(key: key, role: role, datasetBytes: s.bytes, datasetItems: s.items,
                                             metric: Metric.peakResidentBytes.rawValue, status: .unsupported,
                                             detail: "peak resident set cannot be read or reset here"))
             }
@@ -381,16 +413,43 @@ public struct Runner {
         }
     }
 
-    /// Marks `wrong` every case whose result differs from the reference implementation's
-    /// result on the same benchmark, dataset and parameters (when both were checked).
-    private func checkResults(_ slots: inout [Slot], reference: String) {
+    /// Compares every case's result with the reference implementation's result on the
+    /// same benchmark, dataset and parameters: a different result is `wrong` (and not
+    /// timed); a case whose result cannot be compared (no digest on its side or on the
+    /// reference's) is marked to be reported `unchecked`. The reference's own cases are the
+    /// yardstick and stay `ok`. Reference results missing from the selection come from
+    /// `unselected`, computed here untimed.
+    private func checkResults(_ slots: inout [Slot], reference: String, unselected: [BenchmarkCase],
+                              progress: RunProgress) {
         var references: [String: ResultCheck] = [:]
+        var referenceFailures: [String: String] = [:]
         for s in slots where s.bcase.implementation == reference {
             if let c = s.check { references[s.bcase.id.comparisonGroup] = c }
+            else if let f = s.failure { referenceFailures[s.bcase.id.comparisonGroup] = f }
+        }
+        for (n, c) in unselected.enumerated() where references[c.id.comparisonGroup] == nil {
+            guard let check = c.check else { continue }
+            progress.update("setup: the reference's result \(n + 1)/\(unselected.count), untimed: \(c.id)")
+            do { references[c.id.comparisonGroup] = try check(c.dataset) } catch {
+                referenceFailures[c.id.comparisonGroup] = "\(error)"
+            }
         }
         for i in slots.indices where slots[i].bcase.implementation != reference && slots[i].failure == nil {
-            guard let mine = slots[i].check, let theirs = references[slots[i].bcase.id.comparisonGroup],
-                  let why = mine.mismatch(against: theirs) else { continue }
+            let group = slots[i].bcase.id.comparisonGroup
+            guard let mine = slots[i].check else {
+                if case .external = slots[i].bcase.body {
+                    slots[i].unchecked = "the program gives no result digest (its manifest does not set checksResult)"
+                } else {
+                    slots[i].unchecked = "the case computes no result digest"
+                }
+                continue
+            }
+            guard let theirs = references[group] else {
+                slots[i].unchecked = (referenceFailures[group].map { "the reference's result could not be computed: \($0)" }
+                    ?? "\(reference) has no result for this benchmark, dataset and parameters")
+                continue
+            }
+            guard let why = mine.mismatch(against: theirs) else { continue }
             if case .external(let program) = slots[i].bcase.body, let known = program.knownDifference {
                 slots[i].note = "known difference (\(known)): \(why)"
                 continue
@@ -402,9 +461,9 @@ public struct Runner {
         }
     }
 
-    /// Adds to every ok result the ratio of its median to the reference implementation's
-    /// median of the same benchmark, dataset, parameters and metric (with a bootstrap 95%
-    /// interval). The reference's own rows get no ratio.
+    /// Adds to every measured result (`ok` or `unchecked`) the ratio of its median to the
+    /// reference implementation's median of the same benchmark, dataset, parameters and
+    /// metric (with a bootstrap 95% interval). The reference's own rows get no ratio.
     public static func addingRatios(_ results: [MetricResult], reference: String) -> [MetricResult] {
         var refs: [String: MetricResult] = [:]
         for r in results where r.key.implementation == reference && r.status == .ok {
@@ -412,7 +471,7 @@ public struct Runner {
         }
         return results.map { r in
             var r = r
-            guard r.status == .ok, r.key.implementation != reference,
+            guard r.status.hasMeasurement, r.key.implementation != reference,
                   let ref = refs[r.key.comparisonGroup + "|" + r.metric],
                   let q = Statistics.ratioOfMedians(r.samples, ref.samples) else { return r }
             r.ratio = .init(reference: reference, value: q.ratio, low: q.low, high: q.high)

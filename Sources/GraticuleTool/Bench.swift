@@ -9,8 +9,18 @@ struct Bench: ParsableCommand {
         abstract: "Run the benchmark suite and write a CSV report.",
         discussion: """
         Writes the report (one row per case × metric) to --output and the raw samples to the \
-        sibling .samples.csv, then prints a summary table. With --baseline, also gates this \
-        run against a committed report (exit 1 on regression).
+        sibling .samples.csv, then prints a summary table. Before any case is timed, its \
+        result is compared with the reference implementation's (computed untimed when the \
+        filter leaves the reference's case out): a different result is wrong and not timed; \
+        a result that cannot be compared (no digest on one side) is unchecked, never ok. \
+        With --baseline, also gates this run against a committed report.
+
+        Exit status: 0 every selected case measured and checked (and, with --baseline, no \
+        gated regression); 1 a selected case is wrong, failed, crash, timeout or unchecked \
+        (listed last; --allow-failures reports them and exits 0), or --baseline found a \
+        gated regression; 2 bad input or usage (a manifest, a filter that selects nothing, \
+        an output that cannot be written, a malformed baseline, a gate that compared nothing \
+        or could not compare a gated case).
         """)
 
     @Flag(help: "Small datasets and short sampling (a few seconds): CI smoke runs, A/A checks.")
@@ -30,6 +40,18 @@ struct Bench: ParsableCommand {
 
     @Option(help: "Baseline report to gate this run against (exit 1 on regression).")
     var baseline: String?
+
+    @Option(help: "With --baseline: comma-separated implementations whose findings can fail the gate (default: graticule and every candidate in both reports).")
+    var gate: String?
+
+    @Option(help: "With --baseline: comma-separated metrics that can fail the gate (default: every metric with a threshold that this run measured).")
+    var gateMetrics: String?
+
+    @Flag(help: "Exit 0 even when selected cases are wrong, failed, crash, timeout or unchecked (they are still reported).")
+    var allowFailures = false
+
+    @Flag(help: "Keep the run's scratch folder (dataset files for external programs, under $TMPDIR) instead of removing it.")
+    var keepScratch = false
 
     @Option(help: "Write a Markdown summary here (for $GITHUB_STEP_SUMMARY): the run's failures, speedups and all cases; with --baseline, the gate's regressions, improvements and all findings.")
     var markdown: String?
@@ -162,8 +184,22 @@ struct Bench: ParsableCommand {
                 printErr("warning: \(AllocationCounter.Failure.noLibrary); allocation metrics are written as unsupported")
             }
         }
+        if baseline == nil && (gate != nil || gateMetrics != nil) { fail("--gate and --gate-metrics need --baseline") }
+        let gateNames = GateOptions.implementations(gate, all: false)
+        let gateMetricNames = GateOptions.metrics(gateMetrics)
+        // The baseline is read (and refused when malformed) before anything is measured.
+        var base: RunReport?
+        if let baseline {
+            do { base = try RunReport.read(path: baseline) } catch { fail("\(error)") }
+        }
+        // The run's scratch folder is this process's own; the measuring children share it.
+        ScratchFolder.handDown()
+        defer {
+            if keepScratch { printErr("scratch folder kept: \(config.scratchDirectory)") } else { ScratchFolder.removeIfOwned() }
+        }
         var metadata = RunEnvironment.collect()
-        let outcome = Runner(configuration: config).measure(cases)
+        let references = suite.unselectedReferences(for: cases, reference: reference)
+        let outcome = Runner(configuration: config).measure(cases, references: references)
         metadata.allocator = outcome.allocators
         var results = outcome.results
         if instructions {
@@ -183,17 +219,19 @@ struct Bench: ParsableCommand {
             print(SummaryTable.render(report, reference: reference, wide: wide))
             print("report: \(output) (samples: \(RunReport.samplesPath(for: output)))")
         }
-        let failed = results.filter { $0.status.isFailure && $0.metric == "time_ns" }
-        for f in failed { printErr("\(f.status.rawValue): \(f.key): \(f.detail)") }
+        let failing = results.filter { $0.status.failsRun && $0.metric == "time_ns" }.sorted { $0.key < $1.key }
+        if !failing.isEmpty {
+            printErr("\(failing.count) of \(cases.count) selected cases failed or were not checked:")
+            for f in failing { printErr("  \(f.status.rawValue): \(f.key): \(f.detail)") }
+        }
+        var exitCode: Int32 = failing.isEmpty || allowFailures ? 0 : 1
 
-        if let baseline {
-            var base: RunReport
-            do { base = try RunReport.read(path: baseline) } catch { fail("\(error)") }
+        if let baseline, var base {
             // Only the cases this run selected are compared (a --filter run against a full
             // baseline), and only the metrics it measured: instructions when asked for.
             let selected = Set(cases.map { $0.id.description })
             base.results = base.results.filter { selected.contains($0.key.description) }
-            var metrics = Set(Metric.allCases.filter { $0.defaultThreshold != nil }.map(\.rawValue))
+            var metrics = gateMetricNames ?? Set(Metric.allCases.filter { $0.defaultThreshold != nil }.map(\.rawValue))
             if !instructions { metrics.remove(Metric.instructions.rawValue) }
             // A metric this run could not measure at all (allocations without jemalloc) is
             // left out, and said so; a metric measured for some cases and not others is not.
@@ -201,10 +239,12 @@ struct Bench: ParsableCommand {
                 metrics.remove(m)
                 printErr("note: \(m) was not measured in this run; it is not gated against \(baseline)")
             }
-            let code = try gateAndPrint(base: base, head: report, gate: Gate(gatedImplementations: [reference], gatedMetrics: metrics),
+            if metrics.isEmpty { fail("no gated metric was measured in this run; the gate against \(baseline) cannot pass") }
+            let code = try gateAndPrint(base: base, head: report, gate: Gate(gatedImplementations: gateNames, gatedMetrics: metrics),
                                         markdown: markdown, verdictsPath: nil, quiet: quiet)
-            if code != 0 { throw ExitCode(code) }
+            if code != 0 { exitCode = code == 2 ? 2 : max(exitCode, code) }
         }
+        if exitCode != 0 { throw ExitCode(exitCode) }
     }
 
     /// This executable, as an absolute path (children run it again).
@@ -246,7 +286,7 @@ struct Bench: ParsableCommand {
             let timing = results.first { $0.key == key && $0.metric == "time_ns" }
             let bytes = timing?.datasetBytes ?? 0, items = timing?.datasetItems ?? 0
             func unsupported(_ why: String) -> MetricResult {
-                MetricResult(key: key, datasetBytes: bytes, datasetItems: items,
+                MetricResult(key: key, role: c.role, datasetBytes: bytes, datasetItems: items,
                              metric: Metric.instructions.rawValue, status: .unsupported, detail: why)
             }
             guard valgrind else { out.set(i, unsupported("valgrind is not installed")); return }
@@ -254,7 +294,7 @@ struct Bench: ParsableCommand {
                 out.set(i, unsupported("external program: instructions are counted in-process only"))
                 return
             }
-            guard let t = timing, t.status == .ok else {
+            guard let t = timing, t.status.hasMeasurement else {
                 out.set(i, unsupported("case did not run")); return
             }
             out.started(key, of: cases.count)
@@ -280,10 +320,12 @@ struct Bench: ParsableCommand {
                     },
                     scratch: config.scratchDirectory, keepProfile: keep
                 ) { n in args + ["--callgrind-iterations", String(n)] }
-                out.set(i, .measured(key, bytes: bytes, items: items, metric: .instructions,
-                                     iterations: counted.large - 1, samples: [counted.perOperation]))
+                var r = MetricResult.measured(key, role: c.role, bytes: bytes, items: items, metric: .instructions,
+                                              iterations: counted.large - 1, samples: [counted.perOperation])
+                if t.status == .unchecked { r.status = .unchecked; r.detail = t.detail }
+                out.set(i, r)
             } catch {
-                out.set(i, MetricResult(key: key, datasetBytes: bytes, datasetItems: items,
+                out.set(i, MetricResult(key: key, role: c.role, datasetBytes: bytes, datasetItems: items,
                                         metric: Metric.instructions.rawValue, status: .failed,
                                         detail: "\(error)"))
             }
@@ -333,7 +375,10 @@ func gateAndPrint(base: RunReport, head: RunReport, gate: Gate, markdown: String
     }
     if !quiet { print(md) }
     let uncomparable = Gate.uncomparable(findings)
-    if !gate.allowUncomparable && !uncomparable.isEmpty && !findings.contains(where: { $0.verdict == .regressed && $0.gated }) {
+    let regressed = findings.contains(where: { $0.verdict == .regressed && $0.gated })
+    if !regressed && Gate.compared(findings).isEmpty {
+        FileHandle.standardError.write(Data("graticule: \(Gate.nothingComparedMessage(findings))\n".utf8))
+    } else if !gate.allowUncomparable && !uncomparable.isEmpty && !regressed {
         FileHandle.standardError.write(Data("graticule: \(Gate.uncomparableMessage(uncomparable))\n".utf8))
     }
     return Gate.exitCode(findings, allowUncomparable: gate.allowUncomparable).rawValue

@@ -7,14 +7,22 @@ struct Compare: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Gate HEAD against BASE: per benchmark and metric, regressed / improved / unchanged / noisy / unsupported.",
         discussion: """
-        Exit status: 0 no regression (improvements included), 1 at least one regression, \
-        2 bad input or usage, including a report from a debug build, samples from another \
-        run, and a gated case that cannot be compared (absent from HEAD, failed or \
-        unmeasured on a side, time without samples; --allow-uncomparable lets these pass). Time regresses when \
-        its median moves beyond the threshold and a Mann-Whitney U test over both sides' \
-        samples gives p < alpha; instructions and allocations compare medians exactly. Only \
-        the project's own implementation (--gate, default graticule) can fail the gate; \
-        peers and baseline.* benchmarks are reported for information.
+        Gated by default: graticule and every candidate (an implementation you registered in \
+        process or through your own manifest) present in the reports; --gate NAME,... narrows \
+        it to those names, --gate-all adds the peers. Peers (Foundation, swift-protobuf, the \
+        adapters in Benchmarks/Adapters) and baseline.* benchmarks are reported, not gated. \
+        Time regresses when its median moves beyond the threshold and a Mann-Whitney U test \
+        over both sides' samples gives p < alpha; instructions and allocations compare \
+        medians exactly; a case whose HEAD result is wrong is a regression.
+
+        Exit status: 0 the gate compared at least one gated finding and none regressed; \
+        1 a gated finding regressed (HEAD wrong included); 2 bad input or usage: a report \
+        that is missing, malformed or holds an impossible value (non-finite, zero or \
+        negative time, duplicate rows), a debug build, samples from another run, --gate \
+        naming no implementation of the reports, an empty --gate-metrics, an unknown \
+        --threshold metric, a gate that compared nothing, and a gated case that cannot be \
+        compared (absent from HEAD, failed, unchecked or unmeasured on a side, time without \
+        samples; --allow-uncomparable lets these pass).
         """)
 
     @Argument(help: "Base report CSV (its .samples.csv must sit beside it).")
@@ -29,8 +37,8 @@ struct Compare: ParsableCommand {
     @Option(help: "Significance level for time metrics.")
     var alpha = 0.01
 
-    @Option(help: "Comma-separated implementations whose findings can fail the gate.")
-    var gate = "graticule"
+    @Option(help: "Comma-separated implementations whose findings can fail the gate (default: graticule and every candidate in the reports).")
+    var gate: String?
 
     @Flag(help: "Gate every implementation, peers included.")
     var gateAll = false
@@ -58,14 +66,9 @@ struct Compare: ParsableCommand {
 
     func run() throws {
         guard alpha > 0 && alpha < 1 else { fail("--alpha must be between 0 and 1, got \(alpha)") }
-        var t: [String: Double] = [:]
-        for spec in thresholds {
-            let p = spec.split(separator: "=", maxSplits: 1)
-            guard p.count == 2, let v = Double(p[1]), v.isFinite, v >= 0 else {
-                fail("--threshold takes METRIC=FRACTION, got '\(spec)'")
-            }
-            t[String(p[0])] = v
-        }
+        let t = GateOptions.thresholds(thresholds)
+        let metrics = GateOptions.metrics(gateMetrics)
+        let names = GateOptions.implementations(gate, all: gateAll)
         for path in [json, gab, markdown, output].compactMap({ $0 }) {
             do { try FileIO.checkWritable(path) } catch { fail("\(error)") }
         }
@@ -75,20 +78,54 @@ struct Compare: ParsableCommand {
             h = try RunReport.read(path: head)
         } catch { fail("\(error)") }
         do { try BenchExportFiles.write(h, json: json, gab: gab) } catch { fail("\(error)") }
-        var metrics: Set<String>?
-        if let gateMetrics {
-            let names = Set(gateMetrics.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) })
-            let known = Set(Metric.allCases.map(\.rawValue))
-            if let bad = names.subtracting(known).sorted().first {
-                fail("--gate-metrics: unknown metric '\(bad)' (one of \(known.sorted().joined(separator: ", ")))")
-            }
-            metrics = names
-        }
         let code = try gateAndPrint(base: b, head: h, gate: Gate(thresholds: t, alpha: alpha,
-                                                               gatedImplementations: gateAll ? nil : Set(gate.split(separator: ",").map(String.init)),
+                                                               gatedImplementations: names,
+                                                               gatedRoles: gateAll ? Set(MetricResult.Role.allCases) : [.project, .candidate],
                                                                gatedMetrics: metrics, allowUncomparable: allowUncomparable),
                                     markdown: markdown, verdictsPath: output, quiet: quiet)
         if code != 0 { throw ExitCode(code) }
+    }
+}
+
+/// The gate options `compare` and `bench --baseline` share, checked (exit 2 on anything
+/// that would make the gate gate less than was asked).
+enum GateOptions {
+    /// `--threshold METRIC=FRACTION` values: a known metric, a finite fraction of 0 or more.
+    static func thresholds(_ specs: [String]) -> [String: Double] {
+        var t: [String: Double] = [:]
+        let known = Set(Metric.allCases.map(\.rawValue))
+        for spec in specs {
+            let p = spec.split(separator: "=", maxSplits: 1)
+            guard p.count == 2, let v = Double(p[1]), v.isFinite, v >= 0 else {
+                fail("--threshold takes METRIC=FRACTION, got '\(spec)'")
+            }
+            guard known.contains(String(p[0])) else {
+                fail("--threshold: unknown metric '\(p[0])' (one of \(known.sorted().joined(separator: ", ")))")
+            }
+            t[String(p[0])] = v
+        }
+        return t
+    }
+
+    /// `--gate-metrics`: nil when not given; never empty; known metrics only.
+    static func metrics(_ list: String?) -> Set<String>? {
+        guard let list else { return nil }
+        let names = Set(list.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty })
+        let known = Set(Metric.allCases.map(\.rawValue))
+        guard !names.isEmpty else { fail("--gate-metrics is empty: a gate that gates no metric cannot pass (one or more of \(known.sorted().joined(separator: ", ")))") }
+        if let bad = names.subtracting(known).sorted().first {
+            fail("--gate-metrics: unknown metric '\(bad)' (one of \(known.sorted().joined(separator: ", ")))")
+        }
+        return names
+    }
+
+    /// `--gate NAME,...`: nil (by role) when not given; never empty.
+    static func implementations(_ list: String?, all: Bool) -> Set<String>? {
+        guard let list else { return nil }
+        if all { fail("give --gate or --gate-all, not both") }
+        let names = Set(list.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty })
+        guard !names.isEmpty else { fail("--gate is empty: name one implementation or more") }
+        return names
     }
 }
 

@@ -12,7 +12,7 @@ enum ProfileBenchmarks {
     static func register(in suite: inout BenchmarkSuite) {
         var seen = Set<String>()
         let datasets = suite.cases.map(\.dataset).filter { $0.kind == "geojson" && seen.insert($0.name).inserted }
-        // The files external programs read too: written once, atomically, and shared by runs.
+        // The files external programs read too: written once per run, in its scratch folder.
         let directory = RunConfiguration().scratchDirectory
         for d in datasets {
             suite.add("geojson.profile", implementation: "graticule", dataset: d, parameters: ["tool": "stats"]) { d in

@@ -182,7 +182,11 @@ extension GateTests {
         XCTAssertEqual(f.first?.verdict, .unsupported)
         XCTAssertTrue(f.first?.detail.contains("head side") ?? false, f.first?.detail ?? "")
         XCTAssertEqual(Gate.exitCode(f), .badInput)
-        XCTAssertEqual(Gate.exitCode(f, allowUncomparable: true), .ok)
+        // Letting the uncomparable through still leaves a gate that compared nothing.
+        XCTAssertEqual(Gate.exitCode(f, allowUncomparable: true), .badInput)
+        let withCounts = try Gate().compare(base: report([time(noisy(100, spread: 0.02, n: 30, seed: 1)), exact(.allocCount, 1)]),
+                                            head: report([slowerWithoutSamples, exact(.allocCount, 1)]))
+        XCTAssertEqual(Gate.exitCode(withCounts, allowUncomparable: true), .ok)
         XCTAssertTrue(Gate.uncomparableMessage(Gate.uncomparable(f)).contains("1 gated finding cannot be compared"))
 
         // Failed in head.
@@ -218,5 +222,71 @@ extension GateTests {
             XCTAssertEqual(path, "x.samples.csv")
             XCTAssertEqual(found, "another-run")
         }
+    }
+}
+
+/// Who is gated: graticule and every candidate by default, peers never unless asked; a
+/// gate that compared nothing, or was told to gate a name no report holds, never passes.
+final class GateRoleTests: XCTestCase {
+    func row(_ impl: String, _ role: MetricResult.Role, instructions: Double, status: MetricResult.Status = .ok) -> MetricResult {
+        let key = CaseKey(benchmark: "b.op", implementation: impl, dataset: "d", parameters: "")
+        var r = MetricResult.measured(key, role: role, bytes: 1, items: 1, metric: .instructions, iterations: 1,
+                                      samples: [instructions])
+        if status != .ok { r.status = status; r.detail = "result differs from the reference: checksum" }
+        return r
+    }
+
+    func report(_ rows: [MetricResult]) -> RunReport { RunReport(metadata: ReportTests.metadata, results: rows) }
+
+    func testCandidatesAreGatedByDefaultAndPeersAreNot() throws {
+        let base = report([row("graticule", .project, instructions: 1000), row("mine", .candidate, instructions: 1000),
+                           row("theirs", .peer, instructions: 1000)])
+        // The candidate and the peer both 19% slower.
+        let head = report([row("graticule", .project, instructions: 1000), row("mine", .candidate, instructions: 1190),
+                           row("theirs", .peer, instructions: 1190)])
+        let f = try Gate().compare(base: base, head: head)
+        XCTAssertEqual(f.first { $0.key.implementation == "mine" }?.verdict, .regressed)
+        XCTAssertEqual(f.first { $0.key.implementation == "mine" }?.gated, true)
+        XCTAssertEqual(f.first { $0.key.implementation == "theirs" }?.gated, false)
+        XCTAssertEqual(Gate.exitCode(f), .regression)
+        // Narrowed to graticule: the candidate's regression is reported, not gated.
+        let narrowed = try Gate(gatedImplementations: ["graticule"]).compare(base: base, head: head)
+        XCTAssertEqual(Gate.exitCode(narrowed), .ok)
+        // Every role: the peer fails it too.
+        let all = try Gate(gatedRoles: Set(MetricResult.Role.allCases)).compare(base: base, head: head)
+        XCTAssertEqual(all.filter { $0.gated && $0.verdict == .regressed }.count, 2)
+    }
+
+    func testGateNamingNobodyIsRefused() {
+        let r = report([row("graticule", .project, instructions: 1000)])
+        XCTAssertThrowsError(try Gate(gatedImplementations: ["nobody"]).compare(base: r, head: r)) { e in
+            XCTAssertEqual(e as? Gate.Failure, .unknownImplementations(["nobody"], known: ["graticule"]))
+        }
+    }
+
+    func testGateThatComparedNothingDoesNotPass() throws {
+        // Only a peer in the reports: nothing is gated.
+        let r = report([row("theirs", .peer, instructions: 1000)])
+        let f = try Gate().compare(base: r, head: r)
+        XCTAssertTrue(Gate.compared(f).isEmpty)
+        XCTAssertEqual(Gate.exitCode(f), .badInput)
+        XCTAssertTrue(Gate.nothingComparedMessage(f).contains("no finding is gated"))
+    }
+
+    func testWrongInHeadIsARegression() throws {
+        let base = report([row("mine", .candidate, instructions: 1000)])
+        let head = report([row("mine", .candidate, instructions: 1000, status: .wrong)])
+        let f = try Gate().compare(base: base, head: head)
+        XCTAssertEqual(f.first?.verdict, .regressed)
+        XCTAssertTrue(f.first?.detail.hasPrefix("head: wrong") ?? false)
+        XCTAssertEqual(Gate.exitCode(f), .regression)
+    }
+
+    func testUncheckedCannotBeCompared() throws {
+        let base = report([row("graticule", .project, instructions: 1000), row("mine", .candidate, instructions: 1000)])
+        let head = report([row("graticule", .project, instructions: 1000), row("mine", .candidate, instructions: 1000, status: .unchecked)])
+        let f = try Gate().compare(base: base, head: head)
+        XCTAssertEqual(f.first { $0.key.implementation == "mine" }?.verdict, .unsupported)
+        XCTAssertEqual(Gate.exitCode(f), .badInput)
     }
 }

@@ -29,12 +29,12 @@ final class ReportTests: XCTestCase {
 
     /// Golden text, written by hand from the documented schema.
     func testReportCSVGolden() {
-        let meta = "2,run1,2026-01-02T03:04:05Z,abc123,true,swift-6.3,release,\"Test CPU, 2 GHz\",2,Debian GNU/Linux 12 (bookworm),6.1.0,0.10 0.20 0.30,jemalloc 5.3.0"
+        let meta = "3,run1,2026-01-02T03:04:05Z,abc123,true,swift-6.3,release,\"Test CPU, 2 GHz\",2,Debian GNU/Linux 12 (bookworm),6.1.0,0.10 0.20 0.30,jemalloc 5.3.0"
         let expected = """
-        schema_version,run_id,timestamp,git_commit,git_dirty,toolchain,build_configuration,cpu_model,cpu_count,os,kernel,load_average,allocator,benchmark,implementation,dataset,dataset_bytes,dataset_items,parameters,metric,status,samples,iterations_per_sample,min,p25,median,p75,p90,p99,max,mean,stddev,cv,ci95_low,ci95_high,reference,ratio_to_reference,ratio_to_reference_ci95_low,ratio_to_reference_ci95_high,speedup,speedup_ci95_low,speedup_ci95_high,detail
-        \(meta),pbf.varint.decode,graticule,generated/x,1000,10,,time_ns,ok,3,4,100,100,100,100,100,100,100,100,0,0,100,100,,,,,,,,
-        \(meta),pbf.varint.decode,peer,generated/x,1000,10,mode=a;size=2,time_ns,ok,2,2,250,250,250,250,250,250,250,250,0,0,250,250,graticule,2.5,2.5,2.5,0.4,0.4,0.4,
-        \(meta),pbf.varint.decode,peer,generated/x,1000,10,mode=a;size=2,alloc_count,unsupported,,,,,,,,,,,,,,,,,,,,,,"external program, ""no"" allocator"
+        schema_version,run_id,timestamp,git_commit,git_dirty,toolchain,build_configuration,cpu_model,cpu_count,os,kernel,load_average,allocator,benchmark,implementation,role,dataset,dataset_bytes,dataset_items,parameters,metric,status,samples,iterations_per_sample,min,p25,median,p75,p90,p99,max,mean,stddev,cv,ci95_low,ci95_high,reference,ratio_to_reference,ratio_to_reference_ci95_low,ratio_to_reference_ci95_high,speedup,speedup_ci95_low,speedup_ci95_high,detail
+        \(meta),pbf.varint.decode,graticule,project,generated/x,1000,10,,time_ns,ok,3,4,100,100,100,100,100,100,100,100,0,0,100,100,,,,,,,,
+        \(meta),pbf.varint.decode,peer,peer,generated/x,1000,10,mode=a;size=2,time_ns,ok,2,2,250,250,250,250,250,250,250,250,0,0,250,250,graticule,2.5,2.5,2.5,0.4,0.4,0.4,
+        \(meta),pbf.varint.decode,peer,peer,generated/x,1000,10,mode=a;size=2,alloc_count,unsupported,,,,,,,,,,,,,,,,,,,,,,"external program, ""no"" allocator"
 
         """
         XCTAssertEqual(Self.sampleReport().csv(), expected)
@@ -64,7 +64,7 @@ final class ReportTests: XCTestCase {
             guard case .wrongHeader = e as? ReportError else { return XCTFail("\(e)") }
         }
         var future = Self.sampleReport().csv()
-        future = future.replacingOccurrences(of: "\n2,run1", with: "\n9,run1")
+        future = future.replacingOccurrences(of: "\n3,run1", with: "\n9,run1")
         XCTAssertThrowsError(try RunReport.parse(csv: future, samples: nil)) { e in
             XCTAssertEqual(e as? ReportError, .unsupportedSchema(path: "<report>", version: "9"))
         }
@@ -84,7 +84,7 @@ final class ReportTests: XCTestCase {
         let v1Row = "1,run1,2026-01-02T03:04:05Z,abc123,true,swift-6.3,release,cpu,2,os,6.1.0,0 0 0,jemalloc 5.3.0,b.op,graticule,d,1,1,,time_ns,ok,1,1,1,1,1,1,1,1,1,1,0,0,1,1,,,,,"
         XCTAssertThrowsError(try RunReport.parse(csv: v1Header + "\n" + v1Row + "\n", samples: nil, path: "base.csv")) { e in
             XCTAssertEqual(e as? ReportError, .unsupportedSchema(path: "base.csv", version: "1"))
-            XCTAssertEqual("\(e)", "base.csv: schema version 1 is not supported (this build reads 2)")
+            XCTAssertEqual("\(e)", "base.csv: schema version 1 is not supported (this build reads 2 and 3)")
         }
     }
 
