@@ -15,14 +15,17 @@ import Foundation
 ///    `wrong`, and it is not timed.
 /// 3. The runner sends `run N`. The program performs the operation N times in a loop,
 ///    timing the loop with its own monotonic clock, and prints `ns T` where T is the total
-///    elapsed nanoseconds as an integer. This repeats, interleaved with the runner's other
+///    elapsed nanoseconds as an integer of 1 or more (`ns 0` is a protocol violation). This repeats, interleaved with the runner's other
 ///    cases, for warm-up and for every sample.
 /// 4. The runner sends `quit`; the program exits 0.
 ///
 /// At any point the program may print `error MESSAGE` and exit non-zero; the runner then
 /// marks the case `failed` with that message. Lines starting with `#` are ignored. A program
-/// that ends early is recorded as `crash`, one that takes longer than `sampleTimeout` for an
-/// answer as `timeout` (it is killed); its standard error's last lines go to the detail. The
+/// that ends early, or closes its output, is recorded as `crash`; one that takes longer than
+/// `sampleTimeout` for an answer as `timeout`, whether or not its output is still open (a
+/// child it started may hold it). The program runs in a process group of its own, and the
+/// whole group is killed when it is stopped, so nothing it started outlives the run; its
+/// standard error's last lines go to the detail. The
 /// runner reads the program's peak resident memory from `/proc/PID/status` before `quit`.
 public struct ExternalProgram: Sendable, Equatable {
     public var command: [String]
@@ -117,7 +120,12 @@ final class _ExternalSampler: _Sampler {
             if line.hasPrefix("error ") { throw ExternalError.programError(String(line.dropFirst(6)) + stderrNote()) }
             return line
         case .closed:
-            throw ExternalError.exited("while the runner waited for '\(what)', status \(program.terminationStatus)" + stderrNote())
+            // A program that closed its output may still be running: it gets a moment to
+            // end, then it and its group are stopped.
+            guard let status = program.exitStatus(within: 2) else {
+                throw ExternalError.exited("closed its output while the runner waited for '\(what)' and kept running; it was stopped" + stderrNote())
+            }
+            throw ExternalError.exited("while the runner waited for '\(what)', status \(status)" + stderrNote())
         case .timedOut:
             program.terminate()
             throw ExternalError.timedOut("no '\(what)' within \(timeout) s; the program was stopped" + stderrNote())
@@ -126,7 +134,8 @@ final class _ExternalSampler: _Sampler {
 
     private func send(_ line: String) throws {
         do { try program.send(line) } catch {
-            throw ExternalError.exited("\(error), status \(program.terminationStatus)" + stderrNote())
+            let status = program.exitStatus(within: 2).map { "status \($0)" } ?? "still running; it was stopped"
+            throw ExternalError.exited("\(error), \(status)" + stderrNote())
         }
     }
 
@@ -136,6 +145,11 @@ final class _ExternalSampler: _Sampler {
         let parts = line.split(separator: " ")
         guard parts.count >= 2, parts[0] == "ns", let ns = UInt64(parts[1]) else {
             throw ExternalError.protocolViolation(expected: "ns T", got: String(line.prefix(200)))
+        }
+        // No loop of one operation or more takes no time: a clock that says so cannot be
+        // sampled (report at least 1 from a coarse clock).
+        guard ns > 0 else {
+            throw ExternalError.protocolViolation(expected: "ns T with T of 1 or more for run \(n)", got: String(line.prefix(200)))
         }
         return ns
     }

@@ -67,7 +67,7 @@ public struct ExternalConformanceManifest: Equatable, Sendable {
         }
     }
 
-    static let sharedKeys: Set<String> = ["implementation", "command", "requires", "sampleTimeout", "benchmarks", "conformance"]
+    static let sharedKeys: Set<String> = ["implementation", "command", "requires", "sampleTimeout", "benchmarks", "conformance", "role"]
     static let sectionKeys: Set<String> = ["suites", "arguments", "outputs", "timeout"]
     static let olderKeys: Set<String> = ["name", "command", "suites", "outputs", "requires", "timeout"]
 

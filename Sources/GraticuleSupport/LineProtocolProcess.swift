@@ -5,7 +5,9 @@ import Foundation
 /// runner's external programs share. Lines are UTF-8 and LF-terminated; lines starting with
 /// `#` are comments and never returned.
 ///
-/// The program is started through `/usr/bin/env`, so `command[0]` is looked up on `PATH`.
+/// The program is started through `/usr/bin/env`, so `command[0]` is looked up on `PATH`,
+/// in a process group of its own (Foundation's `Process` makes the child a group leader):
+/// stopping it stops whatever it started too, even a child that still holds its output.
 /// Writing to a program that has ended fails the write instead of raising `SIGPIPE`.
 public final class LineProtocolProcess {
     /// Why a program could not be started or spoken to.
@@ -123,6 +125,21 @@ public final class LineProtocolProcess {
         return process.terminationStatus
     }
 
+    /// The exit status if the program ends within `timeout` seconds; nil (and the program
+    /// and its group stopped) when it is still running then, as a program that closed its
+    /// output and went on would be.
+    public func exitStatus(within timeout: Double) -> Int32? {
+        let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(max(0, timeout) * 1e9)
+        while process.isRunning && DispatchTime.now().uptimeNanoseconds < deadline { usleep(2_000) }
+        if process.isRunning {
+            terminate()
+            return nil
+        }
+        let status = terminationStatus
+        Self.killGroup(process.processIdentifier)
+        return status
+    }
+
     /// Sends one line (the LF is added).
     public func send(_ line: String) throws(Failure) {
         do { try input.fileHandleForWriting.write(contentsOf: Data((line + "\n").utf8)) } catch {
@@ -171,7 +188,11 @@ public final class LineProtocolProcess {
     /// Sends `goodbye` (when given) while the program runs, closes its input and waits up to
     /// `grace` seconds for it to end; a program still running then is killed.
     public func finish(saying goodbye: String? = "quit", grace: Double = 5) {
-        guard process.isRunning else { return }
+        guard process.isRunning else {
+            // What the program left running in its group goes with it.
+            Self.killGroup(process.processIdentifier)
+            return
+        }
         if let goodbye { try? send(goodbye) }
         try? input.fileHandleForWriting.close()
         // A program that does not end within `grace` seconds of its goodbye is killed.
@@ -180,13 +201,20 @@ public final class LineProtocolProcess {
         terminate()
     }
 
-    /// Ends the program at once (SIGKILL: a program that hangs may ignore SIGTERM) and
-    /// waits for it.
+    /// Ends the program and every process of its group at once (SIGKILL: a program that
+    /// hangs may ignore SIGTERM) and waits for it.
     public func terminate() {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        let pid = process.processIdentifier
+        Self.killGroup(pid)
+        if process.isRunning { kill(pid, SIGKILL) }
         try? input.fileHandleForWriting.close()
         process.waitUntilExit()
-        Self.running.remove(process.processIdentifier)
+        Self.running.remove(pid)
+    }
+
+    /// SIGKILL to the process group led by `pid` (nothing when the group is gone).
+    static func killGroup(_ pid: Int32) {
+        if pid > 1 { kill(-pid, SIGKILL) }
     }
 }
 
@@ -204,6 +232,9 @@ private final class _ProcessRegistry: @unchecked Sendable {
         lock.lock()
         let all = pids
         lock.unlock()
-        for pid in all { kill(pid, SIGKILL) }
+        for pid in all {
+            LineProtocolProcess.killGroup(pid)
+            kill(pid, SIGKILL)
+        }
     }
 }

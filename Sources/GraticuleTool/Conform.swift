@@ -17,7 +17,8 @@ struct Conform: ParsableCommand {
         Exit status: 0 when every case of the implementations named with --implementation passes \
         (graticule by default; an external program is gated when --implementation names it too; \
         implementations reached only through `all` or --external are compared, not gated) or \
-        fails as --expected lists, 1 when a case fails that the file does not list, 2 bad usage, \
+        fails as --expected lists, 1 when a case fails that the file does not list or when an \
+        external program given with --external never starts (no `ready`), 2 bad usage, \
         an unreadable manifest or expected-failures file, or unreadable fixtures. \
         An external program that crashes or hangs on a case (--timeout) gets `crash` or `timeout` \
         for that case and is started again for the next.
@@ -149,9 +150,12 @@ struct Conform: ParsableCommand {
             do { expectedFailures = try ExpectedFailures.load(path: expected) } catch { fail("\(error)") }
         }
         let externalNames = Set(manifests.map(\.name))
-        var gated = Set(wanted.filter { $0 != "all" })
+        let gated = Set(wanted.filter { $0 != "all" })
 
         var rows: [VerdictRow] = []
+        // External programs that never started: each is a failure of the run (exit 1), never
+        // a suite of zero cases.
+        var startFailures: [String] = []
         for (entry, dir) in selected {
             let cases: [ConformanceCase]
             do { cases = try entry.make().loadCases(from: dir) } catch { fail("\(entry.name): \(error)") }
@@ -176,7 +180,7 @@ struct Conform: ParsableCommand {
                 let program: ExternalConformanceProgram
                 do { program = try ExternalConformanceProgram(manifest: m) } catch {
                     printErr("graticule: \(error)")
-                    gated.remove(m.name)
+                    startFailures.append("\(m.name) (\(entry.name)): \(error)")
                     continue
                 }
                 rows += ConformanceRunner.run(suite: entry.name, cases: cases, implementation: program.implementation(suite: entry.name),
@@ -222,6 +226,10 @@ struct Conform: ParsableCommand {
             if !catalogue.isEmpty { printErr("graticule: cases cite rules missing from \(rulesPath): \(coverage.unknown.joined(separator: " "))") }
         }
         print("verdicts: \(output); rules: \(stem).rules.csv; table: \(stem).matrix.csv")
-        if !failedGated.isEmpty { throw ExitCode(1) }
+        if !startFailures.isEmpty {
+            printErr("graticule: \(startFailures.count) external program\(startFailures.count == 1 ? "" : "s") did not start, so \(startFailures.count == 1 ? "its" : "their") cases were never judged:")
+            for f in startFailures { printErr("  \(f)") }
+        }
+        if !failedGated.isEmpty || !startFailures.isEmpty { throw ExitCode(1) }
     }
 }

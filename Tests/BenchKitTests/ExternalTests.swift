@@ -115,3 +115,119 @@ final class ExternalTests: XCTestCase {
         XCTAssertEqual(vtzero.benchmarks.map(\.parameters), [["mode": "validating"]], "compared with the validating decode")
     }
 }
+
+/// Programs that misbehave in the ways that used to hang a run or leave processes behind:
+/// each gets its verdict within its timeout, the run finishes, and no process it started is
+/// left (checked in the process table).
+final class ExternalIsolationTests: XCTestCase {
+    func program(_ name: String, _ body: String) throws -> (script: String, pidFile: String) {
+        let dir = NSTemporaryDirectory() + "/graticule-isolation-\(getpid())-\(UInt32.random(in: 0 ... .max))"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        addTeardownBlock { try? FileManager.default.removeItem(atPath: dir) }
+        let pidFile = dir + "/pids"
+        let script = dir + "/\(name).py"
+        try FileIO.writeText(script, """
+        import os, sys, time
+        PIDS = \(String(reflecting: pidFile))
+        def note(pid):
+            with open(PIDS, "a") as f: f.write(str(pid) + "\\n")
+        note(os.getpid())
+        print("ready", flush=True)
+        for line in sys.stdin:
+            cmd = line.split()
+            if cmd[0] == "quit": break
+        \(body)
+        """)
+        return (script, pidFile)
+    }
+
+    func run(_ script: String, timeout: Double = 1.5) -> [MetricResult] {
+        var c = RunConfiguration.quick
+        c.warmupSeconds = 0.01
+        c.minSamples = 3
+        c.minSeconds = 0.01
+        c.maxSeconds = 0.5
+        c.scratchDirectory = NSTemporaryDirectory() + "/graticule-isolation-scratch-\(getpid())"
+        addTeardownBlock { try? FileManager.default.removeItem(atPath: c.scratchDirectory) }
+        let d = Dataset(name: "ext/data", kind: "bin") { ([1, 2, 3], 3) }
+        let bcase = BenchmarkCase(name: "op", implementation: "misbehaving", dataset: d,
+                                  body: .external(ExternalProgram(command: ["python3", script], sampleTimeout: timeout)))
+        return Runner(configuration: c).run([bcase])
+    }
+
+    /// Every process id the program wrote is gone (a zombie being reaped counts as gone
+    /// after a short wait).
+    func assertNoneLeft(_ pidFile: String, file: StaticString = #filePath, line: UInt = #line) throws {
+        let pids = try FileIO.readText(pidFile).split(separator: "\n").compactMap { Int32($0) }
+        XCTAssertFalse(pids.isEmpty, file: file, line: line)
+        for pid in pids {
+            var alive = true
+            for _ in 0..<200 {
+                let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)
+                alive = stat.map { !$0.contains(") Z ") } ?? false
+                if !alive { break }
+                usleep(10_000)
+            }
+            XCTAssertFalse(alive, "process \(pid) outlived the run", file: file, line: line)
+        }
+    }
+
+    func testChildHoldingTheOutputIsStoppedWithItsGroup() throws {
+        let (script, pids) = try program("fork", """
+            pid = os.fork()
+            if pid == 0:
+                note(os.getpid())
+                time.sleep(300)
+                os._exit(0)
+            os._exit(0)
+        """)
+        let start = Date()
+        let results = run(script)
+        let time = try XCTUnwrap(results.first { $0.metric == "time_ns" })
+        XCTAssertEqual(time.status, .timeout, time.detail)
+        XCTAssertLessThan(Date().timeIntervalSince(start), 20)
+        try assertNoneLeft(pids)
+    }
+
+    func testClosedOutputThatKeepsRunningIsACrash() throws {
+        let (script, pids) = try program("closes", """
+            os.close(1)
+            time.sleep(300)
+        """)
+        let results = run(script)
+        let time = try XCTUnwrap(results.first { $0.metric == "time_ns" })
+        XCTAssertEqual(time.status, .crash, time.detail)
+        XCTAssertTrue(time.detail.contains("kept running"), time.detail)
+        try assertNoneLeft(pids)
+    }
+
+    func testZeroNanosecondsIsAProtocolViolation() throws {
+        let (script, pids) = try program("zero", """
+            print("ns 0", flush=True)
+            for line in sys.stdin:
+                if line.startswith("quit"): break
+                print("ns 0", flush=True)
+        """)
+        let results = run(script)
+        let time = try XCTUnwrap(results.first { $0.metric == "time_ns" })
+        XCTAssertEqual(time.status, .failed, time.detail)
+        XCTAssertTrue(time.detail.contains("1 or more"), time.detail)
+        try assertNoneLeft(pids)
+    }
+
+    /// A program whose clock claims one nanosecond for any loop is ended by the wall clock.
+    func testClockThatReportsNoTimeCannotHangSampling() throws {
+        let (script, pids) = try program("onens", """
+            print("ns 1", flush=True)
+            for line in sys.stdin:
+                if line.startswith("quit"): break
+                print("ns 1", flush=True)
+        """)
+        let start = Date()
+        let results = run(script)
+        XCTAssertLessThan(Date().timeIntervalSince(start), 20)
+        let time = try XCTUnwrap(results.first { $0.metric == "time_ns" })
+        XCTAssertEqual(time.status, .unchecked, time.detail)
+        try assertNoneLeft(pids)
+    }
+}
