@@ -2,8 +2,13 @@
 """External implementations of the tile-cover benchmarks for graticule's runner.
 
 Speaks the external protocol (see `ExternalProgram` in Sources/BenchKit/External.swift and
-the README): load the dataset, print `ready`, then answer each `run N` with `ns T`, the
-nanoseconds N operations took, until `quit`.
+the README): load the dataset, print `ready`, answer `digest` with the tiles' digest
+(result_digest.py), then answer each `run N` with `ns T`, the nanoseconds N operations
+took, until `quit`.
+
+The digest holds each feature's cover as a multiset, as graticule's does (supermercado's
+burn of every feature on its own; the timed operation burns them all at once, which also
+merges tiles two features share); for mercantile, the set of the points' tiles.
 
 Usage: tilecover_py.py LIBRARY KIND ZOOM --dataset PATH
   supermercado polygon|lines ZOOM   burntiles.burn of every polygon / line feature
@@ -14,6 +19,7 @@ import json
 import sys
 
 from adapter_protocol import serve
+from result_digest import tiles_digest
 
 
 def features_of(doc):
@@ -48,6 +54,12 @@ def main() -> int:
 
         def op():
             return len(burntiles.burn(polys, zoom))
+
+        def digest():
+            tiles = []
+            for f in polys:
+                tiles.extend((int(z), int(x), int(y)) for x, y, z in burntiles.burn([f], zoom))
+            return tiles_digest(tiles)
     elif library == "mercantile" and kind == "points":
         try:
             import mercantile
@@ -65,11 +77,14 @@ def main() -> int:
 
         def op():
             return len({tile(p[0], p[1], zoom) for p in pts})
+
+        def digest():
+            return tiles_digest((t.z, t.x, t.y) for t in {tile(p[0], p[1], zoom) for p in pts})
     else:
         print(f"error unknown library/kind {library} {kind}", flush=True)
         return 2
     print(f"# {op()} tiles", file=sys.stderr, flush=True)  # fail at setup, not while timing
-    return serve(op)
+    return serve(op, digest=digest)
 
 if __name__ == "__main__":
     sys.exit(main())

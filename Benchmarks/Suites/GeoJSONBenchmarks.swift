@@ -16,7 +16,10 @@ enum GeoJSONBenchmarks {
     static func register(in suite: inout BenchmarkSuite, datasets: [Dataset]) {
         for d in datasets where d.kind == "geojson" {
             suite.add("geojson.parse", implementation: "graticule", dataset: d, parameters: ["mode": "whole"],
-                      check: { d in ResultCheck(digest: ResultDigests.geoJSON(try GeoJSONReader.read(try d.bytes()).object)) }) { d in
+                      check: { d in
+                          ResultCheck(digest: ResultDigests.geoJSON(try GeoJSONReader.read(try d.bytes()).object),
+                                      locatedElements: { ResultDigests.geoJSONLocated(try GeoJSONReader.read(try d.bytes()).object) })
+                      }) { d in
                 let bytes = try d.bytes()
                 _ = try GeoJSONReader.read(bytes)
                 return Workload { n in
@@ -36,7 +39,10 @@ enum GeoJSONBenchmarks {
                       check: { d in
                           var options = GeoJSONReadOptions()
                           options.skipProperties = true
-                          return ResultCheck(digest: ResultDigests.geoJSON(try GeoJSONReader.read(try d.bytes(), options: options).object))
+                          return ResultCheck(digest: ResultDigests.geoJSON(try GeoJSONReader.read(try d.bytes(), options: options).object),
+                                             locatedElements: {
+                                                 ResultDigests.geoJSONLocated(try GeoJSONReader.read(try d.bytes(), options: options).object)
+                                             })
                       }) { d in
                 let bytes = try d.bytes()
                 var options = GeoJSONReadOptions()
@@ -74,7 +80,12 @@ enum GeoJSONBenchmarks {
                 }
             }
             suite.add("geojson.parse", implementation: "foundation.jsonserialization", dataset: d, parameters: ["mode": "whole"],
-                      check: { d in ResultCheck(digest: FoundationDigests.tree(try JSONSerialization.jsonObject(with: Data(try d.bytes())))) }) { d in
+                      check: { d in
+                          func tree(_ recording: Bool) throws -> GeoJSONDigest {
+                              FoundationDigests.tree(try JSONSerialization.jsonObject(with: Data(try d.bytes())), recording: recording)
+                          }
+                          return ResultCheck(digest: try tree(false).digest, locatedElements: { try tree(true).located })
+                      }) { d in
                 let data = Data(try d.bytes())
                 func walk(_ v: Any) -> Double {
                     if let n = v as? NSNumber { return n.doubleValue }
@@ -90,8 +101,11 @@ enum GeoJSONBenchmarks {
             }
             suite.add("geojson.parse", implementation: "foundation.jsondecoder", dataset: d, parameters: ["mode": "whole"],
                       check: { d in
-                          ResultCheck(digest: FoundationDigests.codable(
-                              try JSONDecoder().decode(CodableGeoJSON.FeatureCollection.self, from: Data(try d.bytes()))))
+                          func decoded(_ recording: Bool) throws -> GeoJSONDigest {
+                              FoundationDigests.codable(try JSONDecoder().decode(CodableGeoJSON.FeatureCollection.self,
+                                                                                 from: Data(try d.bytes())), recording: recording)
+                          }
+                          return ResultCheck(digest: try decoded(false).digest, locatedElements: { try decoded(true).located })
                       }) { d in
                 let data = Data(try d.bytes())
                 let decoder = JSONDecoder()
@@ -110,7 +124,8 @@ enum GeoJSONBenchmarks {
 extension GeoJSONBenchmarks {
     /// The digest of GeoJSON text as graticule's reader reads it (a writer's output).
     static func readBack(_ bytes: [UInt8]) throws -> ResultCheck {
-        ResultCheck(digest: ResultDigests.geoJSON(try GeoJSONReader.read(bytes).object))
+        ResultCheck(digest: ResultDigests.geoJSON(try GeoJSONReader.read(bytes).object),
+                    locatedElements: { ResultDigests.geoJSONLocated(try GeoJSONReader.read(bytes).object) })
     }
 
     /// Another implementation's `geojson.parse` (mode `whole`) on every GeoJSON dataset, its
@@ -120,9 +135,12 @@ extension GeoJSONBenchmarks {
         for d in datasets where d.kind == "geojson" {
             suite.add("geojson.parse", implementation: name, dataset: d, parameters: ["mode": "whole"],
                       check: { d in
-                          var digest = GeoJSONDigest()
-                          parser.digest(try parser.parse(try d.bytes()), into: &digest)
-                          return ResultCheck(digest: digest.digest)
+                          func digest(_ recording: Bool) throws -> GeoJSONDigest {
+                              var digest = GeoJSONDigest(recording: recording)
+                              parser.digest(try parser.parse(try d.bytes()), into: &digest)
+                              return digest
+                          }
+                          return ResultCheck(digest: try digest(false).digest, locatedElements: { try digest(true).located })
                       }) { d in
                 let bytes = try d.bytes()
                 return Workload { n in
@@ -178,8 +196,8 @@ enum CodableGeoJSON {
 /// against graticule's result like any other parser.
 enum FoundationDigests {
     /// `JSONSerialization`'s untyped tree.
-    static func tree(_ root: Any) -> ResultDigest {
-        var d = GeoJSONDigest()
+    static func tree(_ root: Any, recording: Bool = false) -> GeoJSONDigest {
+        var d = GeoJSONDigest(recording: recording)
         func value(_ v: Any) -> DigestValue {
             if v is NSNull { return .null }
             if let n = v as? NSNumber {
@@ -218,12 +236,12 @@ enum FoundationDigests {
             default: geometry(o)
             }
         }
-        return d.digest
+        return d
     }
 
     /// `JSONDecoder`'s Codable types.
-    static func codable(_ fc: CodableGeoJSON.FeatureCollection) -> ResultDigest {
-        var d = GeoJSONDigest()
+    static func codable(_ fc: CodableGeoJSON.FeatureCollection, recording: Bool = false) -> GeoJSONDigest {
+        var d = GeoJSONDigest(recording: recording)
         func value(_ v: CodableGeoJSON.JSONValue) -> DigestValue {
             switch v {
             case .null: return .null
@@ -249,6 +267,6 @@ enum FoundationDigests {
             if let g = f.geometry { geometry(g) }
             for (k, v) in f.properties ?? [:] { d.property(k, value(v)) }
         }
-        return d.digest
+        return d
     }
 }

@@ -18,7 +18,7 @@ enum MVTBenchmarks {
         for d in datasets where d.kind == "mvt-tiles" {
             for mode in ["tolerant", "validating"] {
                 suite.add("mvt.decode", implementation: "graticule", dataset: d, parameters: ["mode": mode],
-                          check: mode == "tolerant" ? { d in try graticuleDigest(d) } : nil) { d in
+                          check: { d in try graticuleDigest(d, validating: mode == "validating") }) { d in
                     let bytes = try d.bytes()
                     let ranges = try TileSet.unpack(bytes)
                     let validating = mode == "validating"
@@ -163,8 +163,15 @@ enum MVTBenchmarks {
         return try TileSet.unpack(bytes).map { Array(bytes[$0]) }
     }
 
-    /// graticule's tolerant decode of every tile of the dataset, as an `MVTDigest`.
-    static func graticuleDigest(_ d: Dataset) throws -> ResultCheck {
+    /// graticule's tolerant decode of every tile of the dataset, as an `MVTDigest`; with
+    /// `validating`, the tiles the validator finds an error in are counted as rejected and
+    /// the others digested.
+    static func graticuleDigest(_ d: Dataset, validating: Bool = false) throws -> ResultCheck {
+        ResultCheck(digest: try graticuleDigest(d, validating: validating, recording: false).digest,
+                    locatedElements: { try graticuleDigest(d, validating: validating, recording: true).located })
+    }
+
+    static func graticuleDigest(_ d: Dataset, validating: Bool, recording: Bool) throws -> MVTDigest {
         struct Vertices: GeometryHandler {
             var xy: [(Int64, Int64)] = []
             mutating func point(x: Int64, y: Int64) { xy.append((x, y)) }
@@ -172,9 +179,13 @@ enum MVTBenchmarks {
             mutating func ringPoint(x: Int64, y: Int64) { xy.append((x, y)) }
             mutating func ringEnd(_ kind: RingKind) {}
         }
-        var digest = MVTDigest()
+        var digest = MVTDigest(validating: validating, recording: recording)
         for tile in try tiles(d) {
             try tile.withUnsafeBytes { raw in
+                if validating && MVTValidator.validate(VectorTile(bytes: raw), warnings: false).contains(where: { $0.severity != .warning }) {
+                    digest.rejected()
+                    return
+                }
                 for layer in try VectorTile(bytes: raw).layers() {
                     digest.layer()
                     let name = layer.name
@@ -192,14 +203,19 @@ enum MVTBenchmarks {
                 }
             }
         }
-        return ResultCheck(digest: digest.digest)
+        return digest
     }
 
     /// The digest of what swift-protobuf's generated classes read: every layer, feature,
     /// vertex (MoveTo and LineTo points, after the zigzag deltas; ClosePath adds none) and
     /// tag, with values as the digest defines them (integers and floats as doubles).
     static func swiftProtobufDigest(_ d: Dataset) throws -> ResultCheck {
-        var digest = MVTDigest()
+        ResultCheck(digest: try swiftProtobufDigest(d, recording: false).digest,
+                    locatedElements: { try swiftProtobufDigest(d, recording: true).located })
+    }
+
+    static func swiftProtobufDigest(_ d: Dataset, recording: Bool) throws -> MVTDigest {
+        var digest = MVTDigest(recording: recording)
         for t in try tiles(d) {
             let tile = try VectorTile_Tile(serializedBytes: Data(t))
             for layer in tile.layers {
@@ -247,7 +263,7 @@ enum MVTBenchmarks {
                 }
             }
         }
-        return ResultCheck(digest: digest.digest)
+        return digest
     }
 
     /// Another implementation's `mvt.decode` (mode `tolerant`) on every tile dataset, its
@@ -257,9 +273,12 @@ enum MVTBenchmarks {
         for d in datasets where d.kind == "mvt-tiles" {
             suite.add("mvt.decode", implementation: name, dataset: d, parameters: ["mode": "tolerant"],
                       check: { d in
-                          var digest = MVTDigest()
-                          for t in try tiles(d) { decoder.digest(try decoder.decode(t), into: &digest) }
-                          return ResultCheck(digest: digest.digest)
+                          func digest(_ recording: Bool) throws -> MVTDigest {
+                              var digest = MVTDigest(recording: recording)
+                              for t in try tiles(d) { decoder.digest(try decoder.decode(t), into: &digest) }
+                              return digest
+                          }
+                          return ResultCheck(digest: try digest(false).digest, locatedElements: { try digest(true).located })
                       }) { d in
                 let tiles = try tiles(d)
                 return Workload { n in

@@ -33,6 +33,20 @@ public indirect enum DigestValue: Equatable, Sendable {
         }
     }
 
+    /// The value as text for a located element (JSON-like; object members sorted by key).
+    public var text: String {
+        switch self {
+        case .null: return "null"
+        case .bool(let b): return b ? "true" : "false"
+        case .number(let d): return "\(d)"
+        case .string(let s): return s.debugDescription
+        case .array(let a): return "[" + a.map(\.text).joined(separator: ",") + "]"
+        case .object(let o):
+            return "{" + o.sorted { Array($0.key.utf8).lexicographicallyPrecedes(Array($1.key.utf8)) }
+                .map { $0.key.debugDescription + ":" + $0.value.text }.joined(separator: ",") + "}"
+        }
+    }
+
     /// The value's bytes in the digest (see the ResultDigests article).
     public func encode(into out: inout [UInt8]) {
         switch self {
@@ -62,17 +76,42 @@ public indirect enum DigestValue: Equatable, Sendable {
 /// What a GeoJSON parser read, reduced to a `ResultDigest`: counts `features`,
 /// `positions` and `properties`, and one checksum over every position and every property
 /// (of every feature, in any order).
+///
+/// Made with `recording`, it also keeps every element with its place (feature index,
+/// position index within the feature, property name) for ``located``: how a mismatch names
+/// the first element that differs.
 public struct GeoJSONDigest: Sendable {
     private var accumulator = ResultDigest.Accumulator(counts: ["features", "positions", "properties"])
     private var scratch: [UInt8] = []
+    private var recorded: [String]?
+    private var featureIndex = -1
+    private var positionIndex = 0
 
-    public init() {}
+    public init(recording: Bool = false) {
+        if recording { recorded = [] }
+    }
+
+    /// With `recording`: every element as `LOCATION<tab>VALUE`, sorted (locations sort in
+    /// document order); empty otherwise.
+    public var located: [String] { (recorded ?? []).sorted() }
+
+    private var place: String {
+        featureIndex < 0 ? "document" : "feature " + ResultDigests.padded(featureIndex)
+    }
 
     /// One feature (a Feature object, on its own or in a collection).
-    public mutating func feature() { accumulator.count(0) }
+    public mutating func feature() {
+        accumulator.count(0)
+        featureIndex += 1
+        positionIndex = 0
+    }
 
     /// One position of any geometry (altitude and further values are not part of the digest).
     public mutating func position(_ x: Double, _ y: Double) {
+        if recorded != nil {
+            recorded!.append("\(place) position \(ResultDigests.padded(positionIndex))\t\(x) \(y)")
+            positionIndex += 1
+        }
         accumulator.count(1)
         scratch.removeAll(keepingCapacity: true)
         scratch.append(0x63)
@@ -83,6 +122,7 @@ public struct GeoJSONDigest: Sendable {
 
     /// One member of a feature's `properties`.
     public mutating func property(_ key: String, _ value: DigestValue) {
+        if recorded != nil { recorded!.append("\(place) properties.\(key)\t\(value.text)") }
         accumulator.count(2)
         scratch.removeAll(keepingCapacity: true)
         scratch.append(0x70)
@@ -99,17 +139,55 @@ public struct GeoJSONDigest: Sendable {
 /// whether it has an id and the id, its geometry type, its vertex count), each vertex
 /// (`v`, x and y as 8-byte integers, in tile coordinates after the commands are applied) and
 /// each tag (`p`, layer name, key, value; integers as doubles).
+///
+/// In `mode=validating` the digest also counts `rejected`: the tiles the implementation
+/// refuses (an error finding, a thrown tile); only the accepted tiles' content is digested.
 public struct MVTDigest: Sendable {
-    private var accumulator = ResultDigest.Accumulator(counts: ["layers", "features", "vertices", "properties"])
+    private var accumulator: ResultDigest.Accumulator
     private var scratch: [UInt8] = []
 
-    public init() {}
+    /// - Parameter validating: add the `rejected` count (mode `validating`).
+    private var recorded: [String]?
+    private var layerIndex = -1, featureIndex = -1, vertexIndex = 0, rejectedTiles = 0
+
+    /// - Parameters:
+    ///   - validating: add the `rejected` count (mode `validating`).
+    ///   - recording: also keep every element with its place (layer index in the dataset,
+    ///     feature index in the layer, vertex index) for ``located``.
+    public init(validating: Bool = false, recording: Bool = false) {
+        accumulator = ResultDigest.Accumulator(counts: ["layers", "features", "vertices", "properties"]
+            + (validating ? ["rejected"] : []))
+        if recording { recorded = [] }
+    }
+
+    /// With `recording`: every element as `LOCATION<tab>VALUE`, sorted; empty otherwise.
+    public var located: [String] { (recorded ?? []).sorted() }
+
+    private var place: String {
+        "layer \(ResultDigests.padded(layerIndex)) feature \(ResultDigests.padded(featureIndex))"
+    }
+
+    /// One tile refused (mode `validating` only).
+    public mutating func rejected() {
+        accumulator.count(4)
+        rejectedTiles += 1
+        if recorded != nil { recorded!.append("rejected tile \(ResultDigests.padded(rejectedTiles))\tafter layer \(layerIndex)") }
+    }
 
     /// One layer.
-    public mutating func layer() { accumulator.count(0) }
+    public mutating func layer() {
+        accumulator.count(0)
+        layerIndex += 1
+        featureIndex = -1
+    }
 
     /// One feature. `type` is the MVT geometry type (0 unknown, 1 point, 2 line, 3 polygon).
     public mutating func feature(layer: String, id: UInt64?, type: UInt8, vertices: Int) {
+        featureIndex += 1
+        vertexIndex = 0
+        if recorded != nil {
+            recorded!.append("\(place)\tlayer \(layer.debugDescription) id \(id.map(String.init) ?? "none") type \(type) vertices \(vertices)")
+        }
         accumulator.count(1)
         scratch.removeAll(keepingCapacity: true)
         scratch.append(0x66)
@@ -124,6 +202,10 @@ public struct MVTDigest: Sendable {
     /// One vertex of a feature's geometry (points, line vertices, ring vertices; a ring's
     /// closing ClosePath adds none).
     public mutating func vertex(x: Int64, y: Int64) {
+        if recorded != nil {
+            recorded!.append("\(place) vertex \(ResultDigests.padded(vertexIndex))\t\(x) \(y)")
+            vertexIndex += 1
+        }
         accumulator.count(2)
         scratch.removeAll(keepingCapacity: true)
         scratch.append(0x76)
@@ -134,6 +216,7 @@ public struct MVTDigest: Sendable {
 
     /// One tag of a feature.
     public mutating func property(layer: String, key: String, value: DigestValue) {
+        if recorded != nil { recorded!.append("\(place) tag \(key)\t\(value.text)") }
         accumulator.count(3)
         scratch.removeAll(keepingCapacity: true)
         scratch.append(0x70)
@@ -205,6 +288,24 @@ public enum ResultDigests {
     /// A GeoModel document, as graticule's parser reads it.
     public static func geoJSON(_ object: GeoObject) -> ResultDigest {
         var d = GeoJSONDigest()
+        geoJSON(object, into: &d)
+        return d.digest
+    }
+
+    /// A GeoModel document's located elements (see ``GeoJSONDigest/located``).
+    public static func geoJSONLocated(_ object: GeoObject) -> [String] {
+        var d = GeoJSONDigest(recording: true)
+        geoJSON(object, into: &d)
+        return d.located
+    }
+
+    /// `n` with leading zeros to 8 digits, so that places sort as numbers.
+    static func padded(_ n: Int) -> String {
+        let s = String(n)
+        return s.count >= 8 ? s : String(repeating: "0", count: 8 - s.count) + s
+    }
+
+    static func geoJSON(_ object: GeoObject, into d: inout GeoJSONDigest) {
         func geometry(_ g: Geometry) {
             for i in 0..<g.positionCount { d.position(g.x(i), g.y(i)) }
             for member in g.geometries { geometry(member) }
@@ -219,7 +320,6 @@ public enum ResultDigests {
         case .feature(let f): feature(f)
         case .featureCollection(let fs): fs.forEach(feature)
         }
-        return d.digest
     }
 
     static func append(_ v: UInt32, to out: inout [UInt8]) {

@@ -109,15 +109,27 @@ public struct ResultDigest: Equatable, Sendable, CustomStringConvertible {
 }
 
 /// The result an implementation computed on a dataset, checked before it is timed: its
-/// digest, and (in-process implementations that can give them) its elements as canonical
-/// text, sorted, so that a mismatch can name the first element that differs.
-public struct ResultCheck: Sendable {
+/// digest, and (in-process implementations that can give them) its elements, so that a
+/// mismatch can name the first element that differs:
+/// - `elements`: canonical text of each element, sorted (tiles: `z/x/y`); a mismatch names
+///   the first one missing or extra;
+/// - `locatedElements`: computed only when the digests differ, each element as
+///   `LOCATION<tab>VALUE` with locations that sort in document order (feature 12 position
+///   3, layer 2 feature 17 vertex 5, ...); a mismatch names the first location whose value
+///   differs, with both values and, for numbers, their distance in ULPs.
+///
+/// Unchecked Sendable: `locatedElements` captures the implementation, and a check is made
+/// and read on the runner's one thread.
+public struct ResultCheck: @unchecked Sendable {
     public var digest: ResultDigest
     public var elements: [String]?
+    public var locatedElements: (() throws -> [String])?
 
-    public init(digest: ResultDigest, elements: [String]? = nil) {
+    public init(digest: ResultDigest, elements: [String]? = nil,
+                locatedElements: (() throws -> [String])? = nil) {
         self.digest = digest
         self.elements = elements
+        self.locatedElements = locatedElements
     }
 
     /// Why `self` is not `reference`'s result, or nil when they agree.
@@ -135,7 +147,62 @@ public struct ResultCheck: Sendable {
                 }
                 break
             }
+        } else if let mine = locatedElements, let theirs = reference.locatedElements {
+            do {
+                if let d = Self.firstLocatedDifference(try mine(), try theirs()) { detail += "; first difference: " + d }
+            } catch {
+                detail += "; the elements could not be listed: \(error)"
+            }
         }
         return detail
+    }
+
+    /// The first location (in sorted order) where two lists of `LOCATION<tab>VALUE` lines
+    /// differ, in words; nil when they are equal.
+    public static func firstLocatedDifference(_ mine: [String], _ theirs: [String]) -> String? {
+        func split(_ line: String) -> (Substring, Substring) {
+            guard let tab = line.firstIndex(of: "\t") else { return (Substring(line), "") }
+            return (line[..<tab], line[line.index(after: tab)...])
+        }
+        var i = 0, j = 0
+        while i < mine.count || j < theirs.count {
+            if i < mine.count, j < theirs.count {
+                let (a, x) = split(mine[i]), (b, y) = split(theirs[j])
+                if a == b {
+                    if x != y { return "at \(a): \(x), reference \(y)" + ulpNote(x, y) }
+                    i += 1; j += 1
+                    continue
+                }
+                if a < b { return "at \(a): \(x) is extra" }
+                return "at \(b): \(y) is missing"
+            }
+            if i < mine.count {
+                let (a, x) = split(mine[i])
+                return "at \(a): \(x) is extra"
+            }
+            let (b, y) = split(theirs[j])
+            return "at \(b): \(y) is missing"
+        }
+        return nil
+    }
+
+    /// For values that are the same count of numbers: the largest distance in ULPs.
+    static func ulpNote(_ x: Substring, _ y: Substring) -> String {
+        let a = x.split(separator: " ").map { Double($0) }, b = y.split(separator: " ").map { Double($0) }
+        guard !a.isEmpty, a.count == b.count, !a.contains(nil), !b.contains(nil) else { return "" }
+        var most: UInt64 = 0
+        for (p, q) in zip(a, b) { most = max(most, ulpDistance(p!, q!)) }
+        return most == 0 ? "" : " (\(most) ULP apart)"
+    }
+
+    /// How many doubles lie between `a` and `b` (ordered by value, -0 = +0).
+    public static func ulpDistance(_ a: Double, _ b: Double) -> UInt64 {
+        guard a.isFinite, b.isFinite else { return a == b ? 0 : .max }
+        func ordered(_ d: Double) -> Int64 {
+            let bits = Int64(bitPattern: d.bitPattern)
+            return bits < 0 ? Int64.min &- bits : bits
+        }
+        let x = ordered(a), y = ordered(b)
+        return x >= y ? UInt64(bitPattern: x &- y) : UInt64(bitPattern: y &- x)
     }
 }

@@ -110,6 +110,12 @@ final class ExternalTests: XCTestCase {
             XCTAssertFalse(m.benchmarks.contains { $0.benchmark.isEmpty || $0.datasetKinds.isEmpty }, n)
             let script = try XCTUnwrap(m.command.dropFirst().first, n)
             XCTAssertTrue(FileManager.default.fileExists(atPath: root + "/" + script), "\(n): \(script)")
+            // Every shipped comparison is a peer whose results are checked: an adapter added
+            // without `digest` (checksResult) would be timed unchecked.
+            XCTAssertEqual(m.role, .peer, "\(n): a shipped adapter says \"role\": \"peer\"")
+            for b in m.benchmarks {
+                XCTAssertTrue(b.checksResult, "\(n): \(b.benchmark) does not answer digest (checksResult)")
+            }
         }
         let vtzero = try ExternalManifest.load(path: dir + "/vtzero-mvt.json")
         XCTAssertEqual(vtzero.benchmarks.map(\.parameters), [["mode": "validating"]], "compared with the validating decode")

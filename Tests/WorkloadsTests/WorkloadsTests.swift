@@ -7,7 +7,7 @@ import GraticuleTestSupport
 import SourceDiff
 import TileCover
 import VectorTile
-import Workloads
+@testable import Workloads
 import XCTest
 
 /// The implementation protocols' digests and registration.
@@ -207,5 +207,64 @@ final class ProtocolRunTests: XCTestCase {
         XCTAssertEqual(results["u.right"]?.status, .ok, results["u.right"]?.detail ?? "")
         XCTAssertEqual(results["u.short"]?.status, .wrong)
         XCTAssertTrue(results["u.short"]?.detail.contains("is missing") ?? false, results["u.short"]?.detail ?? "")
+    }
+}
+
+/// A wrong result names its first difference: for GeoJSON the feature, the position or
+/// property and both values (with their distance in ULPs); for tiles of a vector tile set
+/// the layer, feature and vertex.
+final class FirstDifferenceTests: XCTestCase {
+    /// graticule's reader with one coordinate moved by `ulps` (feature `feature`, position 1).
+    struct NudgingParser: GeoJSONParsing {
+        var feature: Int
+        var ulps: Int
+        func parse(_ bytes: [UInt8]) throws -> GeoObject { try GeoJSONReader.read(bytes).object }
+        func digest(_ document: GeoObject, into digest: inout GeoJSONDigest) {
+            guard case .featureCollection(let fs) = document else { return }
+            for (i, f) in fs.enumerated() {
+                digest.feature()
+                let g = f.geometry!
+                for p in 0..<g.positionCount {
+                    var x = g.x(p)
+                    if i == feature && p == 1 { for _ in 0..<ulps { x = x.nextUp } }
+                    digest.position(x, g.y(p))
+                }
+                for prop in f.properties ?? PropertyList() { digest.property(prop.key, DigestValue(prop.value)) }
+            }
+        }
+    }
+
+    func check(_ implementation: String, in suite: BenchmarkSuite) throws -> ResultCheck {
+        let c = try XCTUnwrap(suite.cases.first { $0.implementation == implementation && $0.name == "geojson.parse" && $0.parameters["mode"] == "whole" })
+        return try XCTUnwrap(c.check)(c.dataset)
+    }
+
+    func testGeoJSONMismatchNamesFeaturePositionAndULPs() throws {
+        let text = #"{"type":"FeatureCollection","features":[{"type":"Feature","geometry":{"type":"LineString","coordinates":[[0,0],[1,1]]},"properties":{"a":1}},{"type":"Feature","geometry":{"type":"LineString","coordinates":[[2,2],[3.25,3],[4,4]]},"properties":{"b":"x"}}]}"#
+        let d = Dataset(name: "test/two-lines", kind: "geojson") { (Array(text.utf8), 2) }
+        var extra = Implementations()
+        try extra.add(geoJSONParser: NudgingParser(feature: 1, ulps: 2), name: "nudged")
+        var suite = BenchmarkSuite(name: "t")
+        GeoJSONBenchmarks.register(in: &suite, datasets: [d])
+        extra.register(in: &suite, datasets: [d])
+        let mismatch = try XCTUnwrap(try check("nudged", in: suite).mismatch(against: try check("graticule", in: suite)))
+        XCTAssertTrue(mismatch.contains("at feature 00000001 position 00000001: 3.250000000000001 3.0, reference 3.25 3.0 (2 ULP apart)"), mismatch)
+        // The same parser without the nudge agrees.
+        var same = Implementations()
+        try same.add(geoJSONParser: NudgingParser(feature: 1, ulps: 0), name: "same")
+        var suite2 = BenchmarkSuite(name: "t2")
+        GeoJSONBenchmarks.register(in: &suite2, datasets: [d])
+        same.register(in: &suite2, datasets: [d])
+        XCTAssertNil(try check("same", in: suite2).mismatch(against: try check("graticule", in: suite2)))
+    }
+
+    func testLocatedDifferenceListsMissingAndExtra() {
+        XCTAssertEqual(ResultCheck.firstLocatedDifference(["a\t1", "b\t2"], ["a\t1", "b\t2"]), nil)
+        XCTAssertEqual(ResultCheck.firstLocatedDifference(["a\t1"], ["a\t1", "b\t2"]), "at b: 2 is missing")
+        XCTAssertEqual(ResultCheck.firstLocatedDifference(["a\t1", "c\t3"], ["a\t1", "b\t2"]), "at b: 2 is missing")
+        XCTAssertEqual(ResultCheck.firstLocatedDifference(["a\t1", "b\t\"x\""], ["a\t1", "b\t\"y\""]), "at b: \"x\", reference \"y\"")
+        XCTAssertEqual(ResultCheck.ulpDistance(1.0, 1.0.nextUp), 1)
+        XCTAssertEqual(ResultCheck.ulpDistance(-0.0, 0.0), 0)
+        XCTAssertEqual(ResultCheck.ulpDistance(-Double.leastNonzeroMagnitude, Double.leastNonzeroMagnitude), 2)
     }
 }

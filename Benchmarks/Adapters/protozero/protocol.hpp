@@ -1,6 +1,7 @@
-// The runner's external protocol (version 1), shared by the protozero and vtzero adapters:
-// read the dataset named by --dataset, let the caller prepare, print `ready`, then answer
-// each `run N` with `ns T` (the nanoseconds N calls of `operation` took), until `quit`.
+// The runner's external protocol (version 1), shared by the C++ adapters: read the dataset
+// named by --dataset, let the caller prepare, print `ready`, answer `digest` with
+// `digest TEXT` (the result's digest, ../digest.hpp), then each `run N` with `ns T` (the
+// nanoseconds N calls of `operation` took, at least 1), until `quit`.
 #pragma once
 
 #include <chrono>
@@ -57,8 +58,9 @@ inline bool split_tiles(const std::string& bytes, std::vector<std::pair<const ch
     return true;
 }
 
-// Serves `run N` requests until `quit`; returns the process exit status.
-inline int serve(const std::function<void()>& operation) {
+// Serves `digest` and `run N` requests until `quit`; returns the process exit status.
+// `digest` gives the text of the result's digest (performing the operation once).
+inline int serve(const std::function<void()>& operation, const std::function<std::string()>& digest = nullptr) {
     std::cout << "ready" << std::endl;
     std::string line;
     while (std::getline(std::cin, line)) {
@@ -67,6 +69,14 @@ inline int serve(const std::function<void()>& operation) {
         long long n = 0;
         cmd >> verb >> n;
         if (verb == "quit") return 0;
+        if (verb == "digest") {
+            if (!digest) {
+                std::cout << "error this adapter gives no result digest" << std::endl;
+                return 2;
+            }
+            std::cout << "digest " << digest() << std::endl;
+            continue;
+        }
         if (verb != "run") {
             std::cout << "error unexpected command " << line << std::endl;
             return 2;
@@ -74,16 +84,18 @@ inline int serve(const std::function<void()>& operation) {
         const auto t0 = std::chrono::steady_clock::now();
         for (long long i = 0; i < n; ++i) operation();
         const auto t1 = std::chrono::steady_clock::now();
-        std::cout << "ns " << std::chrono::duration_cast<std::chrono::nanoseconds>(t1 - t0).count() << std::endl;
+        const long long ns = std::chrono::duration_cast<std::chrono::nanoseconds>(t1 - t0).count();
+        std::cout << "ns " << (ns > 0 ? ns : 1) << std::endl;
     }
     return 0;
 }
 
 // The whole adapter for a tile dataset: reads and splits it, then on each `run N` calls
 // `decode(data, size)` on every tile N times, adding what it returns (a checksum; 1 for a
-// tile it rejects) into a volatile sink so that no decode can be left out.
-template <typename Decode>
-int serve_tiles(int argc, char** argv, Decode decode) {
+// tile it rejects) into a volatile sink so that no decode can be left out. On `digest`,
+// `digest(tiles)` gives the digest text of every tile's decoded content.
+template <typename Decode, typename DigestTiles>
+int serve_tiles(int argc, char** argv, Decode decode, DigestTiles digest) {
     std::string bytes;
     if (!read_dataset(argc, argv, bytes)) return 2;
     std::vector<std::pair<const char*, std::size_t>> tiles;
@@ -91,7 +103,7 @@ int serve_tiles(int argc, char** argv, Decode decode) {
     volatile int64_t sink = 0;
     return serve([&] {
         for (const auto& t : tiles) sink = sink + decode(t.first, t.second);
-    });
+    }, [&] { return digest(tiles); });
 }
 
 }  // namespace graticule_adapter

@@ -7,7 +7,7 @@ here=$(dirname "$0")
 prog=$1; shift
 case "$prog" in mvt_decode|varint_decode) ;; *) echo "error unknown adapter program $prog"; exit 2;; esac
 out=.build/adapters/protozero-$prog
-if [ ! -x "$out" ] || [ "$here/$prog.cpp" -nt "$out" ] || [ "$here/protocol.hpp" -nt "$out" ] || [ "$0" -nt "$out" ]; then
+if [ ! -x "$out" ] || [ "$here/$prog.cpp" -nt "$out" ] || [ "$here/protocol.hpp" -nt "$out" ] || [ "$here/../digest.hpp" -nt "$out" ] || [ "$0" -nt "$out" ]; then
   if [ ! -f /usr/include/protozero/pbf_reader.hpp ]; then
     echo "error protozero is not installed (apt-get install -y libprotozero-dev)"
     exit 2

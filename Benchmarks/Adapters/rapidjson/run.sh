@@ -5,7 +5,7 @@
 set -e
 here=$(dirname "$0")
 out=.build/adapters/rapidjson-geojson_write
-if [ ! -x "$out" ] || [ "$here/geojson_write.cpp" -nt "$out" ]; then
+if [ ! -x "$out" ] || [ "$here/geojson_write.cpp" -nt "$out" ] || [ "$here/../digest.hpp" -nt "$out" ] || [ "$here/../protozero/protocol.hpp" -nt "$out" ]; then
   if [ ! -f /usr/include/rapidjson/writer.h ]; then
     echo "error RapidJSON is not installed (apt-get install -y rapidjson-dev)"
     exit 2

@@ -7,12 +7,15 @@
 //   whole          the same, plus every property value materialised (strings copied,
 //                  numbers converted, nested values kept as raw JSON text), like a model.
 // The parser and the output buffers are reused across runs; the padded input is built once.
+// `digest` answers with the digest of what was read (../digest.hpp): every feature and
+// position, and in `whole` mode every property with its value.
 #include <simdjson.h>
 
 #include <string>
 #include <vector>
 
 #include "../protozero/protocol.hpp"
+#include "../digest.hpp"
 
 using namespace simdjson;
 
@@ -75,6 +78,82 @@ static void read_properties(ondemand::object props, Model& m) {
     }
 }
 
+// The digest's side: values built as the digest sees them, positions in pairs.
+static graticule_digest::Value digest_value(ondemand::value v) {
+    using graticule_digest::Value;
+    switch (v.type()) {
+        case ondemand::json_type::string: return Value::of_string(std::string(std::string_view(v.get_string())));
+        case ondemand::json_type::number: return Value::of_number(double(v.get_double()));
+        case ondemand::json_type::boolean: return Value::of_bool(bool(v.get_bool()));
+        case ondemand::json_type::null: (void)v.is_null(); return Value::of_null();
+        case ondemand::json_type::array: {
+            Value a;
+            a.kind = Value::array;
+            for (auto item : v.get_array()) a.items.push_back(digest_value(item.value()));
+            return a;
+        }
+        case ondemand::json_type::object: {
+            Value o;
+            o.kind = Value::object;
+            for (auto field : v.get_object()) {
+                std::string key(std::string_view(field.unescaped_key()));
+                o.members.emplace_back(std::move(key), digest_value(field.value()));
+            }
+            return o;
+        }
+    }
+    return Value::of_null();
+}
+
+static void digest_coordinates(ondemand::value v, graticule_digest::GeoJSONDigest& d) {
+    if (v.type() != ondemand::json_type::array) return;
+    std::vector<double> numbers;
+    for (auto child : v.get_array()) {
+        ondemand::value c = child.value();
+        if (c.type() == ondemand::json_type::number) numbers.push_back(double(c.get_double()));
+        else digest_coordinates(c, d);
+    }
+    if (numbers.size() >= 2) d.position(numbers[0], numbers[1]);
+}
+
+static void digest_geometry(ondemand::object geometry, graticule_digest::GeoJSONDigest& d) {
+    for (auto field : geometry) {
+        std::string_view key = field.unescaped_key();
+        if (key == "coordinates") {
+            digest_coordinates(field.value(), d);
+        } else if (key == "geometries") {
+            for (auto g : field.value().get_array()) digest_geometry(g.get_object(), d);
+        }
+    }
+}
+
+static std::string digest_document(ondemand::parser& parser, padded_string& json, bool properties) {
+    graticule_digest::GeoJSONDigest d;
+    ondemand::document doc = parser.iterate(json);
+    for (auto field : doc.get_object()) {
+        std::string_view key = field.unescaped_key();
+        if (key != "features") continue;
+        for (auto feature : field.value().get_array()) {
+            d.feature();
+            for (auto member : feature.get_object()) {
+                std::string_view k = member.unescaped_key();
+                if (k == "geometry") {
+                    ondemand::value g = member.value();
+                    if (!g.is_null()) digest_geometry(g.get_object(), d);
+                } else if (k == "properties" && properties) {
+                    ondemand::value p = member.value();
+                    if (p.is_null()) continue;
+                    for (auto prop : p.get_object()) {
+                        std::string name(std::string_view(prop.unescaped_key()));
+                        d.property(name, digest_value(prop.value()));
+                    }
+                }
+            }
+        }
+    }
+    return d.text();
+}
+
 int main(int argc, char** argv) {
     if (argc >= 2 && std::string(argv[1]) == "--implementation") {
         std::cout << SIMDJSON_STRINGIFY(SIMDJSON_BUILTIN_IMPLEMENTATION) << std::endl;
@@ -122,5 +201,5 @@ int main(int argc, char** argv) {
         std::cout << "error simdjson: " << e.what() << std::endl;
         return 2;
     }
-    return graticule_adapter::serve(parse);
+    return graticule_adapter::serve(parse, [&] { return digest_document(parser, json, properties); });
 }

@@ -7,7 +7,7 @@
 set -e
 here=$(dirname "$0")
 out=.build/adapters/simdjson-geojson_parse
-if [ ! -x "$out" ] || [ "$here/geojson_parse.cpp" -nt "$out" ]; then
+if [ ! -x "$out" ] || [ "$here/geojson_parse.cpp" -nt "$out" ] || [ "$here/../digest.hpp" -nt "$out" ] || [ "$here/../protozero/protocol.hpp" -nt "$out" ]; then
   if [ ! -f /usr/include/simdjson.h ]; then
     echo "error simdjson is not installed (apt-get install -y libsimdjson-dev)"
     exit 2

@@ -9,11 +9,14 @@
 // tables), and its geometry through `decode_geometry` with a handler (which checks the
 // command grammar and classifies rings by area, as graticule does). Every number read
 // goes into a checksum so nothing can be skipped by the optimiser; a tile vtzero rejects
-// adds 1 and the next tile follows.
+// adds 1 and the next tile follows. `digest` answers with the digest of every accepted
+// tile's layers, features, vertices and properties, and the count of rejected tiles
+// (../digest.hpp, mode validating).
 //
 // Build: see run.sh (vtzero's headers are fetched from the PyPI source package `vtzero`,
 // which vendors them; protozero from Debian's libprotozero-dev).
 #include "../protozero/protocol.hpp"
+#include "../digest.hpp"
 
 #include <vtzero/vector_tile.hpp>
 
@@ -67,6 +70,72 @@ int64_t decode_tile(const char* data, std::size_t size) {
     return c.sum;
 }
 
+// Vertices as the digest counts them: vtzero repeats a ring's first point at its
+// ClosePath, which the digest leaves out.
+struct Vertices {
+    std::vector<std::pair<int64_t, int64_t>> xy;
+    void points_begin(uint32_t) {}
+    void points_point(vtzero::point p) { xy.emplace_back(p.x, p.y); }
+    void points_end() {}
+    void linestring_begin(uint32_t) {}
+    void linestring_point(vtzero::point p) { xy.emplace_back(p.x, p.y); }
+    void linestring_end() {}
+    void ring_begin(uint32_t) {}
+    void ring_point(vtzero::point p) { xy.emplace_back(p.x, p.y); }
+    void ring_end(vtzero::ring_type) { xy.pop_back(); }
+};
+
+graticule_digest::Value digest_value(const vtzero::property_value& v) {
+    using graticule_digest::Value;
+    switch (v.type()) {
+    case vtzero::property_value_type::string_value: return Value::of_string(std::string(v.string_value()));
+    case vtzero::property_value_type::float_value: return Value::of_number(v.float_value());
+    case vtzero::property_value_type::double_value: return Value::of_number(v.double_value());
+    case vtzero::property_value_type::int_value: return Value::of_number(static_cast<double>(v.int_value()));
+    case vtzero::property_value_type::uint_value: return Value::of_number(static_cast<double>(v.uint_value()));
+    case vtzero::property_value_type::sint_value: return Value::of_number(static_cast<double>(v.sint_value()));
+    case vtzero::property_value_type::bool_value: return Value::of_bool(v.bool_value());
+    }
+    return Value::of_null();
+}
+
+// One tile's digest into a scratch digest: nothing is added to the run's digest unless the
+// whole tile reads (a tile vtzero rejects half-way is counted rejected, its content not).
+struct TileContent {
+    struct Feature {
+        bool has_id;
+        uint64_t id;
+        uint8_t type;
+        std::vector<std::pair<int64_t, int64_t>> xy;
+        std::vector<std::pair<std::string, graticule_digest::Value>> properties;
+    };
+    std::vector<std::pair<std::string, std::vector<Feature>>> layers;
+};
+
+TileContent read_tile(const char* data, std::size_t size) {
+    TileContent out;
+    vtzero::vector_tile tile{data, size};
+    while (auto layer = tile.next_layer()) {
+        std::string name(layer.name());
+        std::vector<TileContent::Feature> features;
+        while (auto feature = layer.next_feature()) {
+            TileContent::Feature f;
+            f.has_id = feature.has_id();
+            f.id = feature.id();
+            f.type = static_cast<uint8_t>(feature.geometry_type());
+            while (auto p = feature.next_property()) {
+                f.properties.emplace_back(std::string(p.key()), digest_value(p.value()));
+            }
+            Vertices v;
+            vtzero::decode_geometry(feature.geometry(), v);
+            f.xy = std::move(v.xy);
+            features.push_back(std::move(f));
+        }
+        out.layers.emplace_back(std::move(name), std::move(features));
+    }
+    return out;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -78,5 +147,28 @@ int main(int argc, char** argv) {
         } catch (const protozero::exception&) {
             return 1;
         }
+    }, [](const std::vector<std::pair<const char*, std::size_t>>& tiles) {
+        graticule_digest::MVTDigest digest(true);
+        for (const auto& t : tiles) {
+            TileContent content;
+            try {
+                content = read_tile(t.first, t.second);
+            } catch (const vtzero::exception&) {
+                digest.rejected();
+                continue;
+            } catch (const protozero::exception&) {
+                digest.rejected();
+                continue;
+            }
+            for (const auto& layer : content.layers) {
+                digest.layer();
+                for (const auto& f : layer.second) {
+                    digest.feature(layer.first, f.has_id, f.id, f.type, static_cast<uint32_t>(f.xy.size()));
+                    for (const auto& p : f.xy) digest.vertex(p.first, p.second);
+                    for (const auto& p : f.properties) digest.property(layer.first, p.first, p.second);
+                }
+            }
+        }
+        return digest.text();
     });
 }
