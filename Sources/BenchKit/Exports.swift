@@ -2,8 +2,9 @@ import Foundation
 
 /// A run's results in the JSON formats that benchmark trackers read.
 ///
-/// Only measured results (`status` ok) are exported; a case that failed, was `wrong` or is
-/// unsupported has no value to give. Case names are the case ids
+/// Only checked, measured results (`status` ok) are exported; a case that failed, was
+/// `wrong`, is unsupported or `unchecked` (measured, its result never compared) has no
+/// value a tracker should keep. Case names are the case ids
 /// (`benchmark|implementation|dataset|parameters`).
 public enum BenchmarkExports {
     /// Bencher Metric Format (BMF): `{ CASE: { METRIC: { value, lower_value, upper_value } } }`,
@@ -67,12 +68,14 @@ public enum BenchmarkExports {
         func name(_ k: CaseKey) -> String { cell(k.parameters.isEmpty ? k.benchmark : "\(k.benchmark) [\(k.parameters)]") }
 
         let failed = keys.compactMap { k -> (CaseKey, MetricResult)? in
-            guard let t = byCase[k]?[Metric.timeNs.rawValue], t.status.isFailure else { return nil }
+            guard let t = byCase[k]?[Metric.timeNs.rawValue], t.status.failsRun else { return nil }
             return (k, t)
         }
-        out += "\(keys.count) cases; \(failed.count) without a valid measurement.\n\n"
+        let unchecked = failed.filter { $0.1.status == .unchecked }.count
+        out += "\(SummaryTable.statusLine(report)). \(failed.count - unchecked) without a valid measurement, "
+            + "\(unchecked) measured but not checked against the reference.\n\n"
         if !failed.isEmpty {
-            out += "### Failed\n\n| status | benchmark | implementation | dataset | detail |\n|---|---|---|---|---|\n"
+            out += "### Failed or not checked\n\n| status | benchmark | implementation | dataset | detail |\n|---|---|---|---|---|\n"
             for (k, t) in failed {
                 out += "| \(t.status.rawValue) | \(name(k)) | \(cell(k.implementation)) | \(cell(k.dataset)) | \(cell(t.detail)) |\n"
             }

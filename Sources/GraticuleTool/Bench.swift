@@ -217,6 +217,7 @@ struct Bench: ParsableCommand {
         }
         if !quiet {
             print(SummaryTable.render(report, reference: reference, wide: wide))
+            print(SummaryTable.statusLine(report))
             print("report: \(output) (samples: \(RunReport.samplesPath(for: output)))")
         }
         let failing = results.filter { $0.status.failsRun && $0.metric == "time_ns" }.sorted { $0.key < $1.key }
