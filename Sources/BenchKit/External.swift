@@ -125,7 +125,7 @@ final class _ExternalSampler: _Sampler {
             guard let status = program.exitStatus(within: 2) else {
                 throw ExternalError.exited("closed its output while the runner waited for '\(what)' and kept running; it was stopped" + stderrNote())
             }
-            throw ExternalError.exited("while the runner waited for '\(what)', status \(status)" + stderrNote())
+            throw ExternalError.exited("while the runner waited for '\(what)', \(status)" + stderrNote())
         case .timedOut:
             program.terminate()
             throw ExternalError.timedOut("no '\(what)' within \(timeout) s; the program was stopped" + stderrNote())
@@ -134,7 +134,7 @@ final class _ExternalSampler: _Sampler {
 
     private func send(_ line: String) throws {
         do { try program.send(line) } catch {
-            let status = program.exitStatus(within: 2).map { "status \($0)" } ?? "still running; it was stopped"
+            let status = program.exitStatus(within: 2) ?? "still running; it was stopped"
             throw ExternalError.exited("\(error), \(status)" + stderrNote())
         }
     }
@@ -152,6 +152,21 @@ final class _ExternalSampler: _Sampler {
             throw ExternalError.protocolViolation(expected: "ns T with T of 1 or more for run \(n)", got: String(line.prefix(200)))
         }
         return ns
+    }
+
+    /// The program's `elements` answer: its located elements (`element LINE` each, then
+    /// `end`), asked only when its digest differs from the reference's.
+    func elements() throws -> [String] {
+        try send("elements")
+        var out: [String] = []
+        while true {
+            let line = try readLine(waitingFor: "element or end")
+            if line == "end" { return out }
+            guard line.hasPrefix("element ") else {
+                throw ExternalError.protocolViolation(expected: "element LINE or end", got: String(line.prefix(200)))
+            }
+            out.append(String(line.dropFirst(8)))
+        }
     }
 
     /// The program's `digest` answer.

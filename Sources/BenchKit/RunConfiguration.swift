@@ -75,6 +75,9 @@ public struct RunConfiguration: Sendable {
     /// The child process that measures allocations when this process does not allocate
     /// with jemalloc (see ``AllocationCounter``); nil leaves those metrics `unsupported`.
     public var allocationChild: AllocationCounter.Child?
+    /// The child that runs in-process cases of implementations other than the project's
+    /// (``CaseIsolation``); nil runs them in this process.
+    public var isolationChild: CaseIsolation.Child?
     /// Where external programs get their dataset files (made by the runner when missing):
     /// by default this process's own folder under `$TMPDIR` (``ScratchFolder``).
     public var scratchDirectory: String = ScratchFolder.path

@@ -154,8 +154,13 @@ public struct Runner {
         let cfg = configuration
         let progress = RunProgress(enabled: cfg.showProgress)
         var slots = cases.map { Slot(bcase: $0) }
+        func isolated(_ c: BenchmarkCase) -> Bool { cfg.isolationChild != nil && CaseIsolation.isolates(c) }
+        func needsScratch(_ c: BenchmarkCase) -> Bool {
+            if case .external = c.body { return true }
+            return isolated(c)
+        }
         var scratchFailure: Error?
-        if cases.contains(where: { if case .external = $0.body { return true } else { return false } }) {
+        if cases.contains(where: needsScratch) {
             do { try ScratchFolder.make(cfg.scratchDirectory) } catch { scratchFailure = error }
         }
 
@@ -163,11 +168,22 @@ public struct Runner {
             progress.update("setup \(i + 1)/\(slots.count): \(slots[i].bcase.id)")
             do {
                 let c = slots[i].bcase
-                if let scratchFailure, case .external = c.body { throw scratchFailure }
+                if let scratchFailure, needsScratch(c) { throw scratchFailure }
                 slots[i].bytes = try c.dataset.bytes().count
                 slots[i].items = try c.dataset.items()
                 switch c.body {
                 case .inProcess(let setup):
+                    if let child = cfg.isolationChild, CaseIsolation.isolates(c) {
+                        // Someone else's code: set up, checked and timed in a child process.
+                        let sampler = try _ExternalSampler(program: CaseIsolation.program(for: c, child: child), datasetPath: "-",
+                                                           slowdown: cfg.slowdown(for: c.id),
+                                                           scratchDirectory: cfg.scratchDirectory)
+                        slots[i].sampler = sampler
+                        if c.check != nil {
+                            slots[i].check = ResultCheck(digest: try sampler.digest(), locatedElements: { try sampler.elements() })
+                        }
+                        continue
+                    }
                     slots[i].sampler = _InProcessSampler(workload: try setup(c.dataset),
                                                         slowdown: cfg.slowdown(for: c.id))
                 case .external(let program):
@@ -245,7 +261,10 @@ public struct Runner {
         var childResult: AllocationCounter.ChildResult?
         var childFailure: String?
         if !_Jemalloc.isActive, let child = cfg.allocationChild {
-            let requests = slots.filter { $0.sampler is _InProcessSampler && $0.failure == nil && !$0.times.isEmpty }
+            let requests = slots.filter { s in
+                guard case .inProcess = s.bcase.body else { return false }
+                return s.failure == nil && !s.times.isEmpty
+            }
                 .map { (id: $0.bcase.id.description, iterations: $0.bcase.wholePeriods($0.iterations)) }
             if !requests.isEmpty {
                 progress.update("allocations: \(requests.count) cases in a jemalloc child process")
@@ -344,10 +363,14 @@ public struct Runner {
     /// otherwise taken from the child's answer.
     private func allocationSamples(for s: Slot, sampler: _Sampler, child: AllocationCounter.ChildResult?,
                                    childFailure: String?) -> Result<AllocationCounter.Samples, AllocationGap> {
-        guard sampler is _InProcessSampler else {
+        guard case .inProcess = s.bcase.body else {
             return .failure(AllocationGap(status: .unsupported, detail: sampler.allocationsUnsupportedReason))
         }
         if _Jemalloc.isActive {
+            guard sampler is _InProcessSampler else {
+                return .failure(AllocationGap(status: .unsupported,
+                                              detail: "timed in an isolation child; its allocations are measured only by the jemalloc child"))
+            }
             guard let a = Runner.allocationPasses(sampler, iterations: s.bcase.wholePeriods(s.iterations),
                                                   passes: configuration.allocationPasses) else {
                 return .failure(AllocationGap(status: .failed, detail: "jemalloc's counters stopped answering"))

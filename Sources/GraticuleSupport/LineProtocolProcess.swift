@@ -100,10 +100,18 @@ public final class LineProtocolProcess {
 
     /// The last `limit` bytes the program wrote to standard error, on one line (empty
     /// without an `errorLog`).
+    ///
+    /// A Swift runtime's `Fatal error: ...` line, when the log holds one, comes first: the
+    /// backtrace after it would otherwise fill the tail.
     public func errorTail(limit: Int = 400) -> String {
         guard let errorLog, let data = FileManager.default.contents(atPath: errorLog) else { return "" }
         let text = String(decoding: data.suffix(limit), as: UTF8.self)
-        return text.split(whereSeparator: \.isNewline).joined(separator: " | ")
+        let tail = text.split(whereSeparator: \.isNewline).joined(separator: " | ")
+        let head = String(decoding: data.prefix(65_536), as: UTF8.self)
+        if let fatal = head.split(whereSeparator: \.isNewline).first(where: { $0.contains("Fatal error") }) {
+            return String(fatal.prefix(limit)) + (tail.contains(fatal) ? "" : " | … | " + tail)
+        }
+        return tail
     }
 
     /// Whether `program` can be started as `command[0]`: a path to an executable file, or
@@ -125,10 +133,10 @@ public final class LineProtocolProcess {
         return process.terminationStatus
     }
 
-    /// The exit status if the program ends within `timeout` seconds; nil (and the program
-    /// and its group stopped) when it is still running then, as a program that closed its
-    /// output and went on would be.
-    public func exitStatus(within timeout: Double) -> Int32? {
+    /// How the program ended, if it ends within `timeout` seconds (`exit status 3`,
+    /// `signal 4 (SIGILL)`); nil (and the program and its group stopped) when it is still
+    /// running then, as a program that closed its output and went on would be.
+    public func exitStatus(within timeout: Double) -> String? {
         let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(max(0, timeout) * 1e9)
         while process.isRunning && DispatchTime.now().uptimeNanoseconds < deadline { usleep(2_000) }
         if process.isRunning {
@@ -137,7 +145,12 @@ public final class LineProtocolProcess {
         }
         let status = terminationStatus
         Self.killGroup(process.processIdentifier)
-        return status
+        if process.terminationReason == .uncaughtSignal {
+            let names: [Int32: String] = [SIGILL: "SIGILL", SIGTRAP: "SIGTRAP", SIGABRT: "SIGABRT", SIGSEGV: "SIGSEGV",
+                                          SIGBUS: "SIGBUS", SIGFPE: "SIGFPE", SIGKILL: "SIGKILL", SIGTERM: "SIGTERM"]
+            return "signal \(status)" + (names[status].map { " (\($0))" } ?? "")
+        }
+        return "exit status \(status)"
     }
 
     /// Sends one line (the LF is added).

@@ -84,6 +84,10 @@ struct Bench: ParsableCommand {
             help: ArgumentHelp("Benchmark-only hook: ID_SUBSTRING=FRACTION adds that fraction of extra operations to matching cases (for measuring the gate).", visibility: .hidden))
     var injections: [String] = []
 
+    @Option(name: .customLong("inject-trap"),
+            help: ArgumentHelp("Benchmark-only hook: isolated in-process cases whose id contains ID_SUBSTRING trap when first run (for testing the isolation).", visibility: .hidden))
+    var trapInjections: [String] = []
+
     @Option(help: "Seed of the interleaving order.")
     var seed: UInt64 = 0x6752_6174_6963_756C
 
@@ -107,6 +111,12 @@ struct Bench: ParsableCommand {
 
     @Option(help: ArgumentHelp("Internal: measure the allocations of the cases this request file lists (in a child with jemalloc preloaded).", visibility: .private))
     var allocationChild: String?
+
+    @Option(help: ArgumentHelp("Internal: serve this one in-process case over the external protocol (the isolation child).", visibility: .private))
+    var serveCase: String?
+
+    @Option(help: ArgumentHelp("Internal: the dataset path the external protocol passes (the isolation child builds its own).", visibility: .private))
+    var dataset: String?
 
     func parsedInjections() throws -> [String: Double] {
         var d: [String: Double] = [:]
@@ -147,6 +157,18 @@ struct Bench: ParsableCommand {
             }
             try Runner.runForInstructionCount(c, iterations: callgrindIterations,
                                               slowdown: config.slowdown(for: c.id))
+            return
+        }
+        if let id = serveCase {
+            guard let c = suite.cases.first(where: { $0.id.description == id }) else {
+                print("error no case with id \(id)")
+                throw ExitCode(2)
+            }
+            let trap = trapInjections.contains { id.contains($0) }
+            let code = CaseIsolation.serve(c, trapOnRun: trap, readLine: { Swift.readLine() }) { line in
+                FileHandle.standardOutput.write(Data((line + "\n").utf8))
+            }
+            if code != 0 { throw ExitCode(code) }
             return
         }
         if let requests = allocationChild {
@@ -197,6 +219,10 @@ struct Bench: ParsableCommand {
         defer {
             if keepScratch { printErr("scratch folder kept: \(config.scratchDirectory)") } else { ScratchFolder.removeIfOwned() }
         }
+        // Other implementations' in-process cases run in a child each: a trap there is a
+        // `crash` verdict, not the end of the run.
+        config.isolationChild = CaseIsolation.Child(executable: Bench.executablePath,
+                                                    arguments: childArguments() + ["--serve-case"])
         var metadata = RunEnvironment.collect()
         let references = suite.unselectedReferences(for: cases, reference: reference)
         let outcome = Runner(configuration: config).measure(cases, references: references)
@@ -262,6 +288,7 @@ struct Bench: ParsableCommand {
         if let data { args += ["--data", data] }
         for l in mvtLayer { args += ["--mvt-layer", l] }
         for j in injections { args += ["--inject-slowdown", j] }
+        for t in trapInjections { args += ["--inject-trap", t] }
         return args
     }
 
