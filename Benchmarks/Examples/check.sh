@@ -2,7 +2,8 @@
 # Builds the example package in Benchmarks/Examples/CustomImplementations and checks that
 # its implementations take part: the Foundation parser is timed in `bench` and judged in
 # `conform` beside graticule, and the one-tile-short cover is reported `wrong` with the first
-# differing tile. Run from the repository root, with ../shared beside it.
+# differing tile; and that the gate gates the example's parser as a candidate. Run from the
+# repository root, with ../shared beside it.
 set -euo pipefail
 root=$(pwd)
 shared=${GRATICULE_SHARED:-$root/../shared}
@@ -28,6 +29,27 @@ code=0
 "$bin" conform --suite geojsonhint --corpora "$shared/corpora" --rules "$root/corpora/conformance/rules.tsv" \
   --implementation graticule --implementation all --output "$out/conform.csv" > "$out/conform.txt" 2>&1 \
   || { cat "$out/conform.txt"; exit 1; }
+
+# Gate your own implementation (README): the example's parser is a candidate, gated by
+# default. Base, base again and head with 10% more work injected into it.
+gate=$out/gate
+mkdir -p "$gate"
+for side in base same; do
+  "$bin" bench --quick --quiet --instructions --filter '|example.jsonserialization|' --output "$gate/$side.csv"
+done
+"$bin" bench --quick --quiet --instructions --filter '|example.jsonserialization|' \
+  --inject-slowdown 'example.jsonserialization=0.10' --output "$gate/slow.csv"
+counts=instructions,alloc_count,alloc_bytes
+code=0; "$bin" compare "$gate/base.csv" "$gate/same.csv" --gate-metrics "$counts" --quiet || code=$?
+[ "$code" -eq 0 ] || { echo "the candidate's unchanged counts must pass the gate (exit $code)"; exit 1; }
+code=0; "$bin" compare "$gate/base.csv" "$gate/slow.csv" --gate-metrics "$counts" --output "$gate/slow.verdicts.csv" --quiet || code=$?
+[ "$code" -eq 1 ] || { echo "the candidate's +10% instructions must fail the gate (exit $code)"; exit 1; }
+grep -q '^geojson.parse,example.jsonserialization,.*,instructions,regressed,.*,true,' "$gate/slow.verdicts.csv" \
+  || { cat "$gate/slow.verdicts.csv"; echo "the regression must be the candidate's, gated"; exit 1; }
+code=0; "$bin" compare "$gate/base.csv" "$gate/slow.csv" --gate-metrics "$counts" --gate nobody --quiet 2> "$gate/nobody.err" || code=$?
+[ "$code" -eq 2 ] && grep -q "which neither report holds" "$gate/nobody.err" \
+  || { cat "$gate/nobody.err"; echo "--gate naming nobody must exit 2 (exit $code)"; exit 1; }
+echo "example gate: unchanged 0, +10% 1 (the candidate's instructions regressed), --gate nobody 2"
 
 python3 - "$out" <<'PY'
 import csv, sys
