@@ -10,8 +10,8 @@ import Darwin
 /// trap in someone else's code is that case's `crash` verdict, not the end of the run.
 ///
 /// The child builds the same suite, sets the one case up and serves `ready`, `digest`
-/// (the case's result digest), `elements` (its located elements, `element LINE` each, then
-/// `end`), `run N` → `ns T` and `quit`.
+/// (the case's result digest), `elements` (its located elements, or its plain elements when
+/// the check has those, `element LINE` each, then `end`), `run N` → `ns T` and `quit`.
 public enum CaseIsolation {
     /// How to start the child: `executable arguments… CASE-ID`.
     public struct Child: Sendable, Equatable {
@@ -71,7 +71,7 @@ public enum CaseIsolation {
                     if verb == "digest" {
                         output("digest \(check!.digest)")
                     } else {
-                        for e in try check!.locatedElements?() ?? [] { output("element " + e) }
+                        for e in try check!.locatedElements?() ?? check!.elements ?? [] { output("element " + e) }
                         output("end")
                     }
                 } catch {

@@ -136,7 +136,13 @@ public struct ResultCheck: @unchecked Sendable {
     public func mismatch(against reference: ResultCheck) -> String? {
         guard let first = digest.firstDifference(from: reference.digest) else { return nil }
         var detail = "result differs from the reference: \(first)"
-        if let mine = elements, let theirs = reference.elements {
+        // An isolated implementation gives its elements through the protocol's `elements`,
+        // in whichever form its check has: plain when the reference's are plain.
+        var mineListed = elements
+        if mineListed == nil, reference.elements != nil, let listed = locatedElements {
+            do { mineListed = try listed() } catch { return detail + "; the elements could not be listed: \(error)" }
+        }
+        if let mine = mineListed, let theirs = reference.elements {
             var i = 0, j = 0
             while i < mine.count || j < theirs.count {
                 if i < mine.count, j < theirs.count, mine[i] == theirs[j] { i += 1; j += 1; continue }

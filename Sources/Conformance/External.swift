@@ -190,7 +190,9 @@ public final class ExternalConformanceProgram {
         let line: String
         switch program.readLine(timeout: manifest.timeout) {
         case .line(let l): line = l
-        case .closed: return broken(.crash, "the program ended (exit status \(program.terminationStatus))")
+        case .closed:
+            // A program that closed its output may still run: a moment to end, then stopped.
+            return broken(.crash, "the program ended (" + (program.exitStatus(within: 2) ?? "it closed its output and kept running; it was stopped") + ")")
         case .timedOut: return broken(.timeout, "no answer within \(manifest.timeout) s; the program was stopped")
         }
         let parts = line.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: true).map(String.init)

@@ -60,6 +60,9 @@ struct Conform: ParsableCommand {
     @Flag(help: "Print only the totals.")
     var quiet = false
 
+    @Option(help: ArgumentHelp("Internal: serve this in-process implementation of --suite over the conformance protocol (the isolation child).", visibility: .private))
+    var serveImplementation: String?
+
     /// The GeoJSON suites a registered GeoJSON parser runs against, judged on its verdicts
     /// (accepted when it parses without throwing).
     static let parserSuites: Set<String> = ["geojsonhint", "geojson-schema", "geojson-invalid-geometry"]
@@ -99,6 +102,18 @@ struct Conform: ParsableCommand {
     }
 
     func run() throws {
+        if let name = serveImplementation {
+            guard let suite, let entry = ConformanceRegistry.entry(named: suite),
+                  let make = (entry.implementations + Self.extraImplementations(suite: suite)).first(where: { $0.0 == name })?.1 else {
+                print("error no in-process implementation '\(name)' for suite '\(suite ?? "")'")
+                throw ExitCode(2)
+            }
+            let code = ConformanceIsolation.serve(make(), readLine: { Swift.readLine() }) { line in
+                FileHandle.standardOutput.write(Data((line + "\n").utf8))
+            }
+            if code != 0 { throw ExitCode(code) }
+            return
+        }
         if let timeout, !(timeout.isFinite && timeout > 0) { fail("--timeout must be a positive number of seconds, got \(timeout)") }
         var catalogue: [SpecRule] = []
         let rulesPath = rules ?? RuleCatalog.defaultPath
@@ -174,7 +189,24 @@ struct Conform: ParsableCommand {
             impls = impls.filter { seen.insert($0.name).inserted }
             let suiteObject = entry.make()
             for impl in impls {
-                rows += ConformanceRunner.run(suite: entry.name, cases: cases, implementation: impl, judge: suiteObject.judge)
+                guard impl.name != "graticule" else {
+                    rows += ConformanceRunner.run(suite: entry.name, cases: cases, implementation: impl, judge: suiteObject.judge)
+                    continue
+                }
+                // Every other in-process implementation answers from a child process: a trap
+                // there is that case's crash, and the child is started again.
+                let manifest = ConformanceIsolation.manifest(name: impl.name, suite: entry.name, comparesOutput: impl.comparesOutput,
+                                                             executable: Bench.executablePath,
+                                                             timeout: timeout ?? ExternalConformanceManifest.defaultTimeout)
+                let program: ExternalConformanceProgram
+                do { program = try ExternalConformanceProgram(manifest: manifest) } catch {
+                    printErr("graticule: \(error)")
+                    startFailures.append("\(impl.name) (\(entry.name)): \(error)")
+                    continue
+                }
+                rows += ConformanceRunner.run(suite: entry.name, cases: cases, implementation: program.implementation(suite: entry.name),
+                                              judge: suiteObject.judge)
+                program.finish()
             }
             for m in manifests where m.suites.contains(entry.name) {
                 let program: ExternalConformanceProgram

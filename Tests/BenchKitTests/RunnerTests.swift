@@ -119,3 +119,29 @@ final class RunnerTests: XCTestCase {
         XCTAssertNil(InstructionCounter.totalInstructions(callgrindOutput: "events: Ir\n"))
     }
 }
+
+/// The bench isolation child's side of the protocol.
+final class CaseIsolationTests: XCTestCase {
+    func testServeAnswersDigestElementsAndRuns() {
+        let d = Dataset(name: "t/d", kind: "bin") { ([1, 2, 3], 3) }
+        var ran = 0
+        let digest = ResultDigest(counts: [.init(name: "values", value: 3)], checksum: 42)
+        let c = BenchmarkCase(name: "op", implementation: "theirs", dataset: d,
+                              body: .inProcess(setup: { _ in Workload { n in ran += n } }),
+                              check: { _ in ResultCheck(digest: digest, locatedElements: { ["a\t1", "b\t2"] }) },
+                              role: .candidate)
+        XCTAssertTrue(CaseIsolation.isolates(c))
+        var input = ["digest", "elements", "run 5", "quit"].makeIterator()
+        var out: [String] = []
+        XCTAssertEqual(CaseIsolation.serve(c, readLine: { input.next() }, output: { out.append($0) }), 0)
+        XCTAssertEqual(Array(out.prefix(5)), ["ready", "digest values=3 checksum=000000000000002a", "element a\t1", "element b\t2", "end"])
+        XCTAssertTrue(out[5].hasPrefix("ns "), out[5])
+        XCTAssertGreaterThanOrEqual(UInt64(out[5].dropFirst(3)) ?? 0, 1)
+        XCTAssertEqual(ran, 5)
+        // The project's own cases are never isolated.
+        let own = BenchmarkCase(name: "op", implementation: "graticule", dataset: d, body: .inProcess(setup: { _ in Workload { _ in } }))
+        XCTAssertFalse(CaseIsolation.isolates(own))
+        var bad = ["run x"].makeIterator()
+        XCTAssertEqual(CaseIsolation.serve(c, readLine: { bad.next() }, output: { _ in }), 2)
+    }
+}
