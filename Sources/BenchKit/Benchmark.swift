@@ -93,8 +93,8 @@ public struct BenchmarkCase {
     /// Who the implementation is to the project: what a gate gates by default.
     public let role: MetricResult.Role
 
-    /// - Parameter role: nil infers it from the name (`graticule` is the project's, every
-    ///   other implementation a peer); an implementation a user brings is a `candidate`.
+    /// A `role` of nil is inferred from the name (`graticule` is the project's, every other
+    /// implementation a peer); an implementation a user brings is a `candidate`.
     public init(name: String, implementation: String, dataset: Dataset,
                 parameters: [String: String] = [:], quick: Bool = true, body: Body,
                 check: ((Dataset) throws -> ResultCheck)? = nil, period: Int = 1,

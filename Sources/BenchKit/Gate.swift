@@ -84,10 +84,9 @@ public struct Gate: Sendable {
         isGated(key, role: role) && (gatedMetrics.map { $0.contains(metric) } ?? true)
     }
 
-    /// - Parameters:
-    ///   - gatedImplementations: names whose findings can fail the gate; nil: by role.
-    ///   - gatedRoles: with `gatedImplementations` nil, the roles gated (all three gate
-    ///     every implementation, peers included).
+    /// `gatedImplementations` names the implementations whose findings can fail the gate
+    /// (nil: by role); with it nil, `gatedRoles` says which roles are gated (all three gate
+    /// every implementation, peers included).
     public init(thresholds: [String: Double]? = nil, alpha: Double = 0.01,
                 gatedImplementations: Set<String>? = nil,
                 gatedRoles: Set<MetricResult.Role> = [.project, .candidate], gatedMetrics: Set<String>? = nil,

@@ -37,11 +37,10 @@ public enum CaseIsolation {
         ExternalProgram(command: [child.executable] + child.arguments + [bcase.id.description], checksResult: bcase.check != nil)
     }
 
-    /// The child's side: sets `bcase` up and serves the protocol on `input` (lines) and
-    /// `output` until `quit` or the end of the input. Returns the exit status.
-    ///
-    /// - Parameter trapOnRun: benchmark-only hook: trap on the first `run`, as broken code
-    ///   would (how the isolation itself is tested).
+    /// The child's side: sets `bcase` up and serves the protocol on the lines `readLine`
+    /// gives and to `output` until `quit` or the end of the input. Returns the exit status.
+    /// `trapOnRun` is a benchmark-only hook: trap on the first `run`, as broken code would
+    /// (how the isolation itself is tested).
     public static func serve(_ bcase: BenchmarkCase, trapOnRun: Bool = false, readLine: () -> String?,
                              output: (String) -> Void) -> Int32 {
         guard case .inProcess(let setup) = bcase.body else {

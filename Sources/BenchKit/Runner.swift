@@ -135,7 +135,7 @@ public struct Runner {
         measure(cases, references: references).results
     }
 
-    /// What ``measure(_:)`` returns: the results and the allocators they were measured with.
+    /// What ``measure(_:references:)`` returns: the results and the allocators they were measured with.
     public struct Outcome: Sendable {
         public var results: [MetricResult]
         /// The allocator of the timed samples, and where the allocation metrics came from,
