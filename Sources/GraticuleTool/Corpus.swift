@@ -26,7 +26,9 @@ struct CorpusCommand: ParsableCommand {
                 --count vertices), gpx (a GPX track of --count points), tiles (--count vector \
                 tiles from z0 up in tile-id order, as a folder of z/x/y.mvt, an MBTiles or a \
                 PMTiles archive, by --format dir, mbtiles or pmtiles; gzip-compressed unless \
-                --compression none, or brotli or zstd for PMTiles).
+                --compression none, or brotli or zstd for PMTiles). \
+                Exit status: 0 written; 2 bad options or an output that cannot be written \
+                (nothing is left at --output); 128 + N when stopped by signal N.
                 """)
 
         @Argument(help: "points, features, walk, gpx or tiles.")

@@ -12,7 +12,9 @@ struct Report: ParsableCommand {
         section with every case's medians across the runs. --conformance adds the \
         implementation × suite table that `graticule conform` writes (NAME.matrix.csv). \
         --merged writes all the runs' rows as one CSV (the run metadata columns keep them apart). \
-        Benchmarks/Report/screenshot.sh renders the page in headless Chromium.
+        Benchmarks/Report/screenshot.sh renders the page in headless Chromium. \
+        Exit status: 0 written; 2 a report that is missing or malformed (refused with its \
+        file, line and column), or an output that cannot be written.
         """)
 
     @Argument(help: "Report CSVs, oldest first.")
