@@ -82,14 +82,16 @@ public final class LineProtocolProcess {
     /// runner leaves no adapter behind. Safe to call from any thread.
     public static func stopAll() { running.killAll() }
 
-    /// On SIGINT, SIGTERM or SIGHUP, stops every program started here and exits with the
-    /// usual 128 + signal status (instead of leaving adapters running). Call once, early.
-    public static func stopAllOnInterrupt() {
+    /// On SIGINT, SIGTERM or SIGHUP, stops every program started here, runs `cleanUp` (the
+    /// run's scratch folder) and exits with the usual 128 + signal status (instead of
+    /// leaving adapters running). Call once, early.
+    public static func stopAllOnInterrupt(cleanUp: @escaping @Sendable () -> Void = {}) {
         for sig in [SIGINT, SIGTERM, SIGHUP] {
             signal(sig, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
             source.setEventHandler {
                 stopAll()
+                cleanUp()
                 FileHandle.standardError.write(Data("graticule: interrupted (signal \(sig)); external programs stopped\n".utf8))
                 exit(128 + sig)
             }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import BenchKit
 import Foundation
 import GraticuleSupport
 import Workloads
@@ -29,7 +30,7 @@ public enum GraticuleTool {
     public static func main(adding implementations: Implementations = Implementations()) -> Never {
         added = implementations
         // An interrupted run stops the external programs it started (adapters, peers).
-        LineProtocolProcess.stopAllOnInterrupt()
+        LineProtocolProcess.stopAllOnInterrupt(cleanUp: { ScratchFolder.removeIfOwned() })
         do {
             var command = try GraticuleCommand.parseAsRoot()
             try command.run()
