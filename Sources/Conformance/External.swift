@@ -213,6 +213,16 @@ public final class ExternalConformanceProgram {
         }
     }
 
+    /// Starts the program of `manifest`, runs every case of `suite` through it and stops it.
+    ///
+    /// - Throws: `ExternalConformanceManifest.Error` when the program does not start.
+    public static func run(_ manifest: ExternalConformanceManifest, suite: String, cases: [ConformanceCase],
+                           judge: ((ConformanceCase, String) -> (pass: Bool, detail: String)?)? = nil) throws -> [VerdictRow] {
+        let program = try ExternalConformanceProgram(manifest: manifest)
+        defer { program.finish() }
+        return ConformanceRunner.run(suite: suite, cases: cases, implementation: program.implementation(suite: suite), judge: judge)
+    }
+
     /// The program as a `ConformanceImplementation` for one suite.
     public func implementation(suite: String) -> ConformanceImplementation {
         ConformanceImplementation(name: manifest.name, comparesOutput: manifest.outputs) { [self] c in

@@ -188,36 +188,24 @@ struct Conform: ParsableCommand {
             var seen = Set<String>()
             impls = impls.filter { seen.insert($0.name).inserted }
             let suiteObject = entry.make()
+            // graticule's own implementation runs here; every other in-process implementation
+            // answers from a child process (a trap there is that case's crash, and the child is
+            // started again), as the external programs do.
+            var programs: [ExternalConformanceManifest] = []
             for impl in impls {
                 guard impl.name != "graticule" else {
                     rows += ConformanceRunner.run(suite: entry.name, cases: cases, implementation: impl, judge: suiteObject.judge)
                     continue
                 }
-                // Every other in-process implementation answers from a child process: a trap
-                // there is that case's crash, and the child is started again.
-                let manifest = ConformanceIsolation.manifest(name: impl.name, suite: entry.name, comparesOutput: impl.comparesOutput,
-                                                             executable: Bench.executablePath,
-                                                             timeout: timeout ?? ExternalConformanceManifest.defaultTimeout)
-                let program: ExternalConformanceProgram
-                do { program = try ExternalConformanceProgram(manifest: manifest) } catch {
-                    printErr("graticule: \(error)")
-                    startFailures.append("\(impl.name) (\(entry.name)): \(error)")
-                    continue
-                }
-                rows += ConformanceRunner.run(suite: entry.name, cases: cases, implementation: program.implementation(suite: entry.name),
-                                              judge: suiteObject.judge)
-                program.finish()
+                programs.append(ConformanceIsolation.manifest(name: impl.name, suite: entry.name, comparesOutput: impl.comparesOutput,
+                                                              executable: Bench.executablePath,
+                                                              timeout: timeout ?? ExternalConformanceManifest.defaultTimeout))
             }
-            for m in manifests where m.suites.contains(entry.name) {
-                let program: ExternalConformanceProgram
-                do { program = try ExternalConformanceProgram(manifest: m) } catch {
+            for m in programs + manifests.filter({ $0.suites.contains(entry.name) }) {
+                do { rows += try ExternalConformanceProgram.run(m, suite: entry.name, cases: cases, judge: suiteObject.judge) } catch {
                     printErr("graticule: \(error)")
                     startFailures.append("\(m.name) (\(entry.name)): \(error)")
-                    continue
                 }
-                rows += ConformanceRunner.run(suite: entry.name, cases: cases, implementation: program.implementation(suite: entry.name),
-                                              judge: suiteObject.judge)
-                program.finish()
             }
         }
 
