@@ -6,10 +6,10 @@ import sys
 import time
 
 
-def serve(op, digest=None) -> int:
+def serve(op, digest=None, elements=None) -> int:
     """Runs the protocol loop with `op` as the operation; `digest()` gives the text of the
-    result's digest (without it, `digest` is answered with an error). Returns the exit
-    status."""
+    result's digest (without it, `digest` is answered with an error) and `elements()` its
+    located elements (asked only after a digest that differs). Returns the exit status."""
     print("ready", flush=True)
     clock = time.perf_counter_ns
     for line in sys.stdin:
@@ -23,6 +23,15 @@ def serve(op, digest=None) -> int:
                 print("error this adapter gives no result digest", flush=True)
                 return 2
             print("digest", digest(), flush=True)
+            continue
+        if parts == ["elements"]:
+            if elements is None:
+                print("error this adapter does not list its elements", flush=True)
+                return 2
+            out = sys.stdout
+            for e in elements():
+                out.write("element " + e + "\n")
+            print("end", flush=True)
             continue
         if parts[0] != "run" or len(parts) != 2:
             print(f"error unexpected command {line.strip()!r}", flush=True)

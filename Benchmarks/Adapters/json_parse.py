@@ -12,7 +12,7 @@ Usage: json_parse.py LIBRARY --dataset PATH, LIBRARY being `json` (standard libr
 import sys
 
 from adapter_protocol import serve
-from result_digest import geojson_digest
+from result_digest import geojson_digest, geojson_located
 
 
 def main() -> int:
@@ -37,7 +37,8 @@ def main() -> int:
     with open(path, "rb") as f:
         data = f.read()
     loads(data)  # fail at setup, not while timing, if the data does not parse
-    return serve(lambda: loads(data), digest=lambda: geojson_digest(loads(data)))
+    return serve(lambda: loads(data), digest=lambda: geojson_digest(loads(data)),
+                 elements=lambda: geojson_located(loads(data)))
 
 
 if __name__ == "__main__":

@@ -128,3 +128,103 @@ def tiles_digest(tiles) -> str:
         d.count(0)
         d.add(b"t" + struct.pack("<BII", z, x, y))
     return d.text()
+
+
+# ---- Located elements: the answer to `elements`, asked only after a digest that differs.
+# Each element as `LOCATION<tab>VALUE`, sorted, in the text Graticule writes (numbers in
+# shortest round-trip form, strings quoted as Swift quotes them), so that the runner can name
+# the first place where the two results part.
+
+def _number_text(x) -> str:
+    return repr(float(x))
+
+
+def _quoted(s: str) -> str:
+    out = ['"']
+    for ch in s:
+        if ch == '"':
+            out.append('\\"')
+        elif ch == "\\":
+            out.append("\\\\")
+        elif ch == "\n":
+            out.append("\\n")
+        elif ch == "\r":
+            out.append("\\r")
+        elif ch == "\t":
+            out.append("\\t")
+        elif ch == "\0":
+            out.append("\\0")
+        elif ord(ch) < 0x20 or ord(ch) == 0x7F:
+            out.append("\\u{%02X}" % ord(ch))
+        else:
+            out.append(ch)
+    out.append('"')
+    return "".join(out)
+
+
+def value_text(v) -> str:
+    if v is None:
+        return "null"
+    if v is True:
+        return "true"
+    if v is False:
+        return "false"
+    if _is_number(v):
+        return _number_text(v)
+    if isinstance(v, str):
+        return _quoted(v)
+    if isinstance(v, list):
+        return "[" + ",".join(value_text(x) for x in v) + "]"
+    items = sorted(v.items(), key=lambda kv: kv[0].encode("utf-8", "surrogatepass"))
+    return "{" + ",".join(_quoted(k) + ":" + value_text(x) for k, x in items) + "}"
+
+
+def geojson_located(doc) -> list:
+    """`geojson.parse`: every position as `feature NNNNNNNN position NNNNNNNN<tab>X Y` and
+    every property as `feature NNNNNNNN properties.KEY<tab>VALUE`, sorted."""
+    lines = []
+    state = {"feature": -1, "position": 0}
+
+    def place():
+        f = state["feature"]
+        return "document" if f < 0 else "feature %08d" % f
+
+    def coordinates(c):
+        if not isinstance(c, list):
+            return
+        if len(c) >= 2 and _is_number(c[0]) and _is_number(c[1]):
+            lines.append("%s position %08d\t%s %s" % (place(), state["position"], _number_text(c[0]), _number_text(c[1])))
+            state["position"] += 1
+        else:
+            for x in c:
+                coordinates(x)
+
+    def geometry(g):
+        if not isinstance(g, dict):
+            return
+        for m in g.get("geometries") or []:
+            geometry(m)
+        if "coordinates" in g:
+            coordinates(g["coordinates"])
+
+    def feature(f):
+        if not isinstance(f, dict):
+            return
+        state["feature"] += 1
+        state["position"] = 0
+        geometry(f.get("geometry"))
+        props = f.get("properties")
+        if isinstance(props, dict):
+            for k, v in props.items():
+                lines.append("%s properties.%s\t%s" % (place(), k, value_text(v)))
+
+    if isinstance(doc, dict):
+        t = doc.get("type")
+        if t == "FeatureCollection":
+            for f in doc.get("features") or []:
+                feature(f)
+        elif t == "Feature":
+            feature(doc)
+        else:
+            geometry(doc)
+    return sorted(lines)

@@ -192,7 +192,10 @@ public struct Runner {
                                                        slowdown: cfg.slowdown(for: c.id),
                                                        scratchDirectory: cfg.scratchDirectory)
                     slots[i].sampler = sampler
-                    if program.checksResult { slots[i].check = ResultCheck(digest: try sampler.digest()) }
+                    if program.checksResult {
+                        // Its elements are asked for only if its digest differs (`elements`).
+                        slots[i].check = ResultCheck(digest: try sampler.digest(), locatedElements: { try sampler.elements() })
+                    }
                 }
                 if let check = c.check { slots[i].check = try check(c.dataset) }
             } catch {

@@ -268,3 +268,31 @@ final class FirstDifferenceTests: XCTestCase {
         XCTAssertEqual(ResultCheck.ulpDistance(-Double.leastNonzeroMagnitude, Double.leastNonzeroMagnitude), 2)
     }
 }
+
+/// The Python adapters list their located elements in exactly Graticule's text, so a wrong
+/// external result names its first differing place.
+final class LocatedElementsAgreementTests: XCTestCase {
+    func testPythonLocatedElementsEqualGraticules() throws {
+        let text = #"{"type":"FeatureCollection","features":[{"type":"Feature","geometry":{"type":"GeometryCollection","geometries":[{"type":"Point","coordinates":[1e-05,-0.5]},{"type":"LineString","coordinates":[[3,1e16],[123456.789,2.5e-300]]}]},"properties":{"n":5,"s":"a\"b\\c\nd\te\u0001 é","x":null,"t":true,"a":[1,{"z":1,"b":[false]}]}},{"type":"Feature","geometry":null,"properties":{"k":-0.0}}]}"#
+        let dir = NSTemporaryDirectory() + "/graticule-located-\(getpid())-\(UInt32.random(in: 0 ... .max))"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let path = dir + "/doc.json"
+        try FileIO.writeText(path, text)
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        p.arguments = ["python3", "-c", "import sys, json; sys.path.insert(0, sys.argv[1]); import result_digest; "
+                       + "sys.stdout.write(''.join(l + '\\n' for l in result_digest.geojson_located(json.load(open(sys.argv[2], encoding='utf-8')))))",
+                       TestPaths.repositoryRoot + "/Benchmarks/Adapters", path]
+        let out = Pipe()
+        p.standardOutput = out
+        try p.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        XCTAssertEqual(p.terminationStatus, 0)
+        let python = String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+        let swift = ResultDigests.geoJSONLocated(try GeoJSONReader.read(Array(text.utf8)).object)
+        XCTAssertEqual(python, swift)
+        XCTAssertEqual(swift.count, 9)
+    }
+}

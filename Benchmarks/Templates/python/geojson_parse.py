@@ -5,6 +5,8 @@ Copy this file, replace `parse` with your parser and `digest` with a walk of you
 and point a manifest (manifest.json beside this file) at it. The runner starts
 `python3 geojson_parse.py --dataset PATH` and speaks the external protocol on stdin/stdout:
 `ready`; `digest` -> `digest features=F positions=P properties=Q checksum=HEX`;
+`elements` -> `element LOCATION<tab>VALUE` lines, then `end` (asked only when the digest
+differs from Graticule's, so the runner can name the first place the results part);
 `run N` -> `ns T`; `quit`. See Benchmarks/Templates/README.md.
 """
 import json
@@ -90,6 +92,66 @@ def digest(doc) -> str:
     return " ".join(f"{k}={v}" for k, v in counts.items()) + f" checksum={total & MASK:016x}"
 
 
+# ---- Located elements (the answer to `elements`), in the text Graticule writes ---------
+def quoted(s: str) -> str:
+    esc = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t", "\0": "\\0"}
+    return '"' + "".join(esc.get(ch) or ("\\u{%02X}" % ord(ch) if ord(ch) < 0x20 or ord(ch) == 0x7F else ch) for ch in s) + '"'
+
+
+def value_text(v) -> str:
+    if v is None:
+        return "null"
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, (int, float)):
+        return repr(float(v))
+    if isinstance(v, str):
+        return quoted(v)
+    if isinstance(v, list):
+        return "[" + ",".join(value_text(x) for x in v) + "]"
+    items = sorted(v.items(), key=lambda kv: kv[0].encode("utf-8"))
+    return "{" + ",".join(quoted(k) + ":" + value_text(x) for k, x in items) + "}"
+
+
+def located(doc) -> list:
+    lines, feature_index, position_index = [], -1, 0
+
+    def place():
+        return "document" if feature_index < 0 else "feature %08d" % feature_index
+
+    def positions(c):
+        nonlocal position_index
+        if isinstance(c, list) and len(c) >= 2 and isinstance(c[0], (int, float)) and not isinstance(c[0], bool):
+            lines.append("%s position %08d\t%r %r" % (place(), position_index, float(c[0]), float(c[1])))
+            position_index += 1
+        elif isinstance(c, list):
+            for x in c:
+                positions(x)
+
+    def geometry(g):
+        if isinstance(g, dict):
+            for m in g.get("geometries") or []:
+                geometry(m)
+            positions(g.get("coordinates"))
+
+    def feature(f):
+        nonlocal feature_index, position_index
+        feature_index, position_index = feature_index + 1, 0
+        geometry(f.get("geometry"))
+        for k, v in (f.get("properties") or {}).items():
+            lines.append("%s properties.%s\t%s" % (place(), k, value_text(v)))
+
+    t = doc.get("type")
+    if t == "FeatureCollection":
+        for f in doc.get("features", []):
+            feature(f)
+    elif t == "Feature":
+        feature(doc)
+    else:
+        geometry(doc)
+    return sorted(lines)
+
+
 # ---- The implementation under test -----------------------------------------------------
 def parse(data: bytes):
     return json.loads(data)
@@ -112,6 +174,9 @@ def main() -> int:
             return 0
         if cmd[0] == "digest":
             print("digest " + digest(parse(data)), flush=True)
+        elif cmd[0] == "elements":
+            sys.stdout.write("".join("element " + e + "\n" for e in located(parse(data))))
+            print("end", flush=True)
         elif cmd[0] == "run" and len(cmd) == 2:
             n = int(cmd[1])
             t0 = time.perf_counter_ns()
