@@ -5,6 +5,8 @@
 // and point a manifest (manifest.json beside this file) at it. The runner starts
 // `node geojson_parse.js --dataset PATH` and speaks the external protocol on stdin/stdout:
 // `ready`; `digest` -> `digest features=F positions=P properties=Q checksum=HEX`;
+// `elements` -> `element LOCATION<tab>VALUE` lines, then `end` (asked only when the digest
+// differs from Graticule's, so the runner can name the first place the results part);
 // `run N` -> `ns T`; `quit`. See Benchmarks/Templates/README.md.
 'use strict';
 const fs = require('fs');
@@ -65,6 +67,68 @@ function digest(doc) {
     return Object.entries(counts).map(([k, v]) => k + '=' + v).join(' ') + ' checksum=' + sum.toString(16).padStart(16, '0');
 }
 
+// ---- Located elements (the answer to `elements`), in the text Graticule writes ----------
+// A number as Graticule writes it: the shortest round-trip digits, plain from 1e-4 up to
+// 1e16 (with `.0` for whole numbers), otherwise with an exponent of at least two digits.
+function numberText(x) {
+    if (Object.is(x, -0)) return '-0.0';
+    const [m, e] = x.toExponential().split('e');
+    const exp = parseInt(e, 10);
+    const sign = m.startsWith('-') ? '-' : '';
+    const digits = m.replace('-', '').replace('.', '');
+    if (exp >= -4 && exp < 16) {
+        if (exp < 0) return sign + '0.' + '0'.repeat(-exp - 1) + digits;
+        return sign + digits.slice(0, exp + 1).padEnd(exp + 1, '0') + '.' + (digits.slice(exp + 1) || '0');
+    }
+    const mantissa = digits.length > 1 ? digits[0] + '.' + digits.slice(1) : digits;
+    return sign + mantissa + 'e' + (exp < 0 ? '-' : '+') + String(Math.abs(exp)).padStart(2, '0');
+}
+function quoted(s) {
+    const esc = { '"': '\\"', '\\': '\\\\', '\n': '\\n', '\r': '\\r', '\t': '\\t', '\0': '\\0' };
+    let out = '"';
+    for (const ch of s) {
+        const c = ch.codePointAt(0);
+        out += esc[ch] || (c < 0x20 || c === 0x7f ? '\\u{' + c.toString(16).toUpperCase().padStart(2, '0') + '}' : ch);
+    }
+    return out + '"';
+}
+function valueText(v) {
+    if (v === null) return 'null';
+    if (typeof v === 'boolean') return v ? 'true' : 'false';
+    if (typeof v === 'number') return numberText(v);
+    if (typeof v === 'string') return quoted(v);
+    if (Array.isArray(v)) return '[' + v.map(valueText).join(',') + ']';
+    const keys = Object.keys(v).sort((a, b) => Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8')));
+    return '{' + keys.map(k => quoted(k) + ':' + valueText(v[k])).join(',') + '}';
+}
+function located(doc) {
+    const lines = [];
+    let featureIndex = -1, positionIndex = 0;
+    const pad = n => String(n).padStart(8, '0');
+    const place = () => featureIndex < 0 ? 'document' : 'feature ' + pad(featureIndex);
+    const positions = c => {
+        if (!Array.isArray(c)) return;
+        if (c.length >= 2 && typeof c[0] === 'number') {
+            lines.push(place() + ' position ' + pad(positionIndex++) + '\t' + numberText(c[0]) + ' ' + numberText(c[1]));
+        } else c.forEach(positions);
+    };
+    const geometry = g => {
+        if (!g || typeof g !== 'object') return;
+        (g.geometries || []).forEach(geometry);
+        positions(g.coordinates);
+    };
+    const feature = f => {
+        featureIndex++;
+        positionIndex = 0;
+        geometry(f.geometry);
+        for (const [k, v] of Object.entries(f.properties || {})) lines.push(place() + ' properties.' + k + '\t' + valueText(v));
+    };
+    if (doc.type === 'FeatureCollection') (doc.features || []).forEach(feature);
+    else if (doc.type === 'Feature') feature(doc);
+    else geometry(doc);
+    return lines.sort((a, b) => Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8')));
+}
+
 // ---- The implementation under test ------------------------------------------------------
 function parse(text) { return JSON.parse(text); }
 
@@ -81,6 +145,10 @@ readline.createInterface({ input: process.stdin, terminal: false }).on('line', l
     const cmd = line.trim().split(/\s+/);
     if (cmd[0] === 'quit') process.exit(sink < 0 ? 1 : 0);
     else if (cmd[0] === 'digest') console.log('digest ' + digest(parse(data)));
+    else if (cmd[0] === 'elements') {
+        process.stdout.write(located(parse(data)).map(e => 'element ' + e + '\n').join(''));
+        console.log('end');
+    }
     else if (cmd[0] === 'run' && cmd.length === 2) {
         const n = parseInt(cmd[1], 10);
         const t0 = process.hrtime.bigint();
