@@ -253,7 +253,8 @@ public enum ResultDigests {
     }
 
     /// The values of a packed varint stream (`pbf.varint.decode`): count `values`, each
-    /// value an element `v` + its 8 bytes, little-endian.
+    /// value an element `v` + its 8 bytes, little-endian; located as `value NNNNNNNN<tab>V`
+    /// in stream order.
     public static func varints(_ values: [UInt64]) -> ResultCheck {
         var acc = ResultDigest.Accumulator(counts: ["values"])
         var bytes: [UInt8] = []
@@ -264,7 +265,8 @@ public enum ResultDigests {
             withUnsafeBytes(of: v.littleEndian) { bytes.append(contentsOf: $0) }
             acc.add(element: bytes)
         }
-        return ResultCheck(digest: acc.digest)
+        return ResultCheck(digest: acc.digest,
+                           locatedElements: { values.enumerated().map { "value \(padded($0.offset))\t\($0.element)" } })
     }
 
     /// A camera's tiles: each tile with its world copy (`wrap`) and overscaled zoom.

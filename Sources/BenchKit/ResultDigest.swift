@@ -192,9 +192,12 @@ public struct ResultCheck: @unchecked Sendable {
         return nil
     }
 
-    /// For values that are the same count of numbers: the largest distance in ULPs.
+    /// For values that are the same count of floating-point numbers (written with a point or
+    /// an exponent; integers are not doubles): the largest distance in ULPs.
     static func ulpNote(_ x: Substring, _ y: Substring) -> String {
-        let a = x.split(separator: " ").map { Double($0) }, b = y.split(separator: " ").map { Double($0) }
+        let xs = x.split(separator: " "), ys = y.split(separator: " ")
+        guard (xs + ys).allSatisfy({ $0.contains(".") || $0.contains("e") }) else { return "" }
+        let a = xs.map { Double($0) }, b = ys.map { Double($0) }
         guard !a.isEmpty, a.count == b.count, !a.contains(nil), !b.contains(nil) else { return "" }
         var most: UInt64 = 0
         for (p, q) in zip(a, b) { most = max(most, ulpDistance(p!, q!)) }

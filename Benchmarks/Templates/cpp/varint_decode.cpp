@@ -3,7 +3,8 @@
 // Copy this file, replace `decode_all` with your decoder, build it (run.sh does, with g++),
 // and point a manifest (manifest.json beside this file) at it. The runner starts
 // `PROGRAM --dataset PATH` and speaks the external protocol on stdin/stdout: `ready`;
-// `digest` -> `digest values=N checksum=HEX`; `run N` -> `ns T`; `quit`.
+// `digest` -> `digest values=N checksum=HEX`; `elements` (after a digest that differs)
+// -> `element value NNNNNNNN<tab>V` lines, then `end`; `run N` -> `ns T`; `quit`.
 // See Benchmarks/Templates/README.md.
 #include <chrono>
 #include <cinttypes>
@@ -71,12 +72,18 @@ int main(int argc, char** argv) {
                 count++;
             });
             std::printf("digest values=%" PRIu64 " checksum=%016" PRIx64 "\n", count, sum);
+        } else if (line == "elements") {
+            // Asked only when the digest differs: each value with its place, as Graticule
+            // writes it (`value NNNNNNNN<tab>V`), so the runner names the first that differs.
+            uint64_t index = 0;
+            decode_all(bytes, [&](uint64_t v) { std::printf("element value %08" PRIu64 "\t%" PRIu64 "\n", index++, v); });
+            std::printf("end\n");
         } else if (line.rfind("run ", 0) == 0) {
             long n = std::stol(line.substr(4));
             auto t0 = std::chrono::steady_clock::now();
             for (long k = 0; k < n; k++) decode_all(bytes, [&](uint64_t v) { sink += v; });
             auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0).count();
-            std::printf("ns %lld\n", (long long)ns);
+            std::printf("ns %lld\n", (long long)(ns > 0 ? ns : 1));
         } else {
             std::printf("error unexpected command '%s'\n", line.c_str());
             return 2;
