@@ -48,17 +48,10 @@ struct Report: ParsableCommand {
         let page = HTMLReport.render(runs.last!, history: Array(runs.dropLast()), tables: tables)
         do { try FileIO.writeText(html, page) } catch { fail("cannot write \(html): \(error)") }
         if let merged {
-            var header: String?
-            var out = ""
-            for p in reports {
-                guard let text = try? String(contentsOfFile: p, encoding: .utf8) else { fail("cannot read \(p)") }
-                var lines = text.split(separator: "\n", omittingEmptySubsequences: true)
-                guard let h = lines.first else { continue }
-                if header == nil { header = String(h); out += h + "\n" }
-                else if String(h) != header { fail("\(p): its columns differ from \(reports[0])'s; cannot merge") }
-                lines.removeFirst()
-                for l in lines { out += l + "\n" }
-            }
+            // Written from the reports as read, in the current schema (an older report's
+            // rows are converted: `role` inferred), so runs of either schema merge.
+            var out = CSV.record(RunReport.columns)
+            for r in runs { out += r.csv().drop { $0 != "\n" }.dropFirst() }
             do { try FileIO.writeText(merged, out) } catch { fail("cannot write \(merged): \(error)") }
             print("wrote \(merged) (\(reports.count) runs)")
         }
