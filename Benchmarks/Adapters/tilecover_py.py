@@ -55,11 +55,14 @@ def main() -> int:
         def op():
             return len(burntiles.burn(polys, zoom))
 
-        def digest():
-            tiles = []
+        def tiles():
+            out = []
             for f in polys:
-                tiles.extend((int(z), int(x), int(y)) for x, y, z in burntiles.burn([f], zoom))
-            return tiles_digest(tiles)
+                out.extend((int(z), int(x), int(y)) for x, y, z in burntiles.burn([f], zoom))
+            return out
+
+        def digest():
+            return tiles_digest(tiles())
     elif library == "mercantile" and kind == "points":
         try:
             import mercantile
@@ -78,13 +81,17 @@ def main() -> int:
         def op():
             return len({tile(p[0], p[1], zoom) for p in pts})
 
+        def tiles():
+            return [(t.z, t.x, t.y) for t in {tile(p[0], p[1], zoom) for p in pts}]
+
         def digest():
-            return tiles_digest((t.z, t.x, t.y) for t in {tile(p[0], p[1], zoom) for p in pts})
+            return tiles_digest(tiles())
     else:
         print(f"error unknown library/kind {library} {kind}", flush=True)
         return 2
     print(f"# {op()} tiles", file=sys.stderr, flush=True)  # fail at setup, not while timing
-    return serve(op, digest=digest)
+    # `elements`: the tiles as sorted z/x/y text, as Graticule lists them.
+    return serve(op, digest=digest, elements=lambda: sorted(f"{z}/{x}/{y}" for z, x, y in tiles()))
 
 if __name__ == "__main__":
     sys.exit(main())
