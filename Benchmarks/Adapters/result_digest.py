@@ -74,17 +74,16 @@ class Digest:
         return " ".join([f"{n}={c}" for n, c in zip(self.names, self.counts)] + [f"checksum={self.checksum:016x}"])
 
 
-def geojson_digest(doc) -> str:
-    """`geojson.parse`: counts features, positions and properties; elements are every
-    position (`c`, x, y) and every member of a feature's properties (`p`, key, value)."""
-    d = Digest("features", "positions", "properties")
+def walk_geojson(doc, feature, position, prop) -> None:
+    """Visits a GeoJSON document as the digests see it: `feature()` at each Feature,
+    `position(x, y)` at each position of its geometry (a collection's members in order;
+    altitude left out), `prop(key, value)` at each member of its properties."""
 
     def coordinates(c):
         if not isinstance(c, list):
             return
         if len(c) >= 2 and _is_number(c[0]) and _is_number(c[1]):
-            d.count(1)
-            d.add(b"c" + _double(c[0]) + _double(c[1]))
+            position(c[0], c[1])
         else:
             for x in c:
                 coordinates(x)
@@ -97,26 +96,41 @@ def geojson_digest(doc) -> str:
         if "coordinates" in g:
             coordinates(g["coordinates"])
 
-    def feature(f):
+    def one(f):
         if not isinstance(f, dict):
             return
-        d.count(0)
+        feature()
         geometry(f.get("geometry"))
         props = f.get("properties")
         if isinstance(props, dict):
             for k, v in props.items():
-                d.count(2)
-                d.add(b"p" + _string(k) + encode_value(v))
+                prop(k, v)
 
     if isinstance(doc, dict):
         t = doc.get("type")
         if t == "FeatureCollection":
             for f in doc.get("features") or []:
-                feature(f)
+                one(f)
         elif t == "Feature":
-            feature(doc)
+            one(doc)
         else:
             geometry(doc)
+
+
+def geojson_digest(doc) -> str:
+    """`geojson.parse`: counts features, positions and properties; elements are every
+    position (`c`, x, y) and every member of a feature's properties (`p`, key, value)."""
+    d = Digest("features", "positions", "properties")
+
+    def position(x, y):
+        d.count(1)
+        d.add(b"c" + _double(x) + _double(y))
+
+    def prop(k, v):
+        d.count(2)
+        d.add(b"p" + _string(k) + encode_value(v))
+
+    walk_geojson(doc, lambda: d.count(0), position, prop)
     return d.text()
 
 
@@ -189,42 +203,16 @@ def geojson_located(doc) -> list:
         f = state["feature"]
         return "document" if f < 0 else "feature %08d" % f
 
-    def coordinates(c):
-        if not isinstance(c, list):
-            return
-        if len(c) >= 2 and _is_number(c[0]) and _is_number(c[1]):
-            lines.append("%s position %08d\t%s %s" % (place(), state["position"], _number_text(c[0]), _number_text(c[1])))
-            state["position"] += 1
-        else:
-            for x in c:
-                coordinates(x)
-
-    def geometry(g):
-        if not isinstance(g, dict):
-            return
-        for m in g.get("geometries") or []:
-            geometry(m)
-        if "coordinates" in g:
-            coordinates(g["coordinates"])
-
-    def feature(f):
-        if not isinstance(f, dict):
-            return
+    def feature():
         state["feature"] += 1
         state["position"] = 0
-        geometry(f.get("geometry"))
-        props = f.get("properties")
-        if isinstance(props, dict):
-            for k, v in props.items():
-                lines.append("%s properties.%s\t%s" % (place(), k, value_text(v)))
 
-    if isinstance(doc, dict):
-        t = doc.get("type")
-        if t == "FeatureCollection":
-            for f in doc.get("features") or []:
-                feature(f)
-        elif t == "Feature":
-            feature(doc)
-        else:
-            geometry(doc)
+    def position(x, y):
+        lines.append("%s position %08d\t%s %s" % (place(), state["position"], _number_text(x), _number_text(y)))
+        state["position"] += 1
+
+    def prop(k, v):
+        lines.append("%s properties.%s\t%s" % (place(), k, value_text(v)))
+
+    walk_geojson(doc, feature, position, prop)
     return sorted(lines)

@@ -57,7 +57,7 @@ final class AllocationCounterTests: XCTestCase {
         let script = "printf 'allocator\\tjemalloc test\\nok\\tone\\t1\\t16\\t\\n'; echo 'out of luck' >&2; exit 3"
         let child = AllocationCounter.Child(executable: "/bin/sh", arguments: ["-c", script, "sh"],
                                             library: AllocationCounter.jemallocLibrary() ?? "/nonexistent-jemalloc.so")
-        let r = try AllocationCounter.measure([("one", 10), ("two", 10)], child: child, scratch: NSTemporaryDirectory() + "/graticule-alloc-test")
+        let r = try AllocationCounter.measure([("one", 10), ("two", 10)], child: child, scratch: try newFolder("graticule-alloc-test"))
         XCTAssertEqual(r.measured["one"], .init(counts: [1], bytes: [16], peaks: []))
         let why = try XCTUnwrap(r.errors["two"])
         XCTAssertTrue(why.contains("exit 3") && why.contains("out of luck"), why)
@@ -67,7 +67,7 @@ final class AllocationCounterTests: XCTestCase {
     func testChildWithoutJemallocIsNotTrusted() throws {
         let child = AllocationCounter.Child(executable: "/bin/sh", arguments: ["-c", "printf 'ok\\tone\\t1\\t16\\t\\n'", "sh"],
                                             library: "/nonexistent-jemalloc.so")
-        let r = try AllocationCounter.measure([("one", 10)], child: child, scratch: NSTemporaryDirectory() + "/graticule-alloc-test")
+        let r = try AllocationCounter.measure([("one", 10)], child: child, scratch: try newFolder("graticule-alloc-test"))
         XCTAssertTrue(r.measured.isEmpty)
         XCTAssertTrue(r.errors["one"]?.contains("not jemalloc") ?? false, "\(r.errors)")
     }
@@ -76,7 +76,7 @@ final class AllocationCounterTests: XCTestCase {
         let child = AllocationCounter.Child(executable: "/bin/true", arguments: [], library: nil)
         setenv("GRATICULE_JEMALLOC", "", 1)
         defer { unsetenv("GRATICULE_JEMALLOC") }
-        XCTAssertThrowsError(try AllocationCounter.measure([("one", 1)], child: child, scratch: NSTemporaryDirectory())) {
+        XCTAssertThrowsError(try AllocationCounter.measure([("one", 1)], child: child, scratch: try newFolder("graticule-alloc-test"))) {
             XCTAssertEqual($0 as? AllocationCounter.Failure, .noLibrary)
         }
     }
@@ -180,7 +180,7 @@ final class PreloadedJemallocTests: XCTestCase {
     /// The child's side of the protocol: the same workload through a request file, read
     /// back by the parser the parent uses; an unknown id gets an error line.
     func testServingRequests() throws {
-        let path = NSTemporaryDirectory() + "/graticule-alloc-requests-\(getpid()).tsv"
+        let path = try newFolder("graticule-alloc-requests") + "/requests.tsv"
         let id = Self.suite.cases[0].id.description
         try (("7\t" + id + "\n") + "3\tno|such|case|\n").write(toFile: path, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(atPath: path) }

@@ -6,17 +6,17 @@ import XCTest
 /// The external protocol, exercised with small Python programs written here.
 final class ExternalTests: XCTestCase {
     func write(_ name: String, _ source: String) throws -> String {
-        let path = NSTemporaryDirectory() + "/graticule-ext-\(name).py"
+        let path = try newFolder("graticule-ext") + "/\(name).py"
         try FileIO.writeText(path, source)
         return path
     }
 
-    func config() -> RunConfiguration {
+    func config() throws -> RunConfiguration {
         var c = RunConfiguration.quick
         c.warmupSeconds = 0.01
         c.minSamples = 5
         c.minSeconds = 0.01
-        c.scratchDirectory = NSTemporaryDirectory() + "/graticule-ext-scratch"
+        c.scratchDirectory = try newFolder("graticule-ext-scratch")
         return c
     }
 
@@ -36,7 +36,7 @@ final class ExternalTests: XCTestCase {
         let d = Dataset(name: "ext/data", kind: "bin") { ([UInt8](repeating: 7, count: 2000), 2000) }
         let c = BenchmarkCase(name: "sum", implementation: "python.sum", dataset: d,
                               body: .external(ExternalProgram(command: ["python3", script])))
-        let results = Runner(configuration: config()).run([c])
+        let results = Runner(configuration: try config()).run([c])
         let time = try XCTUnwrap(results.first { $0.metric == "time_ns" })
         // Measured, but without a digest its result was never compared: never `ok`.
         XCTAssertEqual(time.status, .unchecked, time.detail)
@@ -59,7 +59,7 @@ final class ExternalTests: XCTestCase {
         let d = Dataset(name: "ext/data", kind: "bin") { ([1], 1) }
         let c = BenchmarkCase(name: "sum", implementation: "python.broken", dataset: d,
                               body: .external(ExternalProgram(command: ["python3", script])))
-        let results = Runner(configuration: config()).run([c])
+        let results = Runner(configuration: try config()).run([c])
         let time = try XCTUnwrap(results.first { $0.metric == "time_ns" })
         XCTAssertEqual(time.status, .failed)
         XCTAssertTrue(time.detail.contains("dataset format not understood"), time.detail)
@@ -75,14 +75,14 @@ final class ExternalTests: XCTestCase {
         let d = Dataset(name: "ext/data", kind: "bin") { ([1], 1) }
         let c = BenchmarkCase(name: "sum", implementation: "python.bad", dataset: d,
                               body: .external(ExternalProgram(command: ["python3", script])))
-        let results = Runner(configuration: config()).run([c])
+        let results = Runner(configuration: try config()).run([c])
         let time = try XCTUnwrap(results.first { $0.metric == "time_ns" })
         XCTAssertEqual(time.status, .failed)
         XCTAssertTrue(time.detail.contains("expected ns T"), time.detail)
     }
 
     func testManifestRegistersOneCasePerMatchingDataset() throws {
-        let path = NSTemporaryDirectory() + "/graticule-manifest.json"
+        let path = try newFolder("graticule-manifest") + "/manifest.json"
         try FileIO.writeText(path, """
         {"benchmark": "json.parse", "implementation": "python.json", "datasetKinds": ["geojson"],
          "command": ["python3", "x.py"], "requires": "nothing"}
@@ -127,9 +127,7 @@ final class ExternalTests: XCTestCase {
 /// left (checked in the process table).
 final class ExternalIsolationTests: XCTestCase {
     func program(_ name: String, _ body: String) throws -> (script: String, pidFile: String) {
-        let dir = NSTemporaryDirectory() + "/graticule-isolation-\(getpid())-\(UInt32.random(in: 0 ... .max))"
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        addTeardownBlock { try? FileManager.default.removeItem(atPath: dir) }
+        let dir = try newFolder("graticule-isolation")
         let pidFile = dir + "/pids"
         let script = dir + "/\(name).py"
         try FileIO.writeText(script, """
@@ -147,14 +145,13 @@ final class ExternalIsolationTests: XCTestCase {
         return (script, pidFile)
     }
 
-    func run(_ script: String, timeout: Double = 1.5) -> [MetricResult] {
+    func run(_ script: String, timeout: Double = 1.5) throws -> [MetricResult] {
         var c = RunConfiguration.quick
         c.warmupSeconds = 0.01
         c.minSamples = 3
         c.minSeconds = 0.01
         c.maxSeconds = 0.5
-        c.scratchDirectory = NSTemporaryDirectory() + "/graticule-isolation-scratch-\(getpid())"
-        addTeardownBlock { try? FileManager.default.removeItem(atPath: c.scratchDirectory) }
+        c.scratchDirectory = try newFolder("graticule-isolation-scratch")
         let d = Dataset(name: "ext/data", kind: "bin") { ([1, 2, 3], 3) }
         let bcase = BenchmarkCase(name: "op", implementation: "misbehaving", dataset: d,
                                   body: .external(ExternalProgram(command: ["python3", script], sampleTimeout: timeout)))
@@ -188,7 +185,7 @@ final class ExternalIsolationTests: XCTestCase {
             os._exit(0)
         """)
         let start = Date()
-        let results = run(script)
+        let results = try run(script)
         let time = try XCTUnwrap(results.first { $0.metric == "time_ns" })
         XCTAssertEqual(time.status, .timeout, time.detail)
         XCTAssertLessThan(Date().timeIntervalSince(start), 20)
@@ -200,7 +197,7 @@ final class ExternalIsolationTests: XCTestCase {
             os.close(1)
             time.sleep(300)
         """)
-        let results = run(script)
+        let results = try run(script)
         let time = try XCTUnwrap(results.first { $0.metric == "time_ns" })
         XCTAssertEqual(time.status, .crash, time.detail)
         XCTAssertTrue(time.detail.contains("kept running"), time.detail)
@@ -214,7 +211,7 @@ final class ExternalIsolationTests: XCTestCase {
                 if line.startswith("quit"): break
                 print("ns 0", flush=True)
         """)
-        let results = run(script)
+        let results = try run(script)
         let time = try XCTUnwrap(results.first { $0.metric == "time_ns" })
         XCTAssertEqual(time.status, .failed, time.detail)
         XCTAssertTrue(time.detail.contains("1 or more"), time.detail)
@@ -230,7 +227,7 @@ final class ExternalIsolationTests: XCTestCase {
                 print("ns 1", flush=True)
         """)
         let start = Date()
-        let results = run(script)
+        let results = try run(script)
         XCTAssertLessThan(Date().timeIntervalSince(start), 20)
         let time = try XCTUnwrap(results.first { $0.metric == "time_ns" })
         XCTAssertEqual(time.status, .unchecked, time.detail)

@@ -6,13 +6,12 @@ import XCTest
 /// Result digests, result checks before timing, and external programs that crash, hang or
 /// answer wrongly.
 final class ResultCheckTests: XCTestCase {
-    func config() -> RunConfiguration {
+    func config() throws -> RunConfiguration {
         var c = RunConfiguration.quick
         c.warmupSeconds = 0.01
         c.minSamples = 3
         c.minSeconds = 0.01
-        c.scratchDirectory = NSTemporaryDirectory() + "/graticule-check-scratch"
-        try? FileManager.default.createDirectory(atPath: c.scratchDirectory, withIntermediateDirectories: true)
+        c.scratchDirectory = try newFolder("graticule-check-scratch")
         return c
     }
 
@@ -67,7 +66,7 @@ final class ResultCheckTests: XCTestCase {
         for (name, v) in [("graticule", UInt64(7)), ("right", 7), ("wrong", 8)] {
             suite.add("op", implementation: name, dataset: d, check: digest(v)) { _ in Workload { n in for i in 0..<n { blackHole(i) } } }
         }
-        let results = Runner(configuration: config()).run(suite.cases)
+        let results = Runner(configuration: try config()).run(suite.cases)
         func time(_ impl: String) -> MetricResult? { results.first { $0.metric == "time_ns" && $0.key.implementation == impl } }
         XCTAssertEqual(time("graticule")?.status, .ok)
         XCTAssertEqual(time("right")?.status, .ok)
@@ -80,7 +79,7 @@ final class ResultCheckTests: XCTestCase {
     /// is `timeout` within the ceiling, one with a wrong digest is `wrong`, and the others
     /// still run.
     func testExternalCrashHangAndWrongDigestAreIsolated() throws {
-        let script = NSTemporaryDirectory() + "/graticule-check-\(getpid()).py"
+        let script = try newFolder("graticule-check") + "/program.py"
         try FileIO.writeText(script, """
         import sys, time
         mode = sys.argv[1]
@@ -111,7 +110,7 @@ final class ResultCheckTests: XCTestCase {
                                                                     checksResult: true))))
         }
         let start = Date()
-        let results = Runner(configuration: config()).run(suite.cases)
+        let results = Runner(configuration: try config()).run(suite.cases)
         XCTAssertLessThan(Date().timeIntervalSince(start), 30, "a hang must be cut off by the sample ceiling")
         func time(_ impl: String) -> MetricResult? { results.first { $0.metric == "time_ns" && $0.key.implementation == impl } }
         XCTAssertEqual(time("py.ok")?.status, .ok)
@@ -122,8 +121,7 @@ final class ResultCheckTests: XCTestCase {
     }
 
     func testManifestWithSeveralBenchmarksAndStrictKeys() throws {
-        let path = NSTemporaryDirectory() + "/graticule-manifest-\(getpid()).json"
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        let path = try newFolder("graticule-manifest") + "/manifest.json"
         try FileIO.writeText(path, """
         {"implementation": "x", "command": ["sh"], "sampleTimeout": 5,
          "benchmarks": [{"benchmark": "a", "datasetKinds": ["k"], "arguments": ["1"], "checksResult": true},

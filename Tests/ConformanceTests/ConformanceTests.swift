@@ -41,8 +41,8 @@ final class ConformanceTests: XCTestCase {
     }
 
     func testMalformedFixtureFileIsAnError() throws {
-        let dir = NSTemporaryDirectory() + "/graticule-badsuite"
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let dir = try TestPaths.newFolder("graticule-badsuite")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
         try "id\tP1\tzz\taccept:u:0\n".write(toFile: dir + "/cases.tsv", atomically: true, encoding: .utf8)
         XCTAssertThrowsError(try PBFVarintSuite().loadCases(from: dir))
         XCTAssertThrowsError(try PBFVarintSuite().loadCases(from: dir + "/missing"))

@@ -18,3 +18,16 @@ public enum TestPaths {
         repositoryRoot + "/corpora/" + name
     }
 }
+
+extension TestPaths {
+    /// A new, empty folder of this test run's own under `$TMPDIR` (the name starts with
+    /// `prefix`; a random part makes it unique), made here: a test never relies on a folder
+    /// an earlier run left behind. Callers remove it when they are done.
+    public static func newFolder(_ prefix: String) throws -> String {
+        var root = NSTemporaryDirectory()
+        while root.count > 1 && root.hasSuffix("/") { root.removeLast() }
+        let dir = root + "/\(prefix)-\(getpid())-\(UInt64.random(in: 0 ... .max))"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        return dir
+    }
+}

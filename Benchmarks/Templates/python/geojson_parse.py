@@ -54,41 +54,56 @@ def value(v) -> bytes:
     return b"o" + struct.pack("<I", len(members)) + b"".join(text(k) + value(x) for k, x in members)
 
 
-def digest(doc) -> str:
-    counts = {"features": 0, "positions": 0, "properties": 0}
-    total = 0
-
+def walk(doc, feature, position, prop):
+    """Visits the document as the digest sees it: each feature, each position of its
+    geometry (x, y; altitude left out), each member of its properties."""
     def positions(c):
-        nonlocal total
         if isinstance(c, list) and len(c) >= 2 and isinstance(c[0], (int, float)) and not isinstance(c[0], bool):
-            counts["positions"] += 1
-            total += element_hash(b"c" + f64(c[0]) + f64(c[1]))
+            position(c[0], c[1])
         elif isinstance(c, list):
             for x in c:
                 positions(x)
 
     def geometry(g):
         if isinstance(g, dict):
-            positions(g.get("coordinates"))
             for m in g.get("geometries") or []:
                 geometry(m)
+            positions(g.get("coordinates"))
 
-    def feature(f):
-        nonlocal total
-        counts["features"] += 1
+    def one(f):
+        feature()
         geometry(f.get("geometry"))
         for k, v in (f.get("properties") or {}).items():
-            counts["properties"] += 1
-            total += element_hash(b"p" + text(k) + value(v))
+            prop(k, v)
 
     t = doc.get("type")
     if t == "FeatureCollection":
         for f in doc.get("features", []):
-            feature(f)
+            one(f)
     elif t == "Feature":
-        feature(doc)
+        one(doc)
     else:
         geometry(doc)
+
+
+def digest(doc) -> str:
+    counts = {"features": 0, "positions": 0, "properties": 0}
+    total = 0
+
+    def feature():
+        counts["features"] += 1
+
+    def position(x, y):
+        nonlocal total
+        counts["positions"] += 1
+        total += element_hash(b"c" + f64(x) + f64(y))
+
+    def prop(k, v):
+        nonlocal total
+        counts["properties"] += 1
+        total += element_hash(b"p" + text(k) + value(v))
+
+    walk(doc, feature, position, prop)
     return " ".join(f"{k}={v}" for k, v in counts.items()) + f" checksum={total & MASK:016x}"
 
 
@@ -119,36 +134,19 @@ def located(doc) -> list:
     def place():
         return "document" if feature_index < 0 else "feature %08d" % feature_index
 
-    def positions(c):
-        nonlocal position_index
-        if isinstance(c, list) and len(c) >= 2 and isinstance(c[0], (int, float)) and not isinstance(c[0], bool):
-            lines.append("%s position %08d\t%r %r" % (place(), position_index, float(c[0]), float(c[1])))
-            position_index += 1
-        elif isinstance(c, list):
-            for x in c:
-                positions(x)
-
-    def geometry(g):
-        if isinstance(g, dict):
-            for m in g.get("geometries") or []:
-                geometry(m)
-            positions(g.get("coordinates"))
-
-    def feature(f):
+    def feature():
         nonlocal feature_index, position_index
         feature_index, position_index = feature_index + 1, 0
-        geometry(f.get("geometry"))
-        for k, v in (f.get("properties") or {}).items():
-            lines.append("%s properties.%s\t%s" % (place(), k, value_text(v)))
 
-    t = doc.get("type")
-    if t == "FeatureCollection":
-        for f in doc.get("features", []):
-            feature(f)
-    elif t == "Feature":
-        feature(doc)
-    else:
-        geometry(doc)
+    def position(x, y):
+        nonlocal position_index
+        lines.append("%s position %08d\t%r %r" % (place(), position_index, float(x), float(y)))
+        position_index += 1
+
+    def prop(k, v):
+        lines.append("%s properties.%s\t%s" % (place(), k, value_text(v)))
+
+    walk(doc, feature, position, prop)
     return sorted(lines)
 
 
