@@ -15,6 +15,7 @@ import PackageDescription
 //   BenchKit                    benchmark runner (no dependency on the cores)
 //   Workloads                   the benchmark suites and their datasets (Benchmarks/Suites)
 //   Conformance                 suites as data, run against implementations
+//                               (ConformanceData: its own suites and rules, as resources)
 //   CorpusGenerators            seeded generators of the built-in datasets (corpora/Generators)
 //   GraticuleSupport            internal: files, tables, CSV, HTML, the seeded generator,
 //                               one subprocess line-protocol client (no product)
@@ -76,7 +77,15 @@ let package = Package(
         // BenchKit links no allocator: timing runs under the system's, and allocation metrics come
         // from a child process with jemalloc preloaded (AllocationCounter), found at run time.
         .target(name: "BenchKit", dependencies: ["GraticuleSupport"]),
-        .target(name: "Conformance", dependencies: ["PBF", "VectorTile", "GeoJSON", "GeoModel", "TileCover", "GraticuleSupport"]),
+        .target(name: "Conformance", dependencies: ["PBF", "VectorTile", "GeoJSON", "GeoModel", "TileCover", "GraticuleSupport", "ConformanceData"]),
+        // The project's own suites and the rule catalogue, as resources: `conform` finds them
+        // from any folder, beside any executable that links Conformance.
+        .target(
+            name: "ConformanceData",
+            path: "corpora/conformance",
+            sources: ["ConformanceData.swift"],
+            resources: [.copy("rules.tsv"), .copy("pbf-varint"), .copy("geojson-seq"), .copy("tile-math")]
+        ),
         .target(
             name: "CorpusGenerators",
             dependencies: ["PBF", "GraticuleSupport"],
@@ -116,7 +125,7 @@ let package = Package(
         .testTarget(name: "DatasetProfileTests", dependencies: ["DatasetProfile", "TileCover", "GeoModel", "CorpusGenerators", "TileArchive", "GeoJSON", "CSQLite"]),
         .testTarget(name: "BenchKitTests", dependencies: ["BenchKit", "GraticuleSupport", "GraticuleTestSupport"]),
         .testTarget(name: "GraticuleSupportTests", dependencies: ["GraticuleSupport"]),
-        .testTarget(name: "ConformanceTests", dependencies: ["Conformance", "GraticuleSupport", "PBF", "VectorTile", "GeoJSON", "GeoModel", "GraticuleTestSupport"]),
+        .testTarget(name: "ConformanceTests", dependencies: ["Conformance", "ConformanceData", "GraticuleSupport", "PBF", "VectorTile", "GeoJSON", "GeoModel", "GraticuleTestSupport"]),
         .testTarget(name: "CorpusGeneratorsTests", dependencies: ["CorpusGenerators", "PBF", "VectorTile", "GraticuleSupport"]),
         .testTarget(name: "PackageStructureTests", dependencies: ["GraticuleTestSupport"]),
         .testTarget(name: "GraticuleToolTests", dependencies: ["GraticuleTool", "CorpusGenerators", "GeoJSON", "GeoModel", "SourceDiff"]),

@@ -26,9 +26,18 @@ code=0
   --output "$out/alone.csv" > "$out/alone.txt" 2>&1 || code=$?
 [ "$code" -eq 1 ] && grep -q 'wrong: tilecover.polygon|example.one-tile-short|.*first difference' "$out/alone.txt" \
   || { cat "$out/alone.txt"; echo "an outside implementation timed alone must still be checked (exit $code)"; exit 1; }
-"$bin" conform --suite geojsonhint --corpora "$shared/corpora" --rules "$root/corpora/conformance/rules.tsv" \
+"$bin" conform --suite geojsonhint --corpora "$shared/corpora" \
   --implementation graticule --implementation all --output "$out/conform.csv" > "$out/conform.txt" 2>&1 \
   || { cat "$out/conform.txt"; exit 1; }
+# Found from anywhere: from the example's folder, with neither --corpora nor --rules, conform
+# finds Graticule's own suites (package resources) and its whole rule catalogue.
+rules=$(awk -F'\t' '!/^#/ && $1 != "id" && NF == 5' "$root/corpora/conformance/rules.tsv" | wc -l)
+"$bin" conform --output "$out/conform-all.csv" > "$out/conform-all.txt" 2>&1 || { cat "$out/conform-all.txt"; exit 1; }
+for s in pbf-varint geojson-seq tile-math; do
+  grep -q "^$s  *graticule " "$out/conform-all.txt" || { cat "$out/conform-all.txt"; echo "conform from the example package lost $s"; exit 1; }
+done
+grep -q "^rules: $rules in Graticule's catalogue" "$out/conform-all.txt" \
+  || { cat "$out/conform-all.txt"; echo "conform from the example package must find all $rules rules"; exit 1; }
 
 # Gate your own implementation (README): the example's parser is a candidate, gated by
 # default. Base, base again and head with 10% more work injected into it.

@@ -1,3 +1,5 @@
+import ConformanceData
+
 /// Every suite `graticule conform` knows: where its fixtures live by default and the
 /// implementations that run in process.
 public enum ConformanceRegistry {
@@ -12,7 +14,8 @@ public enum ConformanceRegistry {
         public enum Folder: Equatable, Sendable {
             /// `<corpora>/<name>`, where corpora defaults to `../shared/corpora`.
             case shared(String)
-            /// A path relative to the package root.
+            /// One of Graticule's own suites, by its folder name in `ConformanceData`
+            /// (package resources, found from any working folder).
             case project(String)
         }
 
@@ -20,13 +23,13 @@ public enum ConformanceRegistry {
         public func path(corpora: String) -> String {
             switch folder {
             case .shared(let n): return corpora + "/" + n
-            case .project(let p): return p
+            case .project(let n): return (ConformanceData.folder ?? ConformanceData.missingFolder) + "/" + n
             }
         }
     }
 
     public static var entries: [Entry] { [
-        Entry(name: "pbf-varint", folder: .project("corpora/conformance/pbf-varint"), make: { PBFVarintSuite() },
+        Entry(name: "pbf-varint", folder: .project("pbf-varint"), make: { PBFVarintSuite() },
               implementations: [("graticule", { PBFVarintSuite.graticule })]),
         Entry(name: "mvt-fixtures", folder: .shared("mvt-fixtures"), make: { MVTFixturesSuite() },
               implementations: [("graticule", { MVTFixturesSuite.graticule })]),
@@ -44,7 +47,7 @@ public enum ConformanceRegistry {
               make: { GeoJSONInvalidGeometrySuite() }, implementations: [("graticule", { GeoJSONVerdicts.implementation })]),
         Entry(name: "geojson-rewind", folder: .shared("geojson-rewind"), make: { GeoJSONRewindSuite() },
               implementations: [("graticule", { GeoJSONRewindSuite.graticule })]),
-        Entry(name: "geojson-seq", folder: .project("corpora/conformance/geojson-seq"), make: { GeoJSONSeqSuite() },
+        Entry(name: "geojson-seq", folder: .project("geojson-seq"), make: { GeoJSONSeqSuite() },
               implementations: [("graticule", { GeoJSONSeqSuite.graticule })]),
         Entry(name: "turf", folder: .shared("turf"), make: { TurfSamplesSuite() },
               implementations: [("graticule", { TurfSamplesSuite.graticule })]),
@@ -52,7 +55,7 @@ public enum ConformanceRegistry {
               implementations: [("graticule", { TileCoverSuite.graticule })]),
         Entry(name: "supermercado", folder: .shared("supermercado"), make: { SupermercadoSuite() },
               implementations: [("graticule", { SupermercadoSuite.graticule })]),
-        Entry(name: "tile-math", folder: .project("corpora/conformance/tile-math"), make: { TileMathSuite() },
+        Entry(name: "tile-math", folder: .project("tile-math"), make: { TileMathSuite() },
               implementations: [("graticule", { TileMathSuite.graticule })]),
     ] }
 

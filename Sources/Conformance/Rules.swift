@@ -1,3 +1,4 @@
+import ConformanceData
 import Foundation
 
 /// One rule of the spec checklists, as listed in `corpora/conformance/rules.tsv`.
@@ -36,8 +37,9 @@ public enum RuleCatalog {
         }
     }
 
-    /// Default location, relative to the package root.
-    public static let defaultPath = "corpora/conformance/rules.tsv"
+    /// The catalogue shipped with Graticule (a package resource, found from any working
+    /// folder); its source is `corpora/conformance/rules.tsv`.
+    public static var defaultPath: String { (ConformanceData.folder ?? ConformanceData.missingFolder) + "/rules.tsv" }
 
     /// Parses the catalogue: `#` comments, one header line starting with `id`, then rules.
     public static func parse(_ text: String) throws(Error) -> [SpecRule] {
@@ -54,7 +56,7 @@ public enum RuleCatalog {
         return rules
     }
 
-    public static func load(path: String = defaultPath) throws(Error) -> [SpecRule] {
+    public static func load(path: String) throws(Error) -> [SpecRule] {
         guard let data = FileManager.default.contents(atPath: path) else { throw .unreadable(path) }
         return try parse(String(decoding: data, as: UTF8.self))
     }

@@ -30,8 +30,8 @@ struct Conform: ParsableCommand {
     @Option(help: "Directory holding the suite's fixtures (with --suite; default: its registered folder).")
     var path: String?
 
-    @Option(help: "Shared corpora directory for the default suite folders.")
-    var corpora = "../shared/corpora"
+    @Option(help: "Shared corpora directory for the default suite folders (default: $GRATICULE_CORPORA, else ../shared/corpora from here, else beside Graticule's checkout).")
+    var corpora: String?
 
     @Option(help: "In-process implementation to run (repeatable); `all` runs every one each suite has.")
     var implementation: [String] = []
@@ -45,7 +45,7 @@ struct Conform: ParsableCommand {
     @Option(help: "Seconds an external program may take on one case (default: the manifest's, else \(Int(ExternalConformanceManifest.defaultTimeout))).")
     var timeout: Double?
 
-    @Option(help: "Rule catalogue (default \(RuleCatalog.defaultPath), relative to the package root; without it the rule summary is left out).")
+    @Option(help: "Rule catalogue (default: the one shipped with Graticule, corpora/conformance/rules.tsv).")
     var rules: String?
 
     @Option(help: "Verdict CSV path (the rule summary and the table go beside it).")
@@ -115,12 +115,10 @@ struct Conform: ParsableCommand {
             return
         }
         if let timeout, !(timeout.isFinite && timeout > 0) { fail("--timeout must be a positive number of seconds, got \(timeout)") }
-        var catalogue: [SpecRule] = []
-        let rulesPath = rules ?? RuleCatalog.defaultPath
-        do { catalogue = try RuleCatalog.load(path: rulesPath) } catch {
-            if rules != nil { fail("\(error)") }
-            printErr("graticule: no rule catalogue at \(rulesPath) (run from the package root or give --rules); rule summary left out")
-        }
+        let catalogue: [SpecRule]
+        do { catalogue = try RuleCatalog.load(path: rules ?? RuleCatalog.defaultPath) } catch { fail("\(error)") }
+        let rulesPath = rules ?? "Graticule's catalogue"
+        let corpora = self.corpora ?? SharedFolders.corpora()
 
         for p in [output, junit, markdown].compactMap({ $0 }) {
             do { try FileIO.checkWritable(p) } catch { fail("\(error)") }
@@ -133,16 +131,20 @@ struct Conform: ParsableCommand {
             selected = [(e, path ?? e.path(corpora: corpora))]
         } else {
             if path != nil { fail("--path needs --suite") }
+            var skipped: [String] = []
             for e in ConformanceRegistry.entries {
                 let p = e.path(corpora: corpora)
                 var isDir: ObjCBool = false
                 if FileManager.default.fileExists(atPath: p, isDirectory: &isDir), isDir.boolValue {
                     selected.append((e, p))
-                } else if !quiet {
-                    print("skip \(e.name): no fixtures at \(p)")
+                } else {
+                    skipped.append(e.name)
                 }
             }
-            guard !selected.isEmpty else { fail("no suite fixtures found (corpora: \(corpora))") }
+            if !skipped.isEmpty && !quiet {
+                print("skip \(skipped.joined(separator: ", ")): \(SharedFolders.missingCorpora(corpora))")
+            }
+            guard !selected.isEmpty else { fail("no suite fixtures found; " + SharedFolders.missingCorpora(corpora)) }
         }
 
         let wanted = implementation.isEmpty ? ["graticule"] : implementation
@@ -243,7 +245,7 @@ struct Conform: ParsableCommand {
             print("rules no case exercises yet: " + missing.map(\.rule.id).joined(separator: " "))
         }
         if !coverage.unknown.isEmpty {
-            if !catalogue.isEmpty { printErr("graticule: cases cite rules missing from \(rulesPath): \(coverage.unknown.joined(separator: " "))") }
+            printErr("graticule: cases cite rules missing from \(rulesPath): \(coverage.unknown.joined(separator: " "))")
         }
         print("verdicts: \(output); rules: \(stem).rules.csv; table: \(stem).matrix.csv")
         if !startFailures.isEmpty {

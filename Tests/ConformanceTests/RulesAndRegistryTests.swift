@@ -1,3 +1,4 @@
+import ConformanceData
 import GraticuleTestSupport
 import Foundation
 import XCTest
@@ -10,7 +11,7 @@ final class RulesAndRegistryTests: XCTestCase {
     }
     var shared: String { root + "/../shared" }
 
-    func catalogue() throws -> [SpecRule] { try RuleCatalog.load(path: root + "/" + RuleCatalog.defaultPath) }
+    func catalogue() throws -> [SpecRule] { try RuleCatalog.load(path: root + "/corpora/conformance/rules.tsv") }
 
     func testCatalogueParsesAndRejectsMalformedLines() throws {
         let rules = try catalogue()
@@ -62,7 +63,7 @@ final class RulesAndRegistryTests: XCTestCase {
         for e in ConformanceRegistry.entries {
             let dir: String
             switch e.folder {
-            case .project(let p): dir = root + "/" + p
+            case .project(let n): dir = root + "/corpora/conformance/" + n
             case .shared(let n): dir = shared + "/corpora/" + n
             }
             guard FileManager.default.fileExists(atPath: dir) else { continue }
@@ -157,5 +158,27 @@ final class RulesAndRegistryTests: XCTestCase {
             XCTAssertTrue(m.suites.allSatisfy { ConformanceRegistry.names.contains($0) }, "\(n): unknown suite")
         }
         XCTAssertThrowsError(try ExternalConformanceManifest.load(path: "/nonexistent.json"))
+    }
+}
+
+/// Graticule's own suites and rule catalogue are found without the working folder's help.
+final class ConformanceDataTests: XCTestCase {
+    /// The located folder is a copy of corpora/conformance (the resource bundle beside the
+    /// test binary), byte for byte, and is not found through the working folder.
+    func testBundledDataEqualsTheSources() throws {
+        let folder = try XCTUnwrap(ConformanceData.folder, ConformanceData.missingFolder)
+        XCTAssertTrue(folder.hasPrefix("/"), folder)
+        let source = TestPaths.repositoryRoot + "/corpora/conformance"
+        for file in ["rules.tsv", "pbf-varint/cases.tsv", "geojson-seq/cases.tsv", "tile-math/cases.tsv"] {
+            let bundled = try XCTUnwrap(FileManager.default.contents(atPath: folder + "/" + file), "\(folder)/\(file)")
+            XCTAssertEqual(bundled, FileManager.default.contents(atPath: source + "/" + file), file)
+        }
+        XCTAssertEqual(RuleCatalog.defaultPath, folder + "/rules.tsv")
+        XCTAssertGreaterThanOrEqual(try RuleCatalog.load(path: RuleCatalog.defaultPath).count, 114)
+        for e in ConformanceRegistry.entries {
+            guard case .project(let n) = e.folder else { continue }
+            XCTAssertEqual(e.path(corpora: "/nowhere"), folder + "/" + n)
+            XCTAssertFalse(try e.make().loadCases(from: e.path(corpora: "/nowhere")).isEmpty, n)
+        }
     }
 }
