@@ -1,14 +1,15 @@
 #!/usr/bin/env python3
-"""Checks that a graticule report CSV (and its samples file) follows schema version 3.
+"""Checks that a graticule report CSV (and its samples file) follows schema version 4.
 
 Usage: check_report.py REPORT.csv [--require-metric NAME]... [--require-impl NAME]...
 Exits 1 with a message per violation. Timing values are never judged, only their form.
 """
 import csv
+import re
 import math
 import sys
 
-COLUMNS = ("schema_version,run_id,timestamp,git_commit,git_dirty,toolchain,build_configuration,"
+COLUMNS = ("schema_version,run_id,timestamp,tool_version,git_commit,git_dirty,toolchain,build_configuration,"
            "cpu_model,cpu_count,os,kernel,load_average,allocator,benchmark,implementation,role,dataset,"
            "dataset_bytes,dataset_items,parameters,metric,status,samples,iterations_per_sample,min,"
            "p25,median,p75,p90,p99,max,mean,stddev,cv,ci95_low,ci95_high,reference,ratio_to_reference,"
@@ -28,7 +29,7 @@ def main(argv):
     with open(path, newline="") as f:
         rows = list(csv.reader(f))
     if not rows or rows[0] != COLUMNS:
-        print(f"{path}: header differs from schema 3", file=sys.stderr)
+        print(f"{path}: header differs from schema 4", file=sys.stderr)
         return 1
     body = [dict(zip(COLUMNS, r)) for r in rows[1:]]
     if not body:
@@ -38,8 +39,10 @@ def main(argv):
         if len(raw) != len(COLUMNS):
             errors.append(f"{where}: {len(raw)} fields")
             continue
-        if r["schema_version"] != "3":
+        if r["schema_version"] != "4":
             errors.append(f"{where}: schema_version {r['schema_version']}")
+        if not re.fullmatch(r"[0-9]+\.[0-9]+\.[0-9]+", r["tool_version"]):
+            errors.append(f"{where}: tool_version {r['tool_version']!r} is not a semantic version")
         if r["metric"] not in METRICS:
             errors.append(f"{where}: unknown metric {r['metric']}")
         if r["status"] not in ("ok", "unsupported", "failed", "wrong", "crash", "timeout", "unchecked"):

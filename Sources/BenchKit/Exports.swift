@@ -24,6 +24,11 @@ public enum BenchmarkExports {
         return json(root)
     }
 
+    /// "Graticule 0.1.0", or "Graticule (version not recorded)" for a run read from an older report.
+    static func versionLabel(_ m: RunMetadata) -> String {
+        m.toolVersion.isEmpty ? "Graticule (version not recorded)" : "Graticule \(m.toolVersion)"
+    }
+
     /// github-action-benchmark's custom format: `[{name, unit, value, range, extra}]`, one
     /// entry per case and metric. The action takes one direction per file, so `lowerIsBetter`
     /// selects the metrics written: true gives the smaller-is-better ones (time, allocations,
@@ -38,7 +43,7 @@ public enum BenchmarkExports {
                 "unit": "x",
                 "value": q.value,
                 "range": "\(format(q.low))..\(format(q.high))",
-                "extra": "\(q.reference) time ÷ this time, 95% interval \(format(q.low))..\(format(q.high)); run \(report.metadata.runID), \(report.metadata.gitCommit)",
+                "extra": "\(q.reference) time ÷ this time, 95% interval \(format(q.low))..\(format(q.high)); run \(report.metadata.runID), \(report.metadata.gitCommit), \(versionLabel(report.metadata))",
             ])
         }
         for r in report.results where r.status == .ok {
@@ -48,7 +53,7 @@ public enum BenchmarkExports {
                 "unit": unit(metric),
                 "value": s.median,
                 "range": "\(format(s.ciLow))..\(format(s.ciHigh))",
-                "extra": "median of \(s.count) samples, 95% interval \(format(s.ciLow))..\(format(s.ciHigh)); run \(report.metadata.runID), \(report.metadata.gitCommit)",
+                "extra": "median of \(s.count) samples, 95% interval \(format(s.ciLow))..\(format(s.ciHigh)); run \(report.metadata.runID), \(report.metadata.gitCommit), \(versionLabel(report.metadata))",
             ])
         }
         return json(entries)
@@ -60,7 +65,7 @@ public enum BenchmarkExports {
     public static func markdown(_ report: RunReport, reference: String) -> String {
         let m = report.metadata
         var out = "## Graticule benchmark run\n\n"
-        out += "Commit `\(m.gitCommit.prefix(12))`\(m.gitDirty ? " (dirty)" : "") at \(m.timestamp), \(m.buildConfiguration) build, "
+        out += "\(versionLabel(m)), commit `\(m.gitCommit.prefix(12))`\(m.gitDirty ? " (dirty)" : "") at \(m.timestamp), \(m.buildConfiguration) build, "
         out += "\(cell(m.cpuModel)) × \(m.cpuCount), \(cell(m.allocator)).\n\n"
         var byCase: [CaseKey: [String: MetricResult]] = [:]
         for r in report.results { byCase[r.key, default: [:]][r.metric] = r }

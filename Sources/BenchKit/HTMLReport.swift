@@ -104,7 +104,7 @@ public enum HTMLReport {
         <table class="meta">
         """
         let meta: [(String, String)] = [
-            ("run", m.runID), ("time", m.timestamp), ("commit", m.gitCommit + (m.gitDirty ? " (dirty)" : "")),
+            ("run", m.runID), ("time", m.timestamp), ("graticule", m.toolVersion.isEmpty ? "not recorded" : m.toolVersion), ("commit", m.gitCommit + (m.gitDirty ? " (dirty)" : "")),
             ("build", m.buildConfiguration), ("toolchain", m.toolchain), ("cpu", "\(m.cpuModel) × \(m.cpuCount)"),
             ("os", "\(m.os), kernel \(m.kernel)"), ("load", m.loadAverage), ("allocator", m.allocator),
         ]

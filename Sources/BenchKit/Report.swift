@@ -1,15 +1,19 @@
 import GraticuleSupport
 /// Metadata that every row of a run carries.
 public struct RunMetadata: Equatable, Sendable {
-    public static let currentSchemaVersion = 3
+    public static let currentSchemaVersion = 4
     /// Older schema versions this build still reads (version 2 has no `role` column: its
-    /// `graticule` rows are read as the project's, every other row as a peer's).
-    public static let readableSchemaVersions = [2, 3]
+    /// `graticule` rows are read as the project's, every other row as a peer's; versions 2
+    /// and 3 have no `tool_version`, read as empty).
+    public static let readableSchemaVersions = [2, 3, 4]
 
     public var schemaVersion: Int = RunMetadata.currentSchemaVersion
     public var runID: String
     /// ISO 8601 UTC.
     public var timestamp: String
+    /// The Graticule version that wrote the run (empty when read from a schema-2 or
+    /// schema-3 report, which did not record it).
+    public var toolVersion: String = GraticuleVersion.current
     public var gitCommit: String
     public var gitDirty: Bool
     public var toolchain: String
@@ -168,9 +172,9 @@ public struct RunReport: Equatable, Sendable {
     /// `ratio_to_reference` (this median ÷ the reference's, any metric) and `speedup`
     /// (the reference's time ÷ this time, `time_ns` rows), where version 1 had one `ratio`.
     /// Version 3 added `role` (project, peer or candidate: what a gate gates by default)
-    /// and the status `unchecked`.
+    /// and the status `unchecked`; version 4 `tool_version` (the Graticule that wrote it).
     public static let columns = [
-        "schema_version", "run_id", "timestamp", "git_commit", "git_dirty", "toolchain",
+        "schema_version", "run_id", "timestamp", "tool_version", "git_commit", "git_dirty", "toolchain",
         "build_configuration", "cpu_model", "cpu_count", "os", "kernel", "load_average",
         "allocator", "benchmark", "implementation", "role", "dataset", "dataset_bytes", "dataset_items",
         "parameters", "metric", "status", "samples", "iterations_per_sample", "min", "p25",
@@ -194,7 +198,7 @@ public struct RunReport: Equatable, Sendable {
     public func csv() -> String {
         var out = CSV.record(Self.columns)
         let m = metadata
-        let meta = [String(m.schemaVersion), m.runID, m.timestamp, m.gitCommit,
+        let meta = [String(m.schemaVersion), m.runID, m.timestamp, m.toolVersion, m.gitCommit,
                     m.gitDirty ? "true" : "false", m.toolchain, m.buildConfiguration, m.cpuModel,
                     String(m.cpuCount), m.os, m.kernel, m.loadAverage, m.allocator]
         for r in results {

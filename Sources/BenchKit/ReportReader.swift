@@ -18,6 +18,11 @@ public enum ReportError: Error, Equatable, CustomStringConvertible {
     /// The samples file beside a report holds samples of another run.
     case samplesFromAnotherRun(path: String, report: String, samples: String)
 
+    /// "2", "2 and 3", "2, 3 and 4".
+    static func list(_ items: [String]) -> String {
+        items.count < 2 ? items.joined() : items.dropLast().joined(separator: ", ") + " and " + items.last!
+    }
+
     public var description: String {
         switch self {
         case .unreadable(let p): return "\(p): cannot read file"
@@ -25,7 +30,7 @@ public enum ReportError: Error, Equatable, CustomStringConvertible {
         case .wrongHeader(let p, let e, let f): return "\(p): header is not a Graticule report (expected \(e), found \(f))"
         case .unsupportedSchema(let p, let v):
             return "\(p): schema version \(v) is not supported (this build reads "
-                + RunMetadata.readableSchemaVersions.map(String.init).joined(separator: " and ") + ")"
+                + Self.list(RunMetadata.readableSchemaVersions.map(String.init)) + ")"
         case .badField(let p, let l, let c, let v): return "\(p):\(l): column \(c) has an invalid value '\(v)'"
         case .impossibleValue(let p, let l, let c, let v, let r): return "\(p):\(l): column \(c) has an impossible value '\(v)': \(r)"
         case .duplicateRow(let p, let l, let f, let w): return "\(p):\(l): \(w) repeats line \(f); a report holds each once"
@@ -56,8 +61,10 @@ extension Metric {
 }
 
 extension RunReport {
+    /// The columns of schema version 3 (no `tool_version`).
+    static let columnsV3 = columns.filter { $0 != "tool_version" }
     /// The columns of schema version 2 (no `role`).
-    static let columnsV2 = columns.filter { $0 != "role" }
+    static let columnsV2 = columnsV3.filter { $0 != "role" }
 
     /// Reads a report and, when present, its samples file (a report without samples can
     /// be rendered but its time metrics cannot be gated).
@@ -88,6 +95,8 @@ extension RunReport {
         let version: Int
         if header == columns {
             version = RunMetadata.currentSchemaVersion
+        } else if header == columnsV3 {
+            version = 3
         } else if header == columnsV2 {
             version = 2
         } else {
@@ -124,6 +133,7 @@ extension RunReport {
                     buildConfiguration: row["build_configuration"], cpuModel: row["cpu_model"],
                     cpuCount: try row.count("cpu_count"), os: row["os"], kernel: row["kernel"],
                     loadAverage: row["load_average"], allocator: row["allocator"])
+                metadata!.toolVersion = version >= 4 ? row["tool_version"] : ""
             } else if row["run_id"] != metadata!.runID {
                 throw ReportError.impossibleValue(path: path, line: line, column: "run_id", value: row["run_id"],
                                                   reason: "line 2 is run \(metadata!.runID); a report holds one run")

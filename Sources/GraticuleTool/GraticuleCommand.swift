@@ -1,11 +1,13 @@
 import ArgumentParser
 import BenchKit
 import Foundation
+import GraticuleSupport
 
 struct GraticuleCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "graticule",
         abstract: "Benchmarks, conformance and comparisons for Graticule's map-data cores.",
+        version: GraticuleVersion.current,
         subcommands: [Bench.self, Compare.self, Report.self, Conform.self, MVT.self, GeoJSONCommand.self, CoverCommand.self, DiffCommand.self, CorpusCommand.self, Profile.self, Verify.self]
     )
 }

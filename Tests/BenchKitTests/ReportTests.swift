@@ -2,11 +2,15 @@ import XCTest
 @testable import BenchKit
 
 final class ReportTests: XCTestCase {
-    static let metadata = RunMetadata(
-        runID: "run1", timestamp: "2026-01-02T03:04:05Z", gitCommit: "abc123", gitDirty: true,
-        toolchain: "swift-6.3", buildConfiguration: "release", cpuModel: "Test CPU, 2 GHz",
-        cpuCount: 2, os: "Debian GNU/Linux 12 (bookworm)", kernel: "6.1.0", loadAverage: "0.10 0.20 0.30",
-        allocator: "jemalloc 5.3.0")
+    static let metadata: RunMetadata = {
+        var m = RunMetadata(
+            runID: "run1", timestamp: "2026-01-02T03:04:05Z", gitCommit: "abc123", gitDirty: true,
+            toolchain: "swift-6.3", buildConfiguration: "release", cpuModel: "Test CPU, 2 GHz",
+            cpuCount: 2, os: "Debian GNU/Linux 12 (bookworm)", kernel: "6.1.0", loadAverage: "0.10 0.20 0.30",
+            allocator: "jemalloc 5.3.0")
+        m.toolVersion = "9.8.7"
+        return m
+    }()
 
     static func sampleReport() -> RunReport {
         let key = CaseKey(benchmark: "pbf.varint.decode", implementation: "graticule",
@@ -29,9 +33,9 @@ final class ReportTests: XCTestCase {
 
     /// Golden text, written by hand from the documented schema.
     func testReportCSVGolden() {
-        let meta = "3,run1,2026-01-02T03:04:05Z,abc123,true,swift-6.3,release,\"Test CPU, 2 GHz\",2,Debian GNU/Linux 12 (bookworm),6.1.0,0.10 0.20 0.30,jemalloc 5.3.0"
+        let meta = "4,run1,2026-01-02T03:04:05Z,9.8.7,abc123,true,swift-6.3,release,\"Test CPU, 2 GHz\",2,Debian GNU/Linux 12 (bookworm),6.1.0,0.10 0.20 0.30,jemalloc 5.3.0"
         let expected = """
-        schema_version,run_id,timestamp,git_commit,git_dirty,toolchain,build_configuration,cpu_model,cpu_count,os,kernel,load_average,allocator,benchmark,implementation,role,dataset,dataset_bytes,dataset_items,parameters,metric,status,samples,iterations_per_sample,min,p25,median,p75,p90,p99,max,mean,stddev,cv,ci95_low,ci95_high,reference,ratio_to_reference,ratio_to_reference_ci95_low,ratio_to_reference_ci95_high,speedup,speedup_ci95_low,speedup_ci95_high,detail
+        schema_version,run_id,timestamp,tool_version,git_commit,git_dirty,toolchain,build_configuration,cpu_model,cpu_count,os,kernel,load_average,allocator,benchmark,implementation,role,dataset,dataset_bytes,dataset_items,parameters,metric,status,samples,iterations_per_sample,min,p25,median,p75,p90,p99,max,mean,stddev,cv,ci95_low,ci95_high,reference,ratio_to_reference,ratio_to_reference_ci95_low,ratio_to_reference_ci95_high,speedup,speedup_ci95_low,speedup_ci95_high,detail
         \(meta),pbf.varint.decode,graticule,project,generated/x,1000,10,,time_ns,ok,3,4,100,100,100,100,100,100,100,100,0,0,100,100,,,,,,,,
         \(meta),pbf.varint.decode,peer,peer,generated/x,1000,10,mode=a;size=2,time_ns,ok,2,2,250,250,250,250,250,250,250,250,0,0,250,250,graticule,2.5,2.5,2.5,0.4,0.4,0.4,
         \(meta),pbf.varint.decode,peer,peer,generated/x,1000,10,mode=a;size=2,alloc_count,unsupported,,,,,,,,,,,,,,,,,,,,,,"external program, ""no"" allocator"
@@ -64,7 +68,7 @@ final class ReportTests: XCTestCase {
             guard case .wrongHeader = e as? ReportError else { return XCTFail("\(e)") }
         }
         var future = Self.sampleReport().csv()
-        future = future.replacingOccurrences(of: "\n3,run1", with: "\n9,run1")
+        future = future.replacingOccurrences(of: "\n4,run1", with: "\n9,run1")
         XCTAssertThrowsError(try RunReport.parse(csv: future, samples: nil)) { e in
             XCTAssertEqual(e as? ReportError, .unsupportedSchema(path: "<report>", version: "9"))
         }
@@ -84,8 +88,23 @@ final class ReportTests: XCTestCase {
         let v1Row = "1,run1,2026-01-02T03:04:05Z,abc123,true,swift-6.3,release,cpu,2,os,6.1.0,0 0 0,jemalloc 5.3.0,b.op,graticule,d,1,1,,time_ns,ok,1,1,1,1,1,1,1,1,1,1,0,0,1,1,,,,,"
         XCTAssertThrowsError(try RunReport.parse(csv: v1Header + "\n" + v1Row + "\n", samples: nil, path: "base.csv")) { e in
             XCTAssertEqual(e as? ReportError, .unsupportedSchema(path: "base.csv", version: "1"))
-            XCTAssertEqual("\(e)", "base.csv: schema version 1 is not supported (this build reads 2 and 3)")
+            XCTAssertEqual("\(e)", "base.csv: schema version 1 is not supported (this build reads 2, 3 and 4)")
         }
+    }
+
+    /// A schema-3 report (no `tool_version`) reads, its version empty; written again, it
+    /// is schema 4 with the same rows.
+    func testSchemaThreeReportReadsWithoutAVersion() throws {
+        let v4 = Self.sampleReport().csv()
+        var lines = v4.split(separator: "\n").map(String.init)
+        lines[0] = lines[0].replacingOccurrences(of: ",tool_version,", with: ",")
+        for i in 1..<lines.count {
+            lines[i] = lines[i].replacingOccurrences(of: "4,run1,2026-01-02T03:04:05Z,9.8.7,", with: "3,run1,2026-01-02T03:04:05Z,")
+        }
+        let read = try RunReport.parse(csv: lines.joined(separator: "\n") + "\n", samples: nil)
+        XCTAssertEqual(read.metadata.toolVersion, "")
+        XCTAssertEqual(read.results, Self.sampleReport().results.map { var r = $0; r.samples = []; return r })
+        XCTAssertTrue(read.csv().hasPrefix(RunReport.columns.joined(separator: ",") + "\n4,run1,2026-01-02T03:04:05Z,,abc123,"))
     }
 
     /// `speedup` is written on time rows only, as the inverse of `ratio_to_reference`.

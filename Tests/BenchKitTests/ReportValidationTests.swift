@@ -100,11 +100,12 @@ final class ReportValidationTests: XCTestCase {
 
     /// Schema 2 (no `role` column) still reads: graticule as the project, the rest as peers.
     func testSchemaTwoReadsWithInferredRoles() throws {
-        let v3 = ReportTests.sampleReport().csv()
-        let lines = v3.split(separator: "\n").map { line -> String in
+        let v4 = ReportTests.sampleReport().csv()
+        let lines = v4.split(separator: "\n").map { line -> String in
             var f = CSVFields(String(line))
             f.remove(at: RunReport.columns.firstIndex(of: "role")!)
-            if f[0] == "3" { f[0] = "2" }
+            f.remove(at: RunReport.columns.firstIndex(of: "tool_version")!)
+            if f[0] == "4" { f[0] = "2" }
             return f.joined()
         }
         let report = try RunReport.parse(csv: lines.joined(separator: "\n") + "\n", samples: nil)
