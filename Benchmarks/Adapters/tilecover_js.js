@@ -7,6 +7,8 @@
 //       the benchmark protocol (BenchKit's ExternalProgram): `ready`, then `run N` -> `ns T`,
 //       `digest` -> `digest TEXT`, `quit`. polygon/lines cover every polygon / line feature
 //       at ZOOM one by one; points covers all points as one MultiPoint.
+//   node tilecover_js.js check
+//       exits 0 when tile-cover loads (the manifest's requirement probe).
 //   node tilecover_js.js conform
 //       the conformance protocol (Conformance's ExternalConformanceProgram) for the
 //       tile-cover suite: each case is "MIN MAX\0GEOJSON\0FIXTURE"; the answer is the
@@ -160,11 +162,14 @@ function conform() {
 }
 
 const args = process.argv.slice(2);
-if (args[0] === 'conform') {
+if (args[0] === 'check') {
+    // The requirement probe: tile-cover loaded (above), nothing else to do.
+    process.exit(0);
+} else if (args[0] === 'conform') {
     conform();
 } else if (args.length === 4 && args[2] === '--dataset') {
     bench(args[0], parseInt(args[1], 10), args[3]);
 } else {
-    console.log('error usage: tilecover_js.js polygon|lines|points ZOOM --dataset PATH | conform');
+    console.log('error usage: tilecover_js.js polygon|lines|points ZOOM --dataset PATH | conform | check');
     process.exit(2);
 }

@@ -246,6 +246,8 @@ public struct ExternalManifest: Equatable, Sendable {
     public var implementation: String
     public var command: [String]
     public var requires: String?
+    /// What the program needs, each with a probe and the command that installs it.
+    public var requirements: [Requirement] = []
     public var sampleTimeout: Double
     public var benchmarks: [Benchmark]
     /// `candidate` unless the manifest says `peer`.
@@ -253,7 +255,7 @@ public struct ExternalManifest: Equatable, Sendable {
 
     static let benchmarkKeys: Set<String> = ["benchmark", "arguments", "datasetKinds", "datasetNames", "parameters",
                                              "quick", "checksResult", "knownDifference"]
-    static let programKeys: Set<String> = ["implementation", "command", "requires", "sampleTimeout", "benchmarks",
+    static let programKeys: Set<String> = ["implementation", "command", "requires", "requirements", "sampleTimeout", "benchmarks",
                                            "conformance", "role"]
 
     public static func load(path: String) throws -> ExternalManifest {
@@ -264,8 +266,7 @@ public struct ExternalManifest: Equatable, Sendable {
         }
         let command = try o.requiredStrings("command")
         guard LineProtocolProcess.canStart(command[0]) else {
-            let hint = (try? o.string("requires")).flatMap { $0 }.map { " (needs: \($0))" } ?? ""
-            throw StrictJSONObject.Failure(path: path, reason: "'command': no program '\(command[0])' on PATH\(hint)")
+            throw StrictJSONObject.Failure(path: path, reason: "'command': no program '\(command[0])' on PATH" + (try Self.installHint(o, command[0])))
         }
         let timeout = try o.number("sampleTimeout") ?? ExternalProgram.defaultSampleTimeout
         guard timeout > 0, timeout.isFinite else { throw StrictJSONObject.Failure(path: path, reason: "'sampleTimeout' must be a positive number of seconds") }
@@ -300,8 +301,24 @@ public struct ExternalManifest: Equatable, Sendable {
                                         checksResult: try e.bool("checksResult") ?? false,
                                         knownDifference: try e.string("knownDifference")))
         }
-        return ExternalManifest(implementation: implementation, command: command, requires: try o.string("requires"),
-                                sampleTimeout: timeout, benchmarks: benchmarks, role: role)
+        var m = ExternalManifest(implementation: implementation, command: command, requires: try o.string("requires"),
+                                 sampleTimeout: timeout, benchmarks: benchmarks, role: role)
+        m.requirements = try Requirement.list(in: o)
+        return m
+    }
+
+    /// The requirements whose probe fails here (each probe run once).
+    public func missingRequirements() -> [Requirement] {
+        requirements.filter { !$0.isMet() }
+    }
+
+    /// " (install it with: ...)" for a command that cannot start: the install line of the
+    /// requirement whose probe starts with the same program, else the `requires` text.
+    static func installHint(_ o: StrictJSONObject, _ program: String) throws -> String {
+        if let r = try Requirement.list(in: o).first(where: { $0.probe.first == program }) {
+            return " (missing \(r.need); install it with: \(r.install))"
+        }
+        return (try o.string("requires")).map { " (needs: \($0))" } ?? ""
     }
 
     /// The benchmark names this manifest declares that `known` does not hold.

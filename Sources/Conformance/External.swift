@@ -40,6 +40,8 @@ public struct ExternalConformanceManifest: Equatable, Sendable {
     public var suites: [String]
     public var outputs: Bool
     public var requires: String
+    /// What the program needs, each with a probe and the command that installs it.
+    public var requirements: [Requirement] = []
     /// Seconds a case may take before the program is stopped and the case is `timeout`.
     public var timeout: Double
 
@@ -67,35 +69,41 @@ public struct ExternalConformanceManifest: Equatable, Sendable {
         }
     }
 
-    static let sharedKeys: Set<String> = ["implementation", "command", "requires", "sampleTimeout", "benchmarks", "conformance", "role"]
+    static let sharedKeys: Set<String> = ["implementation", "command", "requires", "requirements", "sampleTimeout", "benchmarks", "conformance", "role"]
     static let sectionKeys: Set<String> = ["suites", "arguments", "outputs", "timeout"]
-    static let olderKeys: Set<String> = ["name", "command", "suites", "outputs", "requires", "timeout"]
+    static let olderKeys: Set<String> = ["name", "command", "suites", "outputs", "requires", "requirements", "timeout"]
 
     public static func load(path: String) throws(Error) -> ExternalConformanceManifest {
         do {
             let o = try StrictJSONObject(path: path)
             let command = try o.requiredStrings("command")
+            let requirements = try Requirement.list(in: o)
             guard LineProtocolProcess.canStart(command[0]) else {
-                let hint = (try? o.string("requires")).flatMap { $0 }.map { " (needs: \($0))" } ?? ""
+                let requires = try o.string("requires")
+                let hint = requirements.first(where: { $0.probe.first == command[0] })
+                    .map { " (missing \($0.need); install it with: \($0.install))" }
+                    ?? requires.map { " (needs: \($0))" } ?? ""
                 throw StrictJSONObject.Failure(path: path, reason: "'command': no program '\(command[0])' on PATH\(hint)")
             }
             if let section = try o.object("conformance") {
                 try o.checkKeys(sharedKeys)
                 try section.checkKeys(sectionKeys)
-                let m = ExternalConformanceManifest(
+                var m = ExternalConformanceManifest(
                     name: try o.requiredString("implementation"), command: command + (try section.strings("arguments") ?? []),
                     suites: try section.requiredStrings("suites"), outputs: try section.bool("outputs") ?? true,
                     requires: try o.string("requires") ?? "", timeout: try section.number("timeout") ?? defaultTimeout)
+                m.requirements = requirements
                 return try m.validated(path)
             }
             if o.has("implementation") {
                 throw StrictJSONObject.Failure(path: path, reason: "missing key 'conformance': the program declares no conformance suite")
             }
             try o.checkKeys(olderKeys)
-            let m = ExternalConformanceManifest(name: try o.requiredString("name"), command: command,
+            var m = ExternalConformanceManifest(name: try o.requiredString("name"), command: command,
                                                 suites: try o.requiredStrings("suites"), outputs: try o.bool("outputs") ?? true,
                                                 requires: try o.string("requires") ?? "",
                                                 timeout: try o.number("timeout") ?? defaultTimeout)
+            m.requirements = requirements
             return try m.validated(path)
         } catch let failure as StrictJSONObject.Failure {
             throw .invalid(failure.path, failure.reason)

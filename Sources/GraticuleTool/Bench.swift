@@ -53,6 +53,9 @@ struct Bench: ParsableCommand {
     @Flag(help: "Keep the run's scratch folder (dataset files for external programs, under $TMPDIR) instead of removing it.")
     var keepScratch = false
 
+    @Flag(help: "Check what each --external manifest requires (its 'requirements' probes) and exit without measuring: 0 when all is there, 2 naming what is missing and the command that installs it. A run checks the same first.")
+    var check = false
+
     @Option(help: "Write a Markdown summary here (for $GITHUB_STEP_SUMMARY): the run's failures, speedups and all cases; with --baseline, the gate's regressions, improvements and all findings.")
     var markdown: String?
 
@@ -130,7 +133,28 @@ struct Bench: ParsableCommand {
         return d
     }
 
+    /// Every --external manifest's requirements, probed: prints each implementation's state
+    /// with --check; stops the run (exit 2) naming what is missing and how to install it.
+    func checkRequirements() {
+        var missing: [String] = []
+        for path in externals {
+            let manifest: ExternalManifest
+            do { manifest = try ExternalManifest.load(path: path) } catch { fail("\(error)") }
+            let absent = manifest.missingRequirements()
+            missing += absent.map { $0.missingLine(for: manifest.implementation) }
+            if check && absent.isEmpty {
+                print("\(manifest.implementation): ready (\(manifest.requirements.map(\.need).joined(separator: ", ")))")
+            }
+        }
+        if !missing.isEmpty { fail(missing.joined(separator: "\ngraticule: ")) }
+        if check {
+            if externals.isEmpty { fail("--check needs --external MANIFEST") }
+            Foundation.exit(0)
+        }
+    }
+
     func run() throws {
+        if callgrindChild == nil && allocationChild == nil && serveCase == nil { checkRequirements() }
         if let minSamples, minSamples < 1 { fail("--min-samples must be 1 or more, got \(minSamples)") }
         if let minTime, !(minTime.isFinite && minTime >= 0) { fail("--min-time must be 0 or more seconds, got \(minTime)") }
         if let maxTime, !(maxTime.isFinite && maxTime > 0) { fail("--max-time must be a positive number of seconds, got \(maxTime)") }

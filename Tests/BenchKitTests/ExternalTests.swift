@@ -116,6 +116,14 @@ final class ExternalTests: XCTestCase {
             for b in m.benchmarks {
                 XCTAssertTrue(b.checksResult, "\(n): \(b.benchmark) does not answer digest (checksResult)")
             }
+            // What it needs is checkable, with the command that installs it, and starts
+            // with its command's program.
+            XCTAssertFalse(m.requirements.isEmpty, "\(n): no requirements")
+            XCTAssertTrue(m.requirements.contains { $0.probe.first == m.command.first || m.command.first == "sh" }, n)
+            for r in m.requirements {
+                XCTAssertTrue(r.install.hasPrefix("apt-get install -y ") || r.install.hasPrefix("python3 -m pip install ")
+                              || r.install.hasPrefix("corpora/fetch "), "\(n): \(r.install)")
+            }
         }
         let vtzero = try ExternalManifest.load(path: dir + "/vtzero-mvt.json")
         XCTAssertEqual(vtzero.benchmarks.map(\.parameters), [["mode": "validating"]], "compared with the validating decode")

@@ -39,6 +39,15 @@ final class CorporaManifestTests: XCTestCase {
         XCTAssertTrue(r.output.contains(" 0 problems"), r.output)
     }
 
+    /// The peers' list (Benchmarks/Adapters/peers.tsv) matches ../shared/peers.
+    func testPeersManifestMatchesTheSharedPeers() throws {
+        let peers = URL(fileURLWithPath: TestPaths.repositoryRoot).deletingLastPathComponent().appendingPathComponent("shared/peers").path
+        guard FileManager.default.fileExists(atPath: peers) else { throw XCTSkip("no ../shared/peers beside the repository") }
+        let r = try run(["python3", fetch, "--check", peers, "--manifest", TestPaths.repositoryRoot + "/Benchmarks/Adapters/peers.tsv"])
+        XCTAssertEqual(r.status, 0, r.output)
+        XCTAssertTrue(r.output.contains("checked 8 files"), r.output)
+    }
+
     /// The fetch script rebuilds a layout from a repository it is pointed at (a bare git
     /// repository made here), fetches only the listed files, refuses a file whose checksum
     /// differs, and its check finds a changed or an unlisted file.

@@ -1,0 +1,63 @@
+import Foundation
+
+/// One thing an external program needs before it can run (a runtime, a library, a
+/// package, a folder of data), as its manifest declares it under `"requirements"`:
+///
+/// ```json
+/// "requirements": [
+///   { "need": "orjson (Python)", "probe": ["python3", "-c", "import orjson"],
+///     "install": "python3 -m pip install orjson==3.8.3" } ]
+/// ```
+///
+/// `probe` is run from the working folder; exit status 0 means the need is met. `install`
+/// is the exact command that meets it, printed when it is not.
+public struct Requirement: Equatable, Sendable {
+    public var need: String
+    public var probe: [String]
+    public var install: String
+
+    public init(need: String, probe: [String], install: String) {
+        self.need = need
+        self.probe = probe
+        self.install = install
+    }
+
+    static let keys: Set<String> = ["need", "probe", "install"]
+
+    /// The manifest's `requirements` (none when the key is absent).
+    public static func list(in o: StrictJSONObject) throws(StrictJSONObject.Failure) -> [Requirement] {
+        var out: [Requirement] = []
+        for r in try o.objects("requirements") ?? [] {
+            try r.checkKeys(keys)
+            out.append(Requirement(need: try r.requiredString("need"), probe: try r.requiredStrings("probe"),
+                                   install: try r.requiredString("install")))
+        }
+        return out
+    }
+
+    /// Runs the probe (at most `timeout` seconds, its output discarded): true when it
+    /// starts and exits 0.
+    public func isMet(timeout: Double = 30) -> Bool {
+        guard LineProtocolProcess.canStart(probe[0]) else { return false }
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        p.arguments = probe
+        p.standardInput = FileHandle.nullDevice
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle.nullDevice
+        do { try p.run() } catch { return false }
+        let deadline = Date().addingTimeInterval(timeout)
+        while p.isRunning && Date() < deadline { usleep(10_000) }
+        if p.isRunning {
+            p.terminate()
+            p.waitUntilExit()
+            return false
+        }
+        return p.terminationReason == .exit && p.terminationStatus == 0
+    }
+
+    /// The line that says what is missing and how to get it.
+    public func missingLine(for implementation: String) -> String {
+        "\(implementation): missing \(need); install it with: \(install)"
+    }
+}
