@@ -119,7 +119,7 @@ let package = Package(
         .testTarget(name: "GeoJSONTests", dependencies: ["GeoJSON", "CJSONSkip", "GeoModel", "GraticuleSupport", "GraticuleTestSupport"]),
         .testTarget(name: "VectorTileTests", dependencies: ["VectorTile", "PBF", "GeoModel", "GraticuleSupport", "GraticuleTestSupport"]),
         .testTarget(name: "TileCoverTests", dependencies: ["TileCover", "GPX", "GeoModel", "GraticuleSupport", "GraticuleTestSupport"]),
-        .testTarget(name: "GPXTests", dependencies: ["GPX", "GeoModel", "GraticuleTestSupport"]),
+        .testTarget(name: "GPXTests", dependencies: ["GPX", "GeoModel", "GraticuleTestSupport", "CorpusGenerators"]),
         .testTarget(name: "SourceDiffTests", dependencies: ["SourceDiff", "SourceDiffJSON", "GeoModel", "TileCover"]),
         .testTarget(name: "TileArchiveTests", dependencies: ["TileArchive", "TileCover", "CorpusGenerators"]),
         .testTarget(name: "DatasetProfileTests", dependencies: ["DatasetProfile", "TileCover", "GeoModel", "CorpusGenerators", "TileArchive", "GeoJSON", "CSQLite"]),

@@ -23,7 +23,7 @@ struct CorpusCommand: ParsableCommand {
                 removed and K/10 added), features (mixed points, road-like lines, buildings with \
                 courtyards and country-like polygons with lakes, streamed to any size with \
                 --bytes; --format geojson, seq or ndjson), walk (a random-walk LineString of \
-                --count vertices), gpx (a GPX track of --count points), tiles (--count vector \
+                --count vertices), gpx (a GPX track of --count points; --courses adds each point's heading, for cover follow --mode compass), tiles (--count vector \
                 tiles from z0 up in tile-id order, as a folder of z/x/y.mvt, an MBTiles or a \
                 PMTiles archive, by --format dir, mbtiles or pmtiles; gzip-compressed unless \
                 --compression none, or brotli or zstd for PMTiles). \
@@ -49,6 +49,8 @@ struct CorpusCommand: ParsableCommand {
         var edits: Int = 0
         @Option(help: "points: seed choosing the changed features.")
         var editSeed: UInt64 = 99
+        @Flag(help: "gpx: give every track point its heading (a TrackPointExtension course, degrees from north).")
+        var courses = false
         @Option(help: "Output file (or folder, for tiles in a dir).")
         var output: String
 
@@ -65,13 +67,14 @@ struct CorpusCommand: ParsableCommand {
             // 100 is about 24,000 to 51,000 features a tile: beyond it one tile outgrows
             // what a tile holds (and a density of 1e9 would not fit in memory).
             guard density.isFinite, density > 0, density <= 100 else { fail("--density must be in (0, 100], got \(density)") }
+            if courses && kind != "gpx" { fail("--courses is for gpx, not \(kind)") }
             let data: (bytes: [UInt8], items: Int)
             switch kind {
             case "features": return try features()
             case "tiles": return try tiles(count: count)
             case "points": data = PointsGeoJSON.generate(count: count, seed: seed, edits: edits, editSeed: editSeed)
             case "walk": data = LinesGeoJSON.randomWalk(vertices: max(count, 2), seed: seed)
-            case "gpx": data = GPXTrackGenerator.generate(points: max(count, 1), seed: seed)
+            case "gpx": data = GPXTrackGenerator.generate(points: max(count, 1), seed: seed, courses: courses)
             default: fail("kind must be points, features, walk, gpx or tiles")
             }
             do { try FileIO.writeAll(output, data.bytes) } catch { fail("cannot write \(output): \(error)") }

@@ -9,7 +9,7 @@ BIN=${1:-.build/release/graticule}
 BIN=$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN")
 ROOT=$(pwd)
 SHARED=$ROOT/../shared/corpora
-W=$(mktemp -d /tmp/graticule-adversarial.XXXXXX)
+W=$(mktemp -d "${TMPDIR:-/tmp}/graticule-adversarial.XXXXXX")
 trap 'rm -rf "$W"' EXIT
 cd "$W"
 pass=0; failed=0

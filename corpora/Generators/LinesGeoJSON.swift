@@ -38,21 +38,37 @@ public enum LinesGeoJSON {
 }
 
 /// A GPX 1.1 track of a device moving along a random walk (one `trkseg`), for the follow
-/// benchmarks and tests. Deterministic like the other generators.
+/// benchmarks and tests. Deterministic like the other generators. With `courses`, every
+/// point carries the heading it moves on (degrees clockwise from true north, in Garmin's
+/// TrackPointExtension `course`, as devices record it); the positions are the same either way.
 public enum GPXTrackGenerator {
     public static func generate(points: Int, seed: UInt64 = 5, lon0: Double = 14.5, lat0: Double = 46.05,
-                                step: Double = 0.0002) -> (bytes: [UInt8], items: Int)
+                                step: Double = 0.0002, courses: Bool = false) -> (bytes: [UInt8], items: Int)
     {
         var rng = SplitMix64(seed: seed)
         var out = [UInt8]()
         func put(_ s: String) { out.append(contentsOf: s.utf8) }
         put("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<gpx version=\"1.1\" creator=\"graticule corpus generator\" ")
+        if courses { put("xmlns:gpxtpx=\"http://www.garmin.com/xmlschemas/TrackPointExtension/v2\" ") }
         put("xmlns=\"http://www.topografix.com/GPX/1/1\">\n<trk><name>generated drive</name><trkseg>\n")
         var lon = lon0, lat = lat0, heading = rng.uniform(0, 6.283185307179586)
         for _ in 0..<points {
-            put("<trkpt lat=\"\(PointsGeoJSON.fixed6(lat))\" lon=\"\(PointsGeoJSON.fixed6(lon))\"/>\n")
             heading += rng.normal() * 0.15
             let d = step * (0.5 + rng.unit())
+            let point = "<trkpt lat=\"\(PointsGeoJSON.fixed6(lat))\" lon=\"\(PointsGeoJSON.fixed6(lon))\""
+            if courses {
+                // The walk steps cos(heading) degrees of longitude per sin(heading) of latitude;
+                // on the ground a degree of longitude is cos(latitude) as long. The course is
+                // that step's bearing, clockwise from north.
+                let east = SeriesTrig.cos(heading) * SeriesTrig.cos(lat * 0.017453292519943295)
+                var course = SeriesTrig.atan2(east, SeriesTrig.sin(heading)) * 57.29577951308232
+                if course < 0 { course += 360 }
+                if course >= 360 { course = 0 }
+                put(point + "><extensions><gpxtpx:TrackPointExtension><gpxtpx:course>\(PointsGeoJSON.fixed6(course))"
+                    + "</gpxtpx:course></gpxtpx:TrackPointExtension></extensions></trkpt>\n")
+            } else {
+                put(point + "/>\n")
+            }
             lon = min(179.9, max(-179.9, lon + d * SeriesTrig.cos(heading)))
             lat = min(84.9, max(-84.9, lat + d * SeriesTrig.sin(heading)))
         }
@@ -76,4 +92,27 @@ public enum SeriesTrig {
     }
 
     public static func cos(_ x: Double) -> Double { sin(x + 1.5707963267948966) }
+
+    /// atan2(y, x): the angle of the point (x, y) from the positive x axis, radians in
+    /// (-π, π]. Square roots (correctly rounded everywhere) halve the argument twice before
+    /// a short series, so every platform gives the same bits.
+    public static func atan2(_ a: Double, _ b: Double) -> Double {
+        if b == 0 { return a > 0 ? 1.5707963267948966 : a < 0 ? -1.5707963267948966 : 0 }
+        var t = atan(a / b)
+        if b < 0 { t += a >= 0 ? 3.141592653589793 : -3.141592653589793 }
+        return t
+    }
+
+    static func atan(_ z: Double) -> Double {
+        if z > 1 { return 1.5707963267948966 - atan(1 / z) }
+        if z < -1 { return -1.5707963267948966 - atan(1 / z) }
+        var x = z
+        for _ in 0..<2 { x = x / (1 + (1 + x * x).squareRoot()) }  // atan z = 4 atan x, |x| <= 0.2
+        var term = x, sum = x
+        for n in 1..<12 {
+            term *= -x * x
+            sum += term / Double(2 * n + 1)
+        }
+        return 4 * sum
+    }
 }
