@@ -33,7 +33,9 @@ struct Bench: ParsableCommand {
     var list = false
 
     @Option(help: "Report path; the samples go beside it as NAME.samples.csv.")
-    var output = "reports/latest.csv"
+    var output = Bench.defaultOutput
+
+    static let defaultOutput = "reports/latest.csv"
 
     @Option(help: "Implementation the others are compared against.")
     var reference = "graticule"
@@ -216,6 +218,7 @@ struct Bench: ParsableCommand {
                 fail("--keep-profiles \(keepProfiles): cannot create the folder: \(error.localizedDescription)")
             }
         }
+        makeReportsFolder(if: output == Self.defaultOutput)
         for path in [output, json, gab, markdown, keepProfiles.map { $0 + "/x.callgrind.out" }].compactMap({ $0 }) {
             do { try FileIO.checkWritable(path) } catch { fail("\(error)") }
         }
@@ -300,9 +303,12 @@ struct Bench: ParsableCommand {
         if exitCode != 0 { throw ExitCode(exitCode) }
     }
 
-    /// This executable, as an absolute path (children run it again).
+    /// This executable, as an absolute path (children run it again): the running image
+    /// (found through PATH, a relative path or a link alike), not argv[0] read against the
+    /// working folder.
     static var executablePath: String {
-        CommandLine.arguments[0].hasPrefix("/") ? CommandLine.arguments[0]
+        if let path = Bundle.main.executablePath, path.hasPrefix("/"), FileManager.default.isExecutableFile(atPath: path) { return path }
+        return CommandLine.arguments[0].hasPrefix("/") ? CommandLine.arguments[0]
             : FileManager.default.currentDirectoryPath + "/" + CommandLine.arguments[0]
     }
 

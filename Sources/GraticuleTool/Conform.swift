@@ -49,7 +49,9 @@ struct Conform: ParsableCommand {
     var rules: String?
 
     @Option(help: "Verdict CSV path (the rule summary and the table go beside it).")
-    var output = "reports/conformance.csv"
+    var output = Conform.defaultOutput
+
+    static let defaultOutput = "reports/conformance.csv"
 
     @Option(help: "Also write the verdicts as JUnit XML here (one testsuite per suite and implementation).")
     var junit: String?
@@ -120,6 +122,7 @@ struct Conform: ParsableCommand {
         let rulesPath = rules ?? "Graticule's catalogue"
         let corpora = self.corpora ?? SharedFolders.corpora()
 
+        makeReportsFolder(if: output == Self.defaultOutput)
         for p in [output, junit, markdown].compactMap({ $0 }) {
             do { try FileIO.checkWritable(p) } catch { fail("\(error)") }
         }

@@ -22,3 +22,12 @@ func fail(_ message: String, code: Int32 = 2) -> Never {
 func printErr(_ s: String) {
     FileHandle.standardError.write(Data((s + "\n").utf8))
 }
+
+/// Makes `./reports` when a command writes its default report there and it is missing (a
+/// run from any folder writes `./reports/...`); a folder named by `--output` must exist.
+func makeReportsFolder(if writingDefault: Bool) {
+    guard writingDefault, !FileManager.default.fileExists(atPath: "reports") else { return }
+    do { try FileManager.default.createDirectory(atPath: "reports", withIntermediateDirectories: false) } catch {
+        fail("cannot make the report folder ./reports: \(error.localizedDescription)")
+    }
+}
