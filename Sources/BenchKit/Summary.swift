@@ -1,9 +1,10 @@
 import Foundation
 import GraticuleSupport
-/// The table `graticule bench` prints: one line per case, with the median time and its
-/// interval, throughput, allocations and the speedup over the reference implementation.
-/// By default it fits 120 columns (names are cut with `…` where needed, and the ceiling,
-/// items/s and bytes/op columns are left out); `wide` prints every column in full.
+/// The table `graticule bench` prints. By default (120 columns): a heading per compared
+/// group (benchmark, parameters and dataset, never cut), then one line per implementation
+/// with the median time and its interval, throughput, allocations, instructions when
+/// counted, and how much faster the reference is. `wide` prints one line per case with
+/// every column (ceiling, items/s, bytes/op too).
 public enum SummaryTable {
     /// The default width of the table, in characters.
     public static let defaultWidth = 120
@@ -16,50 +17,84 @@ public enum SummaryTable {
             if let t = m[Metric.throughputMBPerS.rawValue]?.summary?.median { ceiling[k.dataset] = t }
         }
         let hasInstructions = report.results.contains { $0.metric == Metric.instructions.rawValue && $0.status == .ok }
-        let header = ["benchmark", "implementation", "dataset", "median", "±ci", "MB/s", "ceiling MB/s",
-                      "items/s", "allocs/op", "bytes/op", "instr/op", "speedup vs " + reference]
-        var rows: [[String]] = []
-        for key in byCase.keys.sorted() {
+        let speedupHeader = reference + " speedup"
+        // Within a group the reference comes first, then the others by name.
+        let keys = byCase.keys.sorted { a, b in
+            if a.comparisonGroup != b.comparisonGroup { return a < b }
+            if (a.implementation == reference) != (b.implementation == reference) { return a.implementation == reference }
+            return a.implementation < b.implementation
+        }
+        var rows: [(key: CaseKey, cells: [String: String])] = []
+        for key in keys {
             let m = byCase[key]!
             func med(_ metric: Metric) -> String {
                 guard let r = m[metric.rawValue] else { return "" }
                 if r.status != .ok { return r.status.isFailure ? r.status.rawValue : "n/a" }
                 return r.summary.map { formatMetric($0.median) } ?? ""
             }
-            var timeText = ""
-            var ci = ""
+            var cells: [String: String] = [:]
             if let t = m[Metric.timeNs.rawValue], t.status == .ok, let s = t.summary {
-                timeText = formatDuration(s.median)
-                ci = s.median > 0 ? "±" + format1((s.ciHigh - s.ciLow) / 2 / s.median * 100) + "%" : ""
+                cells["median"] = formatDuration(s.median)
+                cells["±ci"] = s.median > 0 ? "±" + format1((s.ciHigh - s.ciLow) / 2 / s.median * 100) + "%" : ""
             } else if let t = m[Metric.timeNs.rawValue] {
-                timeText = t.status.rawValue
+                cells["median"] = t.status.rawValue
             }
-            var speedup = ""
-            if let q = m[Metric.timeNs.rawValue]?.speedup {
-                speedup = formatRatio(q.value) + "× [" + formatRatio(q.low) + "–" + formatRatio(q.high) + "]"
+            if let q = m[Metric.timeNs.rawValue]?.ratio {
+                cells[speedupHeader] = speedupText(q)
             } else if key.implementation == reference, byCase.keys.contains(where: {
                 $0.comparisonGroup == key.comparisonGroup && $0.implementation != reference }) {
-                speedup = "(reference)"
+                cells[speedupHeader] = "(reference)"
             }
-            let name = key.parameters.isEmpty ? key.benchmark : "\(key.benchmark) [\(key.parameters)]"
-            rows.append([name, key.implementation, key.dataset, timeText, ci,
-                         med(.throughputMBPerS), ceiling[key.dataset].map(formatMetric) ?? "",
-                         med(.throughputItemsPerS), med(.allocCount), med(.allocBytes),
-                         med(.instructions), speedup])
+            cells["MB/s"] = med(.throughputMBPerS)
+            cells["ceiling MB/s"] = ceiling[key.dataset].map(formatMetric) ?? ""
+            cells["items/s"] = med(.throughputItemsPerS)
+            cells["allocs/op"] = med(.allocCount)
+            cells["bytes/op"] = med(.allocBytes)
+            cells["instr/op"] = med(.instructions)
+            rows.append((key, cells))
         }
-        let note = "speedup: \(reference)'s time ÷ this time (above 1 is faster), bootstrap 95% interval in brackets"
+        let note = "\(speedupHeader): that line's median time ÷ \(reference)'s, 95% bootstrap interval"
         if wide {
-            return table(header: header, rows: rows) + note + "\n"
+            let header = ["benchmark", "implementation", "dataset", "median", "±ci", "MB/s", "ceiling MB/s",
+                          "items/s", "allocs/op", "bytes/op", "instr/op", speedupHeader]
+            let body = rows.map { r in
+                [r.key.parameters.isEmpty ? r.key.benchmark : "\(r.key.benchmark) [\(r.key.parameters)]",
+                 r.key.implementation, r.key.dataset] + header.dropFirst(3).map { r.cells[$0] ?? "" }
+            }
+            return table(header: header, rows: body) + note + "\n"
         }
-        // The narrow table: name, implementation, dataset, median, ±ci, MB/s, allocs/op,
-        // instr/op when counted, speedup.
-        var keep = [0, 1, 2, 3, 4, 5, 8]
-        if hasInstructions { keep.append(10) }
-        keep.append(11)
-        let narrowRows = rows.map { r in keep.map { r[$0] } }
-        return TextTable.render(header: keep.map { header[$0] }, rows: narrowRows, maxWidth: defaultWidth,
-                                shrinkable: [0, 1, 2])
-            + note + "; --wide for every column\n"
+        var columns = ["median", "±ci", "MB/s", "allocs/op"]
+        if hasInstructions { columns.append("instr/op") }
+        columns.append(speedupHeader)
+        let header = ["implementation"] + columns
+        let body = rows.map { r in ["  " + r.key.implementation] + columns.map { r.cells[$0] ?? "" } }
+        var lines = TextTable.render(header: header, rows: body, leftAligned: 1)
+            .split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        // Headings before each group's first line (lines 0 and 1 are the header and its rule).
+        var out = lines[0] + "\n" + lines[1] + "\n"
+        lines.removeFirst(2)
+        var group = ""
+        for (i, r) in rows.enumerated() {
+            if r.key.comparisonGroup != group {
+                group = r.key.comparisonGroup
+                out += heading(r.key) + "\n"
+            }
+            out += lines[i] + "\n"
+        }
+        return out + note + "; --wide: a line per case, every column\n"
+    }
+
+    /// A group's heading: `geojson.parse [mode=whole] · generated/points-20k`.
+    static func heading(_ k: CaseKey) -> String {
+        (k.parameters.isEmpty ? k.benchmark : "\(k.benchmark) [\(k.parameters)]") + " · " + k.dataset
+    }
+
+    /// How much faster the reference is than an implementation, from that
+    /// implementation's `ratio_to_reference` (its time ÷ the reference's): `3.10× faster
+    /// [2.90–3.30]`, or below 1 `0.610× (slower) [0.550–0.660]`.
+    public static func speedupText(_ q: MetricResult.Ratio) -> String {
+        formatRatio(q.value) + "×" + (q.value >= 1 ? " faster" : " (slower)")
+            + " [" + formatRatio(q.low) + "–" + formatRatio(q.high) + "]"
     }
 
     /// One line counting the cases by the status of their time: `52 cases: 49 ok,

@@ -8,8 +8,9 @@ public enum TextTable {
     ///     first, never below 8 characters) until a line fits, and their cells cut with `…`.
     ///     Columns not listed keep their width.
     /// - Complexity: O(cells). Allocates the output string.
+    ///   - leftAligned: how many leading columns are names (left-aligned); 3 by default.
     public static func render(header: [String], rows: [[String]], maxWidth: Int? = nil,
-                              shrinkable: [Int] = []) -> String {
+                              shrinkable: [Int] = [], leftAligned: Int = 3) -> String {
         var widths = header.map(\.count)
         for r in rows { for (i, c) in r.enumerated() where i < widths.count { widths[i] = max(widths[i], c.count) } }
         if let maxWidth {
@@ -27,7 +28,7 @@ public enum TextTable {
             cells.enumerated().map { i, c in
                 let w = i < widths.count ? widths[i] : c.count
                 let t = fit(c, w)
-                return i < 3 ? t.padding(toLength: w, withPad: " ", startingAt: 0)
+                return i < leftAligned ? t.padding(toLength: w, withPad: " ", startingAt: 0)
                     : String(repeating: " ", count: w - t.count) + t
             }.joined(separator: "  ") + "\n"
         }

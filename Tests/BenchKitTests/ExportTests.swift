@@ -136,17 +136,38 @@ final class SpeedupOutputTests: XCTestCase {
     }
 }
 
-/// The summary table fits 120 columns unless asked for every column.
+/// The summary table fits 120 columns unless asked for every column, and never cuts what
+/// tells two lines apart.
 final class SummaryTableWidthTests: XCTestCase {
-    func testDefaultTableFits120Columns() {
-        let text = SummaryTable.render(SpeedupOutputTests.comparedReport(extraCases: 3), reference: "graticule")
-        for line in text.split(separator: "\n") {
-            XCTAssertLessThanOrEqual(line.count, 120, String(line))
+    func testDefaultTableFits120ColumnsWithNothingCut() {
+        let report = SpeedupOutputTests.comparedReport(extraCases: 3)
+        let text = SummaryTable.render(report, reference: "graticule")
+        let lines = text.split(separator: "\n").map(String.init)
+        for line in lines.dropLast() {  // the last line is the note
+            XCTAssertLessThanOrEqual(line.count, 120, line)
         }
-        XCTAssertTrue(text.contains("speedup vs graticule"))
-        XCTAssertTrue(text.contains("0.25× [0.2–0.5]"))
-        XCTAssertTrue(text.contains("…"), "long names are cut")
+        XCTAssertTrue(text.contains("graticule speedup"))
+        XCTAssertTrue(text.contains("4× faster [2–5]"), text)
+        XCTAssertFalse(text.contains("…"), "nothing is cut")
         XCTAssertFalse(text.contains("ceiling MB/s"))
+        // Every case reads apart: its group's heading (benchmark, parameters, dataset) in
+        // full, then a line per implementation; no (heading, line) pair repeats.
+        var heading = "", seen = Set<String>(), cases = 0
+        for line in lines.dropFirst(2).dropLast() {
+            if line.hasPrefix("  ") {
+                let name = String(line.dropFirst(2).prefix { $0 != " " })
+                XCTAssertTrue(seen.insert(heading + "|" + name).inserted, "\(heading): \(name) twice")
+                cases += 1
+            } else {
+                heading = line
+            }
+        }
+        let keys = Set(report.results.map(\.key))
+        XCTAssertEqual(cases, keys.count)
+        for k in keys {
+            XCTAssertTrue(lines.contains((k.parameters.isEmpty ? k.benchmark : "\(k.benchmark) [\(k.parameters)]") + " · " + k.dataset),
+                          "no heading for \(k)")
+        }
     }
 
     func testWideTableHasEveryColumnInFull() {
