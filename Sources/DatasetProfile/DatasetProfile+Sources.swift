@@ -291,8 +291,8 @@ extension DatasetProfile {
         let h = r.header
         metadata += [("addressed tiles", "\(h.addressedTiles)"), ("tile entries", "\(h.tileEntries)"),
                      ("tile contents", "\(h.tileContents)"), ("clustered", "\(h.clustered)"),
-                     ("zooms", "\(h.minZoom)–\(h.maxZoom)"), ("tile compression", "\(h.tileCompression)"),
-                     ("tile type", "\(h.tileType)")]
+                     ("zooms", "\(h.minZoom)–\(h.maxZoom)"), ("tile compression", PMTiles.compressionName(h.tileCompression)),
+                     ("tile type", PMTiles.tileTypeName(h.tileType))]
         return r
     }
 

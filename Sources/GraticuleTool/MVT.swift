@@ -33,8 +33,11 @@ struct MVT: ParsableCommand {
         @Option(help: "Only this source layer.")
         var layer: String?
 
-        @Option(help: "Also write the layers and findings as one JSON object (schema 'graticule-mvt-inspect/1').")
+        @Option(help: "Also write the layers and findings as one JSON object (schema 'graticule-mvt-inspect/1'; every finding).")
         var json: String?
+
+        @Option(help: "Findings to print (all are counted, by rule, and all go to --json).")
+        var findings = 20
 
         @Flag(help: "Print the tile as a GeoJSON FeatureCollection instead (each feature's layer in the `layer` property).")
         var geojson = false
@@ -131,6 +134,7 @@ struct MVT: ParsableCommand {
         }
 
         func run() throws {
+            guard findings >= 0 else { fail("--findings must be 0 or more, got \(findings)") }
             if geojson { return try printGeoJSON() }
             let (bytes, note) = tileBytes()
             let (findings, layers): ([MVTFinding], [LayerSummary]) = bytes.withUnsafeBytes { raw in
@@ -150,7 +154,16 @@ struct MVT: ParsableCommand {
             print("\(name): \(bytes.count) bytes\(note), \(rows.count) layers" + (layer.map { " (--layer \($0))" } ?? ""))
             print(TextTable.render(header: ["layer", "version", "extent", "features", "points", "lines",
                                               "polygons", "unknown", "bad type", "keys", "values"], rows: rows))
-            for f in findings { print(f) }
+            for f in findings.prefix(self.findings) { print(f) }
+            if findings.count > self.findings {
+                print("... and \(findings.count - self.findings) more (--findings N prints more)")
+            }
+            if findings.count > 1 {
+                var byRule: [String: (severity: String, count: Int)] = [:]
+                for f in findings { byRule[f.rule, default: (f.severity.rawValue, 0)].count += 1 }
+                print("findings by rule: " + byRule.sorted { $0.key < $1.key }
+                    .map { "\($0.key) \($0.value.count) \($0.value.severity)" }.joined(separator: ", "))
+            }
             if let json { writeJSON(json, bytes: bytes.count, layers: layers, findings: findings) }
             if findings.allSatisfy({ $0.severity == .warning }) {
                 print(findings.isEmpty ? "valid: no findings" : "valid, with \(findings.count) warning(s)")

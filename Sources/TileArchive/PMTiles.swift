@@ -31,6 +31,20 @@ public enum PMTiles {
     /// Compression values of the header.
     public enum Compression: UInt8, Sendable { case unknown = 0, none = 1, gzip = 2, brotli = 3, zstd = 4 }
 
+    /// Tile type values of the header (PMTiles v3 §3.1).
+    public enum TileType: UInt8, Sendable { case unknown = 0, mvt = 1, png = 2, jpeg = 3, webp = 4, avif = 5 }
+
+    /// A header compression byte by its name (`gzip`), or `unknown (9)` for a value the
+    /// specification does not define.
+    public static func compressionName(_ value: UInt8) -> String {
+        Compression(rawValue: value).map { "\($0)" + ($0 == .unknown ? " (0)" : "") } ?? "undefined (\(value))"
+    }
+
+    /// A header tile type byte by its name (`mvt`, `png`), or `undefined (9)`.
+    public static func tileTypeName(_ value: UInt8) -> String {
+        TileType(rawValue: value).map { "\($0)" + ($0 == .unknown ? " (0)" : "") } ?? "undefined (\(value))"
+    }
+
     public struct Header: Equatable, Sendable {
         public var rootOffset: UInt64 = 0, rootLength: UInt64 = 0
         public var metadataOffset: UInt64 = 0, metadataLength: UInt64 = 0
