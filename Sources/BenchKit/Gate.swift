@@ -258,9 +258,18 @@ public struct Gate: Sendable {
     /// gated regressions, then the gated improvements, then every finding in a collapsed
     /// table (`<details>`), the informational ones (peers, machine baselines, metrics
     /// reported only) marked as not gated.
+    /// A run as the report records it: its commit (`abc123def456`, "dirty" when so) and
+    /// time, or its run id when no commit was recorded (a run outside a git checkout).
+    static func runLabel(_ m: RunMetadata) -> String {
+        let known = !m.gitCommit.isEmpty && m.gitCommit != "unknown"
+        let what = known ? "`\(m.gitCommit.prefix(12))`" + (m.gitDirty ? " (dirty)" : "")
+            : "run `\(m.runID)` (no git commit recorded)"
+        return what + " (\(m.timestamp)" + (m.toolVersion.isEmpty ? "" : ", Graticule \(m.toolVersion)") + ")"
+    }
+
     public static func markdown(_ findings: [Finding], base: RunMetadata, head: RunMetadata) -> String {
         var out = "## Graticule benchmark comparison\n\n"
-        out += "Base `\(base.gitCommit.prefix(12))` (\(base.timestamp)) → head `\(head.gitCommit.prefix(12))` (\(head.timestamp))\n\n"
+        out += "Base " + runLabel(base) + " → head " + runLabel(head) + "\n\n"
         let gatedNames = Set(findings.filter(\.gated).map(\.key.implementation)).sorted()
         out += "Gated implementations: " + (gatedNames.isEmpty ? "none" : gatedNames.map { "`\($0)`" }.joined(separator: ", ")) + "\n\n"
         let gated = findings.filter(\.gated)
@@ -273,7 +282,9 @@ public struct Gate: Sendable {
             for f in rows {
                 let change = f.change.map { $0.isFinite ? String(format2($0 * 100)) + "%" : "new" } ?? ""
                 let name = f.key.parameters.isEmpty ? f.key.benchmark : "\(f.key.benchmark) [\(f.key.parameters)]"
-                t += "| \(f.verdict.rawValue) | \(cell(name)) | \(cell(f.key.implementation)) | \(cell(f.key.dataset)) | \(f.metric) | \(f.baseMedian.map(formatMetric) ?? "") | \(f.headMedian.map(formatMetric) ?? "") | \(change) | \(f.pValue.map { String(format4($0)) } ?? "") |"
+                // An ungated finding is reported, never called a regression of the gate.
+                let verdict = f.gated ? f.verdict.rawValue : "\(f.verdict.rawValue) (not gated)"
+                t += "| \(verdict) | \(cell(name)) | \(cell(f.key.implementation)) | \(cell(f.key.dataset)) | \(f.metric) | \(f.baseMedian.map(formatMetric) ?? "") | \(f.headMedian.map(formatMetric) ?? "") | \(change) | \(f.pValue.map { String(format4($0)) } ?? "") |"
                     + (gatedColumn ? (f.gated ? " yes |" : " no |") : "") + "\n"
             }
             return t
