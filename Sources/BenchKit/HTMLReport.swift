@@ -128,17 +128,22 @@ public enum HTMLReport {
                                                           ceiling: rows.first?.key.benchmark == "baseline.memscan" ? nil : ceiling)
         }
 
-        // Ratio charts.
-        let speedups = report.results.filter { $0.speedup != nil }
-        if !speedups.isEmpty {
-            html += "<h2>Speedup over the reference (reference time ÷ this time; above 1 is faster)</h2>\n"
-            let byGroup = Dictionary(grouping: speedups) { "\($0.key.benchmark) — \($0.key.dataset)" }
+        // Speedup charts: how much faster the reference is than each implementation (its
+        // time ÷ the reference's), as the summary table says it; one chart per benchmark and
+        // dataset, every bar labelled with its implementation and parameters.
+        let compared = report.results.filter { $0.metric == Metric.timeNs.rawValue && $0.status == .ok && $0.ratio != nil }
+        if !compared.isEmpty {
+            let reference = compared[0].ratio!.reference
+            html += "<h2>\(HTML.escape(reference))'s speedup (each implementation's median time ÷ \(HTML.escape(reference))'s; "
+                + "above 1: \(HTML.escape(reference)) is faster), with its 95% interval</h2>\n"
+            let byGroup = Dictionary(grouping: compared) { "\($0.key.benchmark) — \($0.key.dataset)" }
             for name in byGroup.keys.sorted() {
-                let bars = byGroup[name]!.sorted { $0.key.implementation < $1.key.implementation }.map { r in
-                    let q = r.speedup!
-                    return Bar(label: r.key.implementation + " vs " + q.reference, value: q.value, low: q.low, high: q.high)
+                let bars = byGroup[name]!.sorted { ($0.key.parameters, $0.key.implementation) < ($1.key.parameters, $1.key.implementation) }.map { r in
+                    let q = r.ratio!
+                    return Bar(label: r.key.implementation + (r.key.parameters.isEmpty ? "" : " [\(r.key.parameters)]"),
+                               value: q.value, low: q.low, high: q.high)
                 }
-                html += "<h3>\(HTML.escape(name))</h3>\n" + barChart(bars, unit: "×", ceiling: 1)
+                html += "<h3>\(HTML.escape(name))</h3>\n" + HTML.barChart(bars, unit: "×", ceiling: 1, format: SummaryTable.formatRatio)
             }
         }
 

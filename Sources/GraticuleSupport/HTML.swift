@@ -37,7 +37,9 @@ public enum HTML {
     /// figures.
     public static func barChart(_ bars: [Bar], unit: String, ceiling: Double? = nil,
                                 format: (Double) -> String) -> String {
-        let labelWidth = 260.0, chartWidth = 520.0, rowHeight = 24.0
+        // Wide enough for the longest label (about 7 px a character), never cut.
+        let longest = Double(bars.map(\.label.count).max() ?? 0)
+        let labelWidth = max(260.0, longest * 7 + 12), chartWidth = 520.0, rowHeight = 24.0
         let largest = max(bars.map(\.high).max() ?? 1, 1e-12)
         let drawCeiling = ceiling.map { unit == "×" || $0 <= largest * 2 } ?? false
         let maxValue = max(largest, drawCeiling ? ceiling! : 0) * 1.15
@@ -57,7 +59,7 @@ public enum HTML {
         }
         svg += "</svg>\n"
         if let c = ceiling, !drawCeiling, unit != "×" {
-            svg += "<p style=\"color:#c33;margin:0 0 0 260px;font-size:12px\">memscan ceiling \(escape(format(c))) \(escape(unit)), "
+            svg += "<p style=\"color:#c33;margin:0 0 0 \(Int(labelWidth))px;font-size:12px\">memscan ceiling \(escape(format(c))) \(escape(unit)), "
                 + "\(escape(String((c / largest * 100).rounded() / 100)))× the fastest bar (off scale)</p>\n"
         }
         return svg
