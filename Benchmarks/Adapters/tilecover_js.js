@@ -5,7 +5,7 @@
 //
 //   node tilecover_js.js polygon|lines|points ZOOM --dataset PATH
 //       the benchmark protocol (BenchKit's ExternalProgram): `ready`, then `run N` -> `ns T`,
-//       `digest` -> `digest TEXT`, `quit`. polygon/lines cover every polygon / line feature
+//       `digest` -> `digest TEXT`, `elements` -> `element z/x/y`... `end`, `quit`. polygon/lines cover every polygon / line feature
 //       at ZOOM one by one; points covers all points as one MultiPoint.
 //   node tilecover_js.js check
 //       exits 0 when tile-cover loads (the manifest's requirement probe).
@@ -111,6 +111,12 @@ function bench(kind, zoom, datasetPath) {
             console.log('ns ' + (process.hrtime.bigint() - t0).toString());
         } else if (parts[0] === 'digest') {
             console.log('digest ' + tileDigest(inputs.map(g => cover.tiles(g, limits))));
+        } else if (parts[0] === 'elements') {
+            // The tiles as sorted z/x/y text, as Graticule lists them (asked when the digests differ).
+            const lines = [];
+            for (const g of inputs) for (const t of cover.tiles(g, limits)) lines.push(t[2] + '/' + t[0] + '/' + t[1]);
+            lines.sort();
+            console.log(lines.map(l => 'element ' + l).join('\n') + (lines.length ? '\n' : '') + 'end');
         } else {
             console.log('error unexpected command ' + JSON.stringify(line));
             process.exit(2);

@@ -85,7 +85,9 @@ public enum ExternalError: Error, CustomStringConvertible, Equatable {
 }
 
 final class _ExternalSampler: _Sampler {
-    private let program: LineProtocolProcess
+    private var program: LineProtocolProcess
+    /// How the program was started (to start it again after a request it does not know).
+    private let start: () throws -> LineProtocolProcess
     private let slowdown: Double
     private let timeout: Double
     private let errorLog: String
@@ -98,11 +100,18 @@ final class _ExternalSampler: _Sampler {
         errorLog = scratchDirectory + "/external-\(getpid())-\(UInt32.random(in: 0 ... .max)).stderr"
         var env = program.environment
         env["GRATICULE_EXTERNAL_PROTOCOL"] = "1"
-        do {
-            self.program = try LineProtocolProcess(command: program.command + ["--dataset", datasetPath],
-                                                   environment: env, workingDirectory: program.workingDirectory,
-                                                   errorLog: errorLog)
-        } catch { throw ExternalError.launchFailed("\(error)") }
+        let log = errorLog
+        start = {
+            do {
+                return try LineProtocolProcess(command: program.command + ["--dataset", datasetPath],
+                                               environment: env, workingDirectory: program.workingDirectory, errorLog: log)
+            } catch { throw ExternalError.launchFailed("\(error)") }
+        }
+        self.program = try start()
+        try awaitReady()
+    }
+
+    private func awaitReady() throws {
         let line = try readLine(waitingFor: "ready")
         guard line == "ready" || line.hasPrefix("ready ") else {
             throw ExternalError.protocolViolation(expected: "ready", got: line)
@@ -156,16 +165,27 @@ final class _ExternalSampler: _Sampler {
 
     /// The program's `elements` answer: its located elements (`element LINE` each, then
     /// `end`), asked only when its digest differs from the reference's.
+    ///
+    /// `elements` is optional: a program that does not know it (answers `error ...`, or
+    /// ends) is started again, so the case goes on to be timed, and the error says so.
     func elements() throws -> [String] {
-        try send("elements")
-        var out: [String] = []
-        while true {
-            let line = try readLine(waitingFor: "element or end")
-            if line == "end" { return out }
-            guard line.hasPrefix("element ") else {
-                throw ExternalError.protocolViolation(expected: "element LINE or end", got: String(line.prefix(200)))
+        do {
+            try send("elements")
+            var out: [String] = []
+            while true {
+                let line = try readLine(waitingFor: "element or end")
+                if line == "end" { return out }
+                guard line.hasPrefix("element ") else {
+                    throw ExternalError.protocolViolation(expected: "element LINE or end", got: String(line.prefix(200)))
+                }
+                out.append(String(line.dropFirst(8)))
             }
-            out.append(String(line.dropFirst(8)))
+        } catch {
+            // Whatever state the program is in now, start it anew for the timing.
+            program.finish()
+            program = try start()
+            try awaitReady()
+            throw ExternalError.programError("it does not answer 'elements' (optional: \(error))")
         }
     }
 

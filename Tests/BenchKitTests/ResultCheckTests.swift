@@ -120,6 +120,40 @@ final class ResultCheckTests: XCTestCase {
         XCTAssertEqual(time("py.wrong")?.status, .wrong)
     }
 
+    /// A program with a known difference that does not know the optional `elements`
+    /// request (it ends on it, as tile-cover.js used to) is started again and timed: `ok`
+    /// with the difference noted, never a crash.
+    func testProgramWithoutElementsIsStartedAgainAndTimed() throws {
+        let script = try newFolder("graticule-no-elements") + "/program.py"
+        try FileIO.writeText(script, """
+        import sys
+        print("ready", flush=True)
+        for line in sys.stdin:
+            cmd = line.split()
+            if cmd[0] == "quit": break
+            if cmd[0] == "digest": print("digest n=2 checksum=0000000000000009", flush=True); continue
+            if cmd[0] != "run": print("error unexpected command", cmd[0], flush=True); sys.exit(2)
+            print("ns", 1000 * int(cmd[1]), flush=True)
+        """)
+        defer { try? FileManager.default.removeItem(atPath: script) }
+        let d = Dataset(name: "d", kind: "bin") { ([1, 2, 3], 3) }
+        var suite = BenchmarkSuite(name: "t")
+        suite.add("op", implementation: "graticule", dataset: d,
+                  check: { _ in ResultCheck(digest: ResultDigest(counts: [.init(name: "n", value: 1)], checksum: 7),
+                                            elements: ["a"]) }) { _ in
+            Workload { n in for i in 0..<n { blackHole(i) } }
+        }
+        suite.add(BenchmarkCase(name: "op", implementation: "py.noelements", dataset: d,
+                                body: .external(ExternalProgram(command: ["python3", script], sampleTimeout: 5,
+                                                                checksResult: true, knownDifference: "counts differ by design"))))
+        let results = Runner(configuration: try config()).run(suite.cases)
+        let t = try XCTUnwrap(results.first { $0.metric == "time_ns" && $0.key.implementation == "py.noelements" })
+        XCTAssertEqual(t.status, .ok, t.detail)
+        XCTAssertTrue(t.detail.contains("known difference (counts differ by design)"), t.detail)
+        XCTAssertTrue(t.detail.contains("does not answer 'elements'"), t.detail)
+        XCTAssertGreaterThan(t.samples.count, 0)
+    }
+
     func testManifestWithSeveralBenchmarksAndStrictKeys() throws {
         let path = try newFolder("graticule-manifest") + "/manifest.json"
         try FileIO.writeText(path, """
