@@ -19,11 +19,14 @@ public enum ScratchFolder {
         return root + "/graticule-" + String(format: "%010u-%08x", UInt32(getpid()), UInt32.random(in: 0 ... .max))
     }()
 
-    /// Makes `directory` (and its parents) when missing.
+    /// Makes `directory` when missing; its parent (`$TMPDIR`) must exist: a run never
+    /// makes the temporary folder itself.
     ///
     /// - Throws: a message naming the folder and `$TMPDIR` when it cannot be made.
     public static func make(_ directory: String) throws {
-        do { try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true) } catch {
+        var isDir: ObjCBool = false
+        if FileManager.default.fileExists(atPath: directory, isDirectory: &isDir), isDir.boolValue { return }
+        do { try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: false) } catch {
             throw ScratchError(path: directory, reason: "\(error.localizedDescription)")
         }
     }

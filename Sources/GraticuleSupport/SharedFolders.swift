@@ -31,9 +31,10 @@ public enum SharedFolders {
         return FileManager.default.fileExists(atPath: root + "/Package.swift") ? root : nil
     }
 
-    /// The line that tells a person how to get the corpora when `path` has none.
-    public static func missingCorpora(_ path: String) -> String {
-        "no corpora at \(path): get them with `corpora/fetch DEST` (from Graticule's checkout; see corpora/external.tsv), then pass --corpora DEST or set \(corporaVariable)"
+    /// The line that tells a person how to get the corpora when `path` has none; `option`
+    /// is how the command is given a folder.
+    public static func missingCorpora(_ path: String, option: String = "--corpora DEST or set GRATICULE_CORPORA") -> String {
+        "no corpora at \(path): get them with `corpora/fetch DEST` (from Graticule's checkout; see corpora/external.tsv), then pass \(option)"
     }
 
     static func isDirectory(_ path: String) -> Bool {

@@ -161,6 +161,12 @@ struct Bench: ParsableCommand {
         if let minTime, !(minTime.isFinite && minTime >= 0) { fail("--min-time must be 0 or more seconds, got \(minTime)") }
         if let maxTime, !(maxTime.isFinite && maxTime > 0) { fail("--max-time must be a positive number of seconds, got \(maxTime)") }
         if let minTime, let maxTime, minTime > maxTime { fail("--min-time \(minTime) is above --max-time \(maxTime)") }
+        if let data {
+            var isDir: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: data, isDirectory: &isDir), isDir.boolValue else {
+                fail(SharedFolders.missingCorpora(data, option: "--data DEST"))
+            }
+        }
         var config = quick ? RunConfiguration.quick : RunConfiguration()
         config.reference = reference
         config.seed = seed
@@ -242,6 +248,10 @@ struct Bench: ParsableCommand {
             do { base = try RunReport.read(path: baseline) } catch { fail("\(error)") }
         }
         // The run's scratch folder is this process's own; the measuring children share it.
+        // Made before anything runs: a TMPDIR where it cannot be made stops the run here.
+        if !ScratchFolder.inherited {
+            do { try ScratchFolder.make(config.scratchDirectory) } catch { fail("\(error)") }
+        }
         ScratchFolder.handDown()
         defer {
             if keepScratch { printErr("scratch folder kept: \(config.scratchDirectory)") } else { ScratchFolder.removeIfOwned() }
