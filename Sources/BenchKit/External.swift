@@ -101,6 +101,9 @@ final class _ExternalSampler: _Sampler {
         var env = program.environment
         env["GRATICULE_EXTERNAL_PROTOCOL"] = "1"
         let log = errorLog
+        // Absolute: the program may run in another folder (its manifest's workingDirectory).
+        let datasetPath = datasetPath.hasPrefix("/") || datasetPath == "-"
+            ? datasetPath : FileManager.default.currentDirectoryPath + "/" + datasetPath
         start = {
             do {
                 return try LineProtocolProcess(command: program.command + ["--dataset", datasetPath],
@@ -268,6 +271,9 @@ public struct ExternalManifest: Equatable, Sendable {
     public var requires: String?
     /// What the program needs, each with a probe and the command that installs it.
     public var requirements: [Requirement] = []
+    /// Where the program and its probes run (the manifest's `workingDirectory`, relative to
+    /// the manifest file); nil: the current folder.
+    public var workingDirectory: String?
     public var sampleTimeout: Double
     public var benchmarks: [Benchmark]
     /// `candidate` unless the manifest says `peer`.
@@ -275,7 +281,7 @@ public struct ExternalManifest: Equatable, Sendable {
 
     static let benchmarkKeys: Set<String> = ["benchmark", "arguments", "datasetKinds", "datasetNames", "parameters",
                                              "quick", "checksResult", "knownDifference"]
-    static let programKeys: Set<String> = ["implementation", "command", "requires", "requirements", "sampleTimeout", "benchmarks",
+    static let programKeys: Set<String> = ["implementation", "command", "requires", "requirements", "workingDirectory", "sampleTimeout", "benchmarks",
                                            "conformance", "role"]
 
     public static func load(path: String) throws -> ExternalManifest {
@@ -288,6 +294,7 @@ public struct ExternalManifest: Equatable, Sendable {
         guard LineProtocolProcess.canStart(command[0]) else {
             throw StrictJSONObject.Failure(path: path, reason: "'command': no program '\(command[0])' on PATH" + (try Self.installHint(o, command[0])))
         }
+        let workingDirectory = try o.workingDirectory()
         let timeout = try o.number("sampleTimeout") ?? ExternalProgram.defaultSampleTimeout
         guard timeout > 0, timeout.isFinite else { throw StrictJSONObject.Failure(path: path, reason: "'sampleTimeout' must be a positive number of seconds") }
         var role = MetricResult.Role.candidate
@@ -324,12 +331,13 @@ public struct ExternalManifest: Equatable, Sendable {
         var m = ExternalManifest(implementation: implementation, command: command, requires: try o.string("requires"),
                                  sampleTimeout: timeout, benchmarks: benchmarks, role: role)
         m.requirements = try Requirement.list(in: o)
+        m.workingDirectory = workingDirectory
         return m
     }
 
     /// The requirements whose probe fails here (each probe run once).
     public func missingRequirements() -> [Requirement] {
-        requirements.filter { !$0.isMet() }
+        requirements.filter { !$0.isMet(in: workingDirectory) }
     }
 
     /// " (install it with: ...)" for a command that cannot start: the install line of the
@@ -354,8 +362,8 @@ public struct ExternalManifest: Equatable, Sendable {
             }.map {
                 BenchmarkCase(name: b.benchmark, implementation: implementation, dataset: $0,
                               parameters: b.parameters, quick: b.quick,
-                              body: .external(ExternalProgram(command: command + b.arguments, sampleTimeout: sampleTimeout,
-                                                              checksResult: b.checksResult,
+                              body: .external(ExternalProgram(command: command + b.arguments, workingDirectory: workingDirectory,
+                                                              sampleTimeout: sampleTimeout, checksResult: b.checksResult,
                                                               knownDifference: b.knownDifference)),
                               role: role)
             }

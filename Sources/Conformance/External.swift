@@ -42,6 +42,9 @@ public struct ExternalConformanceManifest: Equatable, Sendable {
     public var requires: String
     /// What the program needs, each with a probe and the command that installs it.
     public var requirements: [Requirement] = []
+    /// Where the program and its probes run (`workingDirectory`, relative to the manifest
+    /// file); nil: the current folder.
+    public var workingDirectory: String?
     /// Seconds a case may take before the program is stopped and the case is `timeout`.
     public var timeout: Double
 
@@ -69,9 +72,9 @@ public struct ExternalConformanceManifest: Equatable, Sendable {
         }
     }
 
-    static let sharedKeys: Set<String> = ["implementation", "command", "requires", "requirements", "sampleTimeout", "benchmarks", "conformance", "role"]
+    static let sharedKeys: Set<String> = ["implementation", "command", "requires", "requirements", "workingDirectory", "sampleTimeout", "benchmarks", "conformance", "role"]
     static let sectionKeys: Set<String> = ["suites", "arguments", "outputs", "timeout"]
-    static let olderKeys: Set<String> = ["name", "command", "suites", "outputs", "requires", "requirements", "timeout"]
+    static let olderKeys: Set<String> = ["name", "command", "suites", "outputs", "requires", "requirements", "workingDirectory", "timeout"]
 
     public static func load(path: String) throws(Error) -> ExternalConformanceManifest {
         do {
@@ -93,6 +96,7 @@ public struct ExternalConformanceManifest: Equatable, Sendable {
                     suites: try section.requiredStrings("suites"), outputs: try section.bool("outputs") ?? true,
                     requires: try o.string("requires") ?? "", timeout: try section.number("timeout") ?? defaultTimeout)
                 m.requirements = requirements
+                m.workingDirectory = try o.workingDirectory()
                 return try m.validated(path)
             }
             if o.has("implementation") {
@@ -104,6 +108,7 @@ public struct ExternalConformanceManifest: Equatable, Sendable {
                                                 requires: try o.string("requires") ?? "",
                                                 timeout: try o.number("timeout") ?? defaultTimeout)
             m.requirements = requirements
+            m.workingDirectory = try o.workingDirectory()
             return try m.validated(path)
         } catch let failure as StrictJSONObject.Failure {
             throw .invalid(failure.path, failure.reason)
@@ -133,11 +138,11 @@ public final class ExternalConformanceProgram {
     /// Starts the program and waits for `ready`.
     public init(manifest: ExternalConformanceManifest, workingDirectory: String? = nil) throws {
         self.manifest = manifest
-        self.workingDirectory = workingDirectory
+        self.workingDirectory = workingDirectory ?? manifest.workingDirectory
         let stem = NSTemporaryDirectory() + "graticule-conform-\(getpid())-\(UInt32.random(in: 0 ... .max))"
         scratch = stem + ".bin"
         errorLog = stem + ".stderr"
-        program = try Self.start(manifest, workingDirectory: workingDirectory, errorLog: errorLog)
+        program = try Self.start(manifest, workingDirectory: self.workingDirectory, errorLog: errorLog)
     }
 
     private static func start(_ manifest: ExternalConformanceManifest, workingDirectory: String?,

@@ -35,13 +35,14 @@ public struct Requirement: Equatable, Sendable {
         return out
     }
 
-    /// Runs the probe (at most `timeout` seconds, its output discarded): true when it
-    /// starts and exits 0.
-    public func isMet(timeout: Double = 30) -> Bool {
+    /// Runs the probe (at most `timeout` seconds, its output discarded, from `folder` or
+    /// the working folder): true when it starts and exits 0.
+    public func isMet(timeout: Double = 30, in folder: String? = nil) -> Bool {
         guard LineProtocolProcess.canStart(probe[0]) else { return false }
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         p.arguments = probe
+        if let folder { p.currentDirectoryURL = URL(fileURLWithPath: folder) }
         p.standardInput = FileHandle.nullDevice
         p.standardOutput = FileHandle.nullDevice
         p.standardError = FileHandle.nullDevice
@@ -59,5 +60,21 @@ public struct Requirement: Equatable, Sendable {
     /// The line that says what is missing and how to get it.
     public func missingLine(for implementation: String) -> String {
         "\(implementation): missing \(need); install it with: \(install)"
+    }
+}
+
+extension StrictJSONObject {
+    /// The manifest's `workingDirectory`, a folder given relative to the manifest file,
+    /// as an absolute path (nil when absent: the program runs in the current folder).
+    public func workingDirectory() throws(Failure) -> String? {
+        guard let rel = try string("workingDirectory") else { return nil }
+        let base = URL(fileURLWithPath: path).deletingLastPathComponent()
+        let url = rel.hasPrefix("/") ? URL(fileURLWithPath: rel) : base.appendingPathComponent(rel)
+        let folder = url.standardizedFileURL.path
+        var isDir: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDir), isDir.boolValue else {
+            throw Failure(path: path, reason: "'workingDirectory': no folder \(folder)")
+        }
+        return folder
     }
 }

@@ -116,6 +116,8 @@ final class ExternalTests: XCTestCase {
             for b in m.benchmarks {
                 XCTAssertTrue(b.checksResult, "\(n): \(b.benchmark) does not answer digest (checksResult)")
             }
+            // It runs from the repository root wherever graticule is started.
+            XCTAssertEqual(m.workingDirectory, URL(fileURLWithPath: root).standardizedFileURL.path, n)
             // What it needs is checkable, with the command that installs it, and starts
             // with its command's program.
             XCTAssertFalse(m.requirements.isEmpty, "\(n): no requirements")

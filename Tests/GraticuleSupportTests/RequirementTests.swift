@@ -38,4 +38,22 @@ final class RequirementTests: XCTestCase {
             XCTAssertTrue("\(e)".contains("install"), "\(e)")
         }
     }
+
+    /// `workingDirectory` is relative to the manifest file, and must be a folder; probes run
+    /// there.
+    func testWorkingDirectoryIsRelativeToTheManifest() throws {
+        let dir = NSTemporaryDirectory() + "graticule-wd-\(getpid())-\(UInt32.random(in: 0 ... .max))"
+        try FileManager.default.createDirectory(atPath: dir + "/a/b", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try #"{"workingDirectory": ".."}"#.write(toFile: dir + "/a/b/m.json", atomically: true, encoding: .utf8)
+        let wd = try StrictJSONObject(path: dir + "/a/b/m.json").workingDirectory()
+        XCTAssertEqual(wd, URL(fileURLWithPath: dir + "/a").standardizedFileURL.path)
+        try #"{"workingDirectory": "missing"}"#.write(toFile: dir + "/a/b/m.json", atomically: true, encoding: .utf8)
+        XCTAssertThrowsError(try StrictJSONObject(path: dir + "/a/b/m.json").workingDirectory()) { e in
+            XCTAssertTrue("\(e)".contains("'workingDirectory': no folder"), "\(e)")
+        }
+        try Data().write(to: URL(fileURLWithPath: dir + "/a/marker"))
+        XCTAssertTrue(Requirement(need: "marker", probe: ["test", "-f", "marker"], install: "-").isMet(in: dir + "/a"))
+        XCTAssertFalse(Requirement(need: "marker", probe: ["test", "-f", "marker"], install: "-").isMet(in: dir + "/a/b"))
+    }
 }
