@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+@preconcurrency import Glibc  // stdout, read once at exit
+#elseif canImport(Darwin)
+@preconcurrency import Darwin
+#endif
 import ArgumentParser
 import BenchKit
 import Foundation
@@ -34,17 +39,31 @@ public enum GraticuleTool {
         do {
             var command = try GraticuleCommand.parseAsRoot()
             try command.run()
-            exit(0)
+            exitCheckingOutput(0)
         } catch let code as ExitCode {
-            exit(code.rawValue)
+            exitCheckingOutput(code.rawValue)
         } catch {
             let code = GraticuleCommand.exitCode(for: error)
             if code == .success {
                 print(GraticuleCommand.fullMessage(for: error))
-                exit(0)
+                exitCheckingOutput(0)
             }
             FileHandle.standardError.write(Data(("graticule: " + GraticuleCommand.fullMessage(for: error) + "\n").utf8))
             exit(2)
         }
+    }
+
+    /// Exits with `code` once everything printed has been written: when standard output
+    /// could not take it all (a full disk, `> /dev/full`), the command did not do its job,
+    /// so it exits 2 saying why instead of 0 with nothing written.
+    static func exitCheckingOutput(_ code: Int32) -> Never {
+        errno = 0
+        let flushFailed = fflush(stdout) != 0
+        let reason = errno != 0 ? String(cString: strerror(errno)) : "a write failed"
+        if flushFailed || ferror(stdout) != 0 {
+            FileHandle.standardError.write(Data("graticule: cannot write to standard output: \(reason)\n".utf8))
+            exit(2)
+        }
+        exit(code)
     }
 }

@@ -109,6 +109,9 @@ expect "--output to a FIFO" 0 "1 tiles" 10 -- "$BIN" cover geometry f.geojson --
 sleep 0.2
 [ -p out.fifo ] && grep -q '^3/4/3$' from-fifo.txt || { failed=$((failed + 1)); echo "FAIL  a FIFO must stay a FIFO and get the output"; }
 [ -e /dev/full ] && expect "--output /dev/full" 2 "No space left" 10 -- "$BIN" cover geometry f.geojson --zoom 3 --output /dev/full
+# Standard output on a full device: exit 2 saying so, never 0 with nothing written.
+[ -e /dev/full ] && expect "stdout > /dev/full (cover geometry)" 2 "cannot write to standard output: No space left" 10 -- sh -c "'$BIN' cover geometry f.geojson --zoom 3 > /dev/full"
+[ -e /dev/full ] && expect "stdout > /dev/full (--version)" 2 "cannot write to standard output" 10 -- sh -c "'$BIN' --version > /dev/full"
 expect "--output into a missing folder" 2 "does not exist" 10 --absent missing -- "$BIN" cover geometry f.geojson --zoom 3 --output missing/t.txt
 expect "diff --out into a missing folder" 2 "does not exist" 10 --absent missing -- "$BIN" diff f.geojson f.geojson --out missing/d.json
 if mkdir -p small && mount -t tmpfs -o size=200k tmpfs small 2> /dev/null; then
