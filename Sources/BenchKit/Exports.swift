@@ -97,7 +97,7 @@ public enum BenchmarkExports {
             out += "| benchmark | dataset | implementation | median | \(cell(reference)) speedup | 95% interval |\n|---|---|---|---:|---:|---|\n"
             for (k, q, med) in compared {
                 out += "| \(name(k)) | \(cell(k.dataset)) | \(cell(k.implementation)) | \(SummaryTable.formatDuration(med)) | "
-                out += "\(SummaryTable.formatRatio(q.value))× \(q.value >= 1 ? "faster" : "(slower)") | \(SummaryTable.formatRatio(q.low))–\(SummaryTable.formatRatio(q.high)) |\n"
+                out += "\(SummaryTable.speedupWords(q.value)) | \(SummaryTable.formatRatio(q.low))–\(SummaryTable.formatRatio(q.high)) |\n"
             }
             out += "\n"
         }

@@ -291,9 +291,7 @@ public struct ExternalManifest: Equatable, Sendable {
             throw StrictJSONObject.Failure(path: path, reason: "'implementation' must not be graticule (the reference)")
         }
         let command = try o.requiredStrings("command")
-        guard LineProtocolProcess.canStart(command[0]) else {
-            throw StrictJSONObject.Failure(path: path, reason: "'command': no program '\(command[0])' on PATH" + (try Self.installHint(o, command[0])))
-        }
+        try o.checkCommandStarts(command)
         let workingDirectory = try o.workingDirectory()
         let timeout = try o.number("sampleTimeout") ?? ExternalProgram.defaultSampleTimeout
         guard timeout > 0, timeout.isFinite else { throw StrictJSONObject.Failure(path: path, reason: "'sampleTimeout' must be a positive number of seconds") }
@@ -335,18 +333,10 @@ public struct ExternalManifest: Equatable, Sendable {
         return m
     }
 
-    /// The requirements whose probe fails here (each probe run once).
-    public func missingRequirements() -> [Requirement] {
-        requirements.filter { !$0.isMet(in: workingDirectory) }
-    }
-
-    /// " (install it with: ...)" for a command that cannot start: the install line of the
-    /// requirement whose probe starts with the same program, else the `requires` text.
-    static func installHint(_ o: StrictJSONObject, _ program: String) throws -> String {
-        if let r = try Requirement.list(in: o).first(where: { $0.probe.first == program }) {
-            return " (missing \(r.need); install it with: \(r.install))"
-        }
-        return (try o.string("requires")).map { " (needs: \($0))" } ?? ""
+    /// A line per requirement whose probe fails here (what is missing, the command that
+    /// installs it); each probe runs once.
+    public func missingRequirements() -> [String] {
+        Requirement.missingLines(requirements, for: implementation, in: workingDirectory)
     }
 
     /// The benchmark names this manifest declares that `known` does not hold.

@@ -93,8 +93,12 @@ public enum SummaryTable {
     /// implementation's `ratio_to_reference` (its time ÷ the reference's): `3.10× faster
     /// [2.90–3.30]`, or below 1 `0.610× (slower) [0.550–0.660]`.
     public static func speedupText(_ q: MetricResult.Ratio) -> String {
-        formatRatio(q.value) + "×" + (q.value >= 1 ? " faster" : " (slower)")
-            + " [" + formatRatio(q.low) + "–" + formatRatio(q.high) + "]"
+        speedupWords(q.value) + " [" + formatRatio(q.low) + "–" + formatRatio(q.high) + "]"
+    }
+
+    /// `3.1× faster`, or below 1 `0.61× (slower)`: a speedup said in words.
+    public static func speedupWords(_ value: Double) -> String {
+        formatRatio(value) + "×" + (value >= 1 ? " faster" : " (slower)")
     }
 
     /// One line counting the cases by the status of their time: `52 cases: 49 ok,

@@ -51,6 +51,12 @@ public struct ExternalConformanceManifest: Equatable, Sendable {
     /// 10 s per case.
     public static let defaultTimeout = 10.0
 
+    /// A line per requirement whose probe fails here (what is missing, the command that
+    /// installs it).
+    public func missingRequirements() -> [String] {
+        Requirement.missingLines(requirements, for: name, in: workingDirectory)
+    }
+
     public init(name: String, command: [String], suites: [String], outputs: Bool, requires: String,
                 timeout: Double = ExternalConformanceManifest.defaultTimeout) {
         self.name = name
@@ -81,13 +87,7 @@ public struct ExternalConformanceManifest: Equatable, Sendable {
             let o = try StrictJSONObject(path: path)
             let command = try o.requiredStrings("command")
             let requirements = try Requirement.list(in: o)
-            guard LineProtocolProcess.canStart(command[0]) else {
-                let requires = try o.string("requires")
-                let hint = requirements.first(where: { $0.probe.first == command[0] })
-                    .map { " (missing \($0.need); install it with: \($0.install))" }
-                    ?? requires.map { " (needs: \($0))" } ?? ""
-                throw StrictJSONObject.Failure(path: path, reason: "'command': no program '\(command[0])' on PATH\(hint)")
-            }
+            try o.checkCommandStarts(command)
             if let section = try o.object("conformance") {
                 try o.checkKeys(sharedKeys)
                 try section.checkKeys(sectionKeys)

@@ -61,9 +61,25 @@ public struct Requirement: Equatable, Sendable {
     public func missingLine(for implementation: String) -> String {
         "\(implementation): missing \(need); install it with: \(install)"
     }
+
+    /// One `missingLine` per requirement of `requirements` whose probe fails in `folder`.
+    public static func missingLines(_ requirements: [Requirement], for implementation: String, in folder: String?) -> [String] {
+        requirements.filter { !$0.isMet(in: folder) }.map { $0.missingLine(for: implementation) }
+    }
 }
 
 extension StrictJSONObject {
+    /// Fails when the manifest's program (`command[0]`) is not on `PATH`, naming what to
+    /// install: the requirement whose probe runs that program, else the `requires` text.
+    public func checkCommandStarts(_ command: [String]) throws(Failure) {
+        guard !LineProtocolProcess.canStart(command[0]) else { return }
+        let requires = try string("requires")
+        let hint = try Requirement.list(in: self).first(where: { $0.probe.first == command[0] })
+            .map { " (missing \($0.need); install it with: \($0.install))" }
+            ?? requires.map { " (needs: \($0))" } ?? ""
+        throw Failure(path: path, reason: "'command': no program '\(command[0])' on PATH\(hint)")
+    }
+
     /// The manifest's `workingDirectory`, a folder given relative to the manifest file,
     /// as an absolute path (nil when absent: the program runs in the current folder).
     public func workingDirectory() throws(Failure) -> String? {

@@ -143,7 +143,7 @@ struct Bench: ParsableCommand {
             let manifest: ExternalManifest
             do { manifest = try ExternalManifest.load(path: path) } catch { fail("\(error)") }
             let absent = manifest.missingRequirements()
-            missing += absent.map { $0.missingLine(for: manifest.implementation) }
+            missing += absent
             if check && absent.isEmpty {
                 print("\(manifest.implementation): ready (\(manifest.requirements.map(\.need).joined(separator: ", ")))")
             }

@@ -162,8 +162,8 @@ struct Conform: ParsableCommand {
                 if let unknown = manifest.suites.first(where: { ConformanceRegistry.entry(named: $0) == nil }) {
                     fail("\(m): unknown suite '\(unknown)'; known: \(ConformanceRegistry.names.joined(separator: ", "))")
                 }
-                let absent = manifest.requirements.filter { !$0.isMet(in: manifest.workingDirectory) }
-                if !absent.isEmpty { fail(absent.map { $0.missingLine(for: manifest.name) }.joined(separator: "\ngraticule: ")) }
+                let absent = manifest.missingRequirements()
+                if !absent.isEmpty { fail(absent.joined(separator: "\ngraticule: ")) }
                 manifests.append(manifest)
             } catch { fail("\(error)") }
         }

@@ -1,3 +1,4 @@
+import GraticuleTestSupport
 import Foundation
 import XCTest
 @testable import BenchKit
@@ -51,8 +52,7 @@ extension ExportTests {
         try probe.run()
         probe.waitUntilExit()
         guard probe.terminationStatus == 0 else { throw XCTSkip("python3 jsonschema is not installed") }
-        let dir = NSTemporaryDirectory() + "graticule-exports-\(getpid())"
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let dir = try TestPaths.newFolder("graticule-exports")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try BenchmarkExports.bencher(report()).write(toFile: dir + "/b.json", atomically: true, encoding: .utf8)
         try BenchmarkExports.githubActionBenchmark(report()).write(toFile: dir + "/g.json", atomically: true, encoding: .utf8)

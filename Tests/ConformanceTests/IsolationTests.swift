@@ -1,12 +1,12 @@
 import Foundation
+import GraticuleTestSupport
 import XCTest
 @testable import Conformance
 
 /// The conformance child's side of the protocol: one line per case, in protocol form.
 final class ConformanceIsolationTests: XCTestCase {
     func testServeAnswersEachCaseInProtocolForm() throws {
-        let dir = NSTemporaryDirectory() + "/graticule-conform-isolation-\(getpid())-\(UInt32.random(in: 0 ... .max))"
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let dir = try TestPaths.newFolder("graticule-conform-isolation")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         var lines: [String] = []
         for (i, text) in ["ok", "out", "bad"].enumerated() {

@@ -1,5 +1,6 @@
 import Foundation
 import GraticuleSupport
+import GraticuleTestSupport
 import XCTest
 
 /// A manifest's requirements: read strictly, probed without hanging, reported with the
@@ -18,8 +19,7 @@ final class RequirementTests: XCTestCase {
     }
 
     func testManifestsListRequirementsStrictly() throws {
-        let dir = NSTemporaryDirectory() + "graticule-requirements-\(getpid())-\(UInt32.random(in: 0 ... .max))"
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let dir = try TestPaths.newFolder("graticule-requirements")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         func read(_ json: String) throws -> [Requirement] {
             try json.write(toFile: dir + "/m.json", atomically: true, encoding: .utf8)
@@ -42,7 +42,7 @@ final class RequirementTests: XCTestCase {
     /// `workingDirectory` is relative to the manifest file, and must be a folder; probes run
     /// there.
     func testWorkingDirectoryIsRelativeToTheManifest() throws {
-        let dir = NSTemporaryDirectory() + "graticule-wd-\(getpid())-\(UInt32.random(in: 0 ... .max))"
+        let dir = try TestPaths.newFolder("graticule-wd")
         try FileManager.default.createDirectory(atPath: dir + "/a/b", withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try #"{"workingDirectory": ".."}"#.write(toFile: dir + "/a/b/m.json", atomically: true, encoding: .utf8)

@@ -274,8 +274,7 @@ final class FirstDifferenceTests: XCTestCase {
 final class LocatedElementsAgreementTests: XCTestCase {
     func testPythonLocatedElementsEqualGraticules() throws {
         let text = #"{"type":"FeatureCollection","features":[{"type":"Feature","geometry":{"type":"GeometryCollection","geometries":[{"type":"Point","coordinates":[1e-05,-0.5]},{"type":"LineString","coordinates":[[3,1e16],[123456.789,2.5e-300]]}]},"properties":{"n":5,"s":"a\"b\\c\nd\te\u0001 é","x":null,"t":true,"a":[1,{"z":1,"b":[false]}]}},{"type":"Feature","geometry":null,"properties":{"k":-0.0}}]}"#
-        let dir = NSTemporaryDirectory() + "/graticule-located-\(getpid())-\(UInt32.random(in: 0 ... .max))"
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let dir = try TestPaths.newFolder("graticule-located")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let path = dir + "/doc.json"
         try FileIO.writeText(path, text)
