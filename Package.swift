@@ -4,24 +4,9 @@ import PackageDescription
 // Graticule: fast cores for map data sources (GeoJSON, PBF/MVT, tile coverage, source diffing)
 // and the benchmark and conformance suite that proves them right and fast.
 //
-// Module map (the same as ../shared/ARCHITECTURE.md and Sources/README.md):
-//   PBF, GeoModel               leaf modules, no dependencies (CVarintBlock: PBF's C kernels)
-//   GeoJSON, VectorTile,        (CJSONSkip: GeoJSON's C kernel)
-//   TileCover, GPX              cores built on the leaves
-//   SourceDiff                  keyed feature store and diffs (GeoModel, TileCover);
-//                               SourceDiffJSON its thin JSON adapter (GeoJSON)
-//   TileArchive                 PMTiles, MBTiles, tile folders, tile compression
-//   DatasetProfile              `graticule profile`'s statistics, mergeable
-//   BenchKit                    benchmark runner (no dependency on the cores)
-//   Workloads                   the benchmark suites and their datasets (Benchmarks/Suites)
-//   Conformance                 suites as data, run against implementations
-//                               (ConformanceData: its own suites and rules, as resources)
-//   CorpusGenerators            seeded generators of the built-in datasets (corpora/Generators)
-//   GraticuleSupport            internal: files, tables, CSV, HTML, the seeded generator,
-//                               one subprocess line-protocol client (no product)
-//   GraticuleTool               the command line as a library (other packages add their
-//                               implementations and run it)
-//   graticule                   the command-line tool: GraticuleTool's main
+// This manifest is the module map: Sources/README.md says what each module owns, and
+// Tests/PackageStructureTests fails when a module imports what its target does not depend on
+// here, or when that table or GraticuleTool's DocC landing page lists other modules.
 
 let package = Package(
     name: "Graticule",
@@ -93,24 +78,26 @@ let package = Package(
         ),
         .target(
             name: "SwiftProtobufPeer",
-            dependencies: [.product(name: "SwiftProtobuf", package: "swift-protobuf")],
+            dependencies: ["Workloads", "BenchKit", .product(name: "SwiftProtobuf", package: "swift-protobuf")],
             path: "Benchmarks/Peers/SwiftProtobufPeer",
             exclude: ["vector_tile.proto"]
         ),
         .target(
             name: "Workloads",
-            dependencies: ["BenchKit", "PBF", "GeoModel", "GeoJSON", "SourceDiff", "TileCover", "VectorTile", "CorpusGenerators", "SwiftProtobufPeer", "GraticuleSupport", "GPX"],
+            dependencies: ["BenchKit", "PBF", "GeoModel", "GeoJSON", "SourceDiff", "TileCover", "VectorTile", "CorpusGenerators", "GraticuleSupport", "GPX"],
             path: "Benchmarks/Suites"
         ),
         .target(
             name: "GraticuleTool",
             dependencies: [
-                "BenchKit", "Conformance", "Workloads", "CorpusGenerators", "SwiftProtobufPeer", "TileArchive", "GeoJSON", "GeoModel",
+                "BenchKit", "Conformance", "Workloads", "CorpusGenerators", "TileArchive", "GeoJSON", "GeoModel",
                 "SourceDiff", "SourceDiffJSON", "TileCover", "GPX", "VectorTile", "DatasetProfile", "GraticuleSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .executableTarget(name: "graticule", dependencies: ["GraticuleTool"], exclude: ["README.md"]),
+        // The executable adds the swift-protobuf peer; the embeddable GraticuleTool does not
+        // link swift-protobuf.
+        .executableTarget(name: "graticule", dependencies: ["GraticuleTool", "Workloads", "SwiftProtobufPeer"], exclude: ["README.md"]),
 
         // Helpers the test targets share (data paths, the seeded generator's test helpers).
         .target(name: "GraticuleTestSupport", dependencies: ["GraticuleSupport"], path: "Tests/Support"),
@@ -128,7 +115,7 @@ let package = Package(
         .testTarget(name: "ConformanceTests", dependencies: ["Conformance", "ConformanceData", "GraticuleSupport", "PBF", "VectorTile", "GeoJSON", "GeoModel", "GraticuleTestSupport"]),
         .testTarget(name: "CorpusGeneratorsTests", dependencies: ["CorpusGenerators", "PBF", "VectorTile", "GraticuleSupport"]),
         .testTarget(name: "PackageStructureTests", dependencies: ["GraticuleTestSupport"]),
-        .testTarget(name: "GraticuleToolTests", dependencies: ["GraticuleTool", "CorpusGenerators", "GeoJSON", "GeoModel", "SourceDiff"]),
+        .testTarget(name: "GraticuleToolTests", dependencies: ["GraticuleTool", "CorpusGenerators", "GeoJSON", "GeoModel", "SourceDiff", "TileCover"]),
         .testTarget(name: "WorkloadsTests", dependencies: ["Workloads", "BenchKit", "GeoJSON", "GeoModel", "TileCover", "VectorTile", "SourceDiff",
                                                            "GraticuleSupport", "GraticuleTestSupport"]),
     ]

@@ -36,7 +36,6 @@ public enum DefaultSuite {
         SourceDiffBenchmarks.register(in: &suite, datasets: datasets)
         MVTBenchmarks.register(in: &suite, datasets: datasets)
         MVTBenchmarks.registerLayers(mvtLayers, in: &suite, datasets: datasets)
-        MVTBenchmarks.registerSwiftProtobuf(in: &suite, datasets: datasets)
         MVTBenchmarks.registerEncode(in: &suite, datasets: datasets)
         let builtIn = Set(suite.cases.map(\.implementation))
         if let clash = implementations.names.first(where: builtIn.contains) {

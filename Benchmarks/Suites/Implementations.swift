@@ -81,6 +81,9 @@ public struct Implementations {
         var parse: (([UInt8]) throws -> Void)?
         /// Accepts or rejects a vector tile (for conformance suites), when the entry is a decoder.
         var decode: (([UInt8]) throws -> Void)? = nil
+        /// A tile in the canonical text form of the `mvt-fixtures` suite (its output is
+        /// compared, not only its verdict), when the entry gives one.
+        var canonicalTile: (([UInt8]) throws -> String)? = nil
     }
 
     private(set) var entries: [Entry] = []
@@ -137,6 +140,14 @@ public struct Implementations {
         }, parse: nil), role: role)
     }
 
+    /// Adds a peer the package itself ships outside the embeddable library (the `graticule`
+    /// executable adds swift-protobuf this way): its benchmark cases, registered as
+    /// `register` adds them, and its canonical form of a tile for the `mvt-fixtures` suite.
+    package mutating func add(peer name: String, register: @escaping (inout BenchmarkSuite, [Dataset]) -> Void,
+                              canonicalTile: @escaping ([UInt8]) throws -> String) throws(RegistrationError) {
+        try add(Entry(name: name, register: register, parse: nil, canonicalTile: canonicalTile), role: .peer)
+    }
+
     /// Adds every registered implementation's cases to a suite.
     public func register(in suite: inout BenchmarkSuite, datasets: [Dataset]) {
         for e in entries {
@@ -149,6 +160,12 @@ public struct Implementations {
     /// The registered vector tile decoders as accept/reject functions, by name.
     public var tileDecoders: [(name: String, decode: ([UInt8]) throws -> Void)] {
         entries.compactMap { e in e.decode.map { (e.name, $0) } }
+    }
+
+    /// The registered tile decoders whose canonical form of a tile is compared in the
+    /// `mvt-fixtures` suite, by name.
+    package var tileCanonicalizers: [(name: String, canonical: ([UInt8]) throws -> String)] {
+        entries.compactMap { e in e.canonicalTile.map { (e.name, $0) } }
     }
 
     /// The registered GeoJSON parsers as accept/reject functions, by name.

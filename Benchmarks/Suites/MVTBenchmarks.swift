@@ -1,8 +1,6 @@
 import BenchKit
 import CorpusGenerators
-import Foundation
 import GeoModel
-import SwiftProtobufPeer
 import PBF
 import VectorTile
 
@@ -13,7 +11,7 @@ import VectorTile
 ///
 /// Tile datasets (kind `mvt-tiles`) hold several tiles, each preceded by its length as a
 /// varint (the container `TileSet.pack` writes), so one operation decodes them all.
-enum MVTBenchmarks {
+package enum MVTBenchmarks {
     static func register(in suite: inout BenchmarkSuite, datasets: [Dataset]) {
         for d in datasets where d.kind == "mvt-tiles" {
             for mode in ["tolerant", "validating"] {
@@ -96,25 +94,6 @@ enum MVTBenchmarks {
         var description: String { "no tile of \(dataset) has a layer named '\(layer)'" }
     }
 
-    /// `mvt.decode` by swift-protobuf's generated classes (Benchmarks/Peers/SwiftProtobufPeer):
-    /// the whole message tree is parsed, then walked like the protozero adapter walks it.
-    static func registerSwiftProtobuf(in suite: inout BenchmarkSuite, datasets: [Dataset]) {
-        for d in datasets where d.kind == "mvt-tiles" {
-            suite.add("mvt.decode", implementation: "swift-protobuf", dataset: d, parameters: ["mode": "tolerant"],
-                      check: { d in try swiftProtobufDigest(d) }) { d in
-                let bytes = try d.bytes()
-                let tiles = try TileSet.unpack(bytes).map { Data(bytes[$0]) }
-                return Workload { n in
-                    for _ in 0..<n {
-                        var sum: Int64 = 0
-                        for t in tiles { sum &+= SwiftProtobufPeer.decode(t) }
-                        blackHole(sum)
-                    }
-                }
-            }
-        }
-    }
-
     /// `mvt.encode`: encode every feature of the dataset's tiles again (decoded to GeoModel
     /// geometries and properties in the untimed setup), one tile at a time.
     static func registerEncode(in suite: inout BenchmarkSuite, datasets: [Dataset]) {
@@ -158,7 +137,7 @@ enum MVTBenchmarks {
     }
 
     /// The tiles of a dataset, one array each.
-    static func tiles(_ d: Dataset) throws -> [[UInt8]] {
+    package static func tiles(_ d: Dataset) throws -> [[UInt8]] {
         let bytes = try d.bytes()
         return try TileSet.unpack(bytes).map { Array(bytes[$0]) }
     }
@@ -199,66 +178,6 @@ enum MVTBenchmarks {
                             digest.property(layer: name, key: String(decoding: layer.keys[k], as: UTF8.self),
                                             value: DigestValue(layer.values[value].propertyValue))
                         }
-                    }
-                }
-            }
-        }
-        return digest
-    }
-
-    /// The digest of what swift-protobuf's generated classes read: every layer, feature,
-    /// vertex (MoveTo and LineTo points, after the zigzag deltas; ClosePath adds none) and
-    /// tag, with values as the digest defines them (integers and floats as doubles).
-    static func swiftProtobufDigest(_ d: Dataset) throws -> ResultCheck {
-        ResultCheck(digest: try swiftProtobufDigest(d, recording: false).digest,
-                    locatedElements: { try swiftProtobufDigest(d, recording: true).located })
-    }
-
-    static func swiftProtobufDigest(_ d: Dataset, recording: Bool) throws -> MVTDigest {
-        var digest = MVTDigest(recording: recording)
-        for t in try tiles(d) {
-            let tile = try VectorTile_Tile(serializedBytes: Data(t))
-            for layer in tile.layers {
-                digest.layer()
-                func value(_ v: VectorTile_Tile.Value) -> DigestValue {
-                    if v.hasStringValue { return .string(v.stringValue) }
-                    if v.hasFloatValue { return .number(Double(v.floatValue)) }
-                    if v.hasDoubleValue { return .number(v.doubleValue) }
-                    if v.hasIntValue { return .number(Double(v.intValue)) }
-                    if v.hasUintValue { return .number(Double(v.uintValue)) }
-                    if v.hasSintValue { return .number(Double(v.sintValue)) }
-                    if v.hasBoolValue { return .bool(v.boolValue) }
-                    return .null
-                }
-                for f in layer.features {
-                    var xy: [(Int64, Int64)] = []
-                    let g = f.geometry
-                    var i = 0, x: Int64 = 0, y: Int64 = 0
-                    commands: while i < g.count {
-                        let command = g[i]; i += 1
-                        var count = command >> 3
-                        switch command & 7 {
-                        case 1, 2:
-                            while count > 0 && i + 1 < g.count {
-                                x &+= Int64(Int32(bitPattern: g[i] >> 1) ^ -Int32(bitPattern: g[i] & 1))
-                                y &+= Int64(Int32(bitPattern: g[i + 1] >> 1) ^ -Int32(bitPattern: g[i + 1] & 1))
-                                xy.append((x, y))
-                                i += 2; count -= 1
-                            }
-                        case 7: continue
-                        default: break commands
-                        }
-                    }
-                    digest.feature(layer: layer.name, id: f.hasID ? f.id : nil, type: UInt8(truncatingIfNeeded: f.type.rawValue),
-                                   vertices: xy.count)
-                    for (x, y) in xy { digest.vertex(x: x, y: y) }
-                    var k = 0
-                    while k + 1 < f.tags.count {
-                        let key = Int(f.tags[k]), val = Int(f.tags[k + 1])
-                        if key < layer.keys.count && val < layer.values.count {
-                            digest.property(layer: layer.name, key: layer.keys[key], value: value(layer.values[val]))
-                        }
-                        k += 2
                     }
                 }
             }

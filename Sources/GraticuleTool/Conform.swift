@@ -3,7 +3,6 @@ import ArgumentParser
 import BenchKit
 import Conformance
 import Foundation
-import SwiftProtobufPeer
 
 struct Conform: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -69,8 +68,9 @@ struct Conform: ParsableCommand {
     /// (accepted when it parses without throwing).
     static let parserSuites: Set<String> = ["geojsonhint", "geojson-schema", "geojson-invalid-geometry"]
 
-    /// In-process implementations that live outside the Conformance module: the
-    /// swift-protobuf peer, and the implementations registered through `GraticuleTool.main(adding:)`.
+    /// In-process implementations that live outside the Conformance module: those registered
+    /// through `GraticuleTool.main(adding:)` (the `graticule` executable adds the
+    /// swift-protobuf peer this way).
     static func extraImplementations(suite: String) -> [(String, () -> ConformanceImplementation)] {
         var extra: [(String, () -> ConformanceImplementation)] = []
         if parserSuites.contains(suite) {
@@ -94,13 +94,16 @@ struct Conform: ParsableCommand {
                 }
             }))
         }
-        return extra + [("swift-protobuf", {
-            ConformanceImplementation(name: "swift-protobuf") { c in
-                do { return .accepted(output: try SwiftProtobufPeer.canonical(Data(c.input))) } catch {
-                    return .rejected(errorClass: "fatal", detail: "\(error)")
+        for (name, canonical) in GraticuleTool.added.tileCanonicalizers {
+            extra.append((name, {
+                ConformanceImplementation(name: name) { c in
+                    do { return .accepted(output: try canonical(c.input)) } catch {
+                        return .rejected(errorClass: "fatal", detail: "\(error)")
+                    }
                 }
-            }
-        })]
+            }))
+        }
+        return extra
     }
 
     func run() throws {

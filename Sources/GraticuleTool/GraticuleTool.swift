@@ -53,6 +53,13 @@ public enum GraticuleTool {
         }
     }
 
+    /// Writes `graticule: MESSAGE` to standard error and exits 2: for a program that runs
+    /// the tool and cannot set it up.
+    public static func fail(_ message: String) -> Never {
+        FileHandle.standardError.write(Data(("graticule: " + message + "\n").utf8))
+        exit(2)
+    }
+
     /// Exits with `code` once everything printed has been written: when standard output
     /// could not take it all (a full disk, `> /dev/full`), the command did not do its job,
     /// so it exits 2 saying why instead of 0 with nothing written.
