@@ -1,0 +1,5 @@
+# The README stays a front page: under 15 KB (the history lives in Benchmarks/RESULTS.md).
+source "$(dirname "$0")/../lib.sh"
+size=$(wc -c < README.md)
+[ "$size" -le 15000 ] || fail "README.md is $size bytes; keep it under 15000 (move detail to the DocC catalogs or RESULTS.md)"
+echo "README.md: $size bytes"
