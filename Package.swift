@@ -107,7 +107,7 @@ let package = Package(
         .testTarget(name: "VectorTileTests", dependencies: ["VectorTile", "PBF", "GeoModel", "GraticuleSupport", "GraticuleTestSupport"]),
         .testTarget(name: "TileCoverTests", dependencies: ["TileCover", "GPX", "GeoModel", "GraticuleSupport", "GraticuleTestSupport"]),
         .testTarget(name: "GPXTests", dependencies: ["GPX", "GeoModel", "GraticuleTestSupport", "CorpusGenerators"]),
-        .testTarget(name: "SourceDiffTests", dependencies: ["SourceDiff", "SourceDiffJSON", "GeoModel", "TileCover"]),
+        .testTarget(name: "SourceDiffTests", dependencies: ["SourceDiff", "SourceDiffJSON", "GeoModel", "TileCover", "GeoJSON", "CorpusGenerators"]),
         .testTarget(name: "TileArchiveTests", dependencies: ["TileArchive", "TileCover", "CorpusGenerators"]),
         .testTarget(name: "DatasetProfileTests", dependencies: ["DatasetProfile", "TileCover", "GeoModel", "CorpusGenerators", "TileArchive", "GeoJSON", "CSQLite"]),
         .testTarget(name: "BenchKitTests", dependencies: ["BenchKit", "GraticuleSupport", "GraticuleTestSupport"]),
@@ -115,7 +115,8 @@ let package = Package(
         .testTarget(name: "ConformanceTests", dependencies: ["Conformance", "ConformanceData", "GraticuleSupport", "PBF", "VectorTile", "GeoJSON", "GeoModel", "GraticuleTestSupport"]),
         .testTarget(name: "CorpusGeneratorsTests", dependencies: ["CorpusGenerators", "PBF", "VectorTile", "GraticuleSupport"]),
         .testTarget(name: "PackageStructureTests", dependencies: ["GraticuleTestSupport"]),
-        .testTarget(name: "GraticuleToolTests", dependencies: ["GraticuleTool", "CorpusGenerators", "GeoJSON", "GeoModel", "SourceDiff", "TileCover"]),
+        .testTarget(name: "GraticuleToolTests", dependencies: ["GraticuleTool", "CorpusGenerators", "GeoJSON", "GeoModel", "SourceDiff", "TileCover",
+                                                             "GraticuleTestSupport"]),
         .testTarget(name: "WorkloadsTests", dependencies: ["Workloads", "BenchKit", "GeoJSON", "GeoModel", "TileCover", "VectorTile", "SourceDiff",
                                                            "GraticuleSupport", "GraticuleTestSupport"]),
     ]

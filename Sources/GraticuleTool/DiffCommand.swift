@@ -32,79 +32,34 @@ struct DiffCommand: ParsableCommand {
 
         func zooms() -> ClosedRange<Int> { DiffCommand.zoomRange(zoom) }
 
-        /// Reads both snapshots into a snapshot diff; exits 2 (nothing written) when
-        /// features have no id and the policy is `id`.
-        func diff(_ old: String, _ new: String) throws -> (SnapshotDiff, FeatureMatcher, FeatureMatcher) {
+        /// Reads both snapshots into a snapshot diff (SourceDiff's `SnapshotPairing`); exits 2
+        /// (nothing written) when ids repeat under `--duplicates error` or features have no id
+        /// under `--match id`, saying which option pairs them.
+        func diff(_ old: String, _ new: String) throws -> SnapshotPairing.Result {
             guard let policy = FeatureMatching(rawValue: match) else {
                 fail("--match must be id, index or geometry+properties")
             }
-            guard ["error", "first", "last"].contains(duplicates) else { fail("--duplicates must be error, first or last") }
-            var differ = SnapshotDiff(promoteId: promoteId, indexZooms: zooms())
-            var a = FeatureMatcher(policy: policy, promoteId: promoteId)
-            var b = FeatureMatcher(policy: policy, promoteId: promoteId)
-            // --duplicates last: a first pass finds each key's last position, and only that
-            // copy is given to the diff.
-            let lastOld = duplicates == "last" ? try lastPositions(old, policy) : nil
-            let lastNew = duplicates == "last" ? try lastPositions(new, policy) : nil
-            var i = 0
-            try DiffCommand.read(old, label: "old", progress: progress) { f in
-                let g = a.keyed(f)
-                defer { i += 1 }
-                if let lastOld, let k = FeatureKey.of(g, promoteId: promoteId), lastOld[k] != i { return }
-                differ.addOld(g)
+            guard let duplicates = SnapshotPairing.Duplicates(rawValue: duplicates) else {
+                fail("--duplicates must be error, first or last")
             }
-            i = 0
-            try DiffCommand.read(new, label: "new", progress: progress) { f in
-                let g = b.keyed(f)
-                defer { i += 1 }
-                if let lastNew, let k = FeatureKey.of(g, promoteId: promoteId), lastNew[k] != i { return }
-                differ.addNew(g)
-            }
-            if duplicates == "error" && !differ.duplicateIDs.isEmpty {
-                let repeated = Set(differ.duplicateIDs.prefix(3))
-                var where_: [String] = []
-                for (path, label) in [(old, "old"), (new, "new")] {
-                    var positions: [FeatureKey: [Int]] = [:]
-                    var m = FeatureMatcher(policy: policy, promoteId: promoteId)
-                    var j = 0
-                    try DiffCommand.read(path, label: label, progress: false) { f in
-                        if let k = FeatureKey.of(m.keyed(f), promoteId: promoteId), repeated.contains(k) { positions[k, default: []].append(j) }
-                        j += 1
-                    }
-                    for (k, at) in positions.sorted(by: { $0.value[0] < $1.value[0] }) where at.count > 1 {
-                        where_.append("id \(k) at \(label) features \(at.prefix(4).map(String.init).joined(separator: ", "))\(at.count > 4 ? ", ..." : "")")
-                    }
+            let pairing = SnapshotPairing(matching: policy, promoteId: promoteId, duplicates: duplicates, indexZooms: zooms())
+            func snapshot(_ path: String, _ label: String) -> SnapshotPairing.Snapshot {
+                { read, body in
+                    try DiffCommand.read(path, label: label, progress: read == .diff && progress, body)
                 }
-                fail("\(differ.duplicateIDs.count) repeated ids within a snapshot (\(where_.joined(separator: "; "))); nothing written. "
-                     + "Say which copy stands with --duplicates first or --duplicates last (MapLibre's data sources keep the last)")
             }
-            let idless = a.missingIDs + b.missingIDs
-            if policy == .id && idless > 0 {
-                fail("\(idless) features have no \(promoteId.map { "'\($0)' property" } ?? "id") (old: \(a.missingIDs), "
-                     + "new: \(b.missingIDs)); nothing written. Pair them with --match index (by position) "
-                     + "or --match geometry+properties (by content)")
+            do {
+                return try pairing.diff(old: snapshot(old, "old"), new: snapshot(new, "new"))
+            } catch let error as SnapshotPairingError {
+                switch error {
+                case .repeatedIDs:
+                    fail("\(error); nothing written. Say which copy stands with --duplicates first or --duplicates last "
+                         + "(MapLibre's data sources keep the last)")
+                case .missingIDs:
+                    fail("\(error); nothing written. Pair them with --match index (by position) "
+                         + "or --match geometry+properties (by content)")
+                }
             }
-            return (differ, a, b)
-        }
-
-        /// Each key's last position in the snapshot at `path` (keys as the matcher gives them).
-        func lastPositions(_ path: String, _ policy: FeatureMatching) throws -> [FeatureKey: Int] {
-            var last: [FeatureKey: Int] = [:]
-            var m = FeatureMatcher(policy: policy, promoteId: promoteId)
-            var j = 0
-            try DiffCommand.read(path, label: "first pass", progress: false) { f in
-                if let k = FeatureKey.of(m.keyed(f), promoteId: promoteId) { last[k] = j }
-                j += 1
-            }
-            return last
-        }
-
-        /// The line that says how features were paired.
-        func matchedLine(_ a: FeatureMatcher, _ b: FeatureMatcher) -> String {
-            let idless = a.missingIDs + b.missingIDs, repeats = a.repeatedContent + b.repeatedContent
-            return "matched \(a.policy.summary)"
-                + (idless > 0 ? ": \(a.missingIDs) old and \(b.missingIDs) new features without an id" : "")
-                + (repeats > 0 ? ", \(a.repeatedContent) old and \(b.repeatedContent) new repeats of identical content" : "")
         }
     }
 
@@ -135,13 +90,13 @@ struct DiffCommand: ParsableCommand {
             do { try FileIO.checkWritable(out) } catch { fail("\(error)") }
             let zooms = pairing.zooms()
             let t0 = Date()
-            let (differ, a, b) = try pairing.diff(old, new)
-            var finished = differ
+            let paired = try pairing.diff(old, new)
+            var finished = paired.diff
             let d = finished.finish()
             let bytes = d.jsonBytes()
             do { try FileIO.writeAll(out, bytes) } catch { fail("cannot write \(out): \(error)") }
             let seconds = Date().timeIntervalSince(t0)
-            print(pairing.matchedLine(a, b))
+            print(paired.matchedLine)
             print("""
                 old: \(finished.oldCount) features, new: \(finished.newCount) features
                 added \(d.add.count), removed \(d.remove.count), updated \(d.update.count) \
@@ -178,8 +133,8 @@ struct DiffCommand: ParsableCommand {
         func run() throws {
             do { try FileIO.checkWritable(output) } catch { fail("\(error)") }
             let zooms = pairing.zooms()
-            let (differ, a, b) = try pairing.diff(old, new)
-            var finished = differ
+            let paired = try pairing.diff(old, new)
+            var finished = paired.diff
             let d = finished.finish()
             var tiles: [TileID] = []
             tiles.reserveCapacity(finished.touchedTileCount)
@@ -189,7 +144,7 @@ struct DiffCommand: ParsableCommand {
             text.reserveCapacity(tiles.count * 14)
             for t in tiles { text += "\(t.z)/\(t.x)/\(t.y)\n" }
             do { try FileIO.writeText(output, text) } catch { fail("cannot write \(output): \(error)") }
-            print(pairing.matchedLine(a, b))
+            print(paired.matchedLine)
             print("added \(d.add.count), removed \(d.remove.count), updated \(d.update.count)")
             print("touched tiles over z\(zooms.lowerBound)-\(zooms.upperBound): \(tiles.count) -> \(output)")
         }
@@ -242,10 +197,10 @@ struct DiffCommand: ParsableCommand {
             }
             let report: FeatureStore.ApplyReport
             do { report = try store.apply(change, mode: mode) } catch {
-                fail("\(diff): \(Self.operation(failing: error, in: change)); nothing written (--lenient skips it)")
+                fail("\(diff): \(change.failingChange(error)); nothing written (--lenient skips it)")
             }
             let written: Int
-            do { written = try Self.writeAtomically(output, Self.result(features, store: store, change: change, promoteId: promoteId)) } catch {
+            do { written = try Self.writeAtomically(output, store.snapshot(after: change, appliedTo: features)) } catch {
                 fail("cannot write \(output): \(error)")
             }
             print("applied: added \(report.added), removed \(report.removed), updated \(report.updated)"
@@ -255,40 +210,6 @@ struct DiffCommand: ParsableCommand {
             }
             print("touched tiles over z\(zooms.lowerBound)-\(zooms.upperBound): \(report.touchedTileCount)")
             print("\(store.count) features -> \(output) (\(written) bytes)")
-        }
-
-        /// The failing change in words: which operation, which id.
-        static func operation(failing error: SourceDiffError, in diff: GeoJSONSourceDiff) -> String {
-            switch error {
-            case .unknownID(let k):
-                if diff.remove.contains(k) { return "remove of id \(k): no feature with that id" }
-                if diff.update.contains(where: { $0.id == k }) { return "update of id \(k): no feature with that id" }
-                return "\(error)"
-            case .duplicateID(let k): return "add of id \(k): a feature with that id is already there"
-            case .missingID(let i): return "add \(i): the feature has no id"
-            default: return "\(error)"
-            }
-        }
-
-        /// The new snapshot: the old features in order (as the store now holds them, removed
-        /// ones left out), then features whose keys were not in the snapshot, in the diff's
-        /// add order.
-        static func result(_ old: [GeoFeature], store: FeatureStore, change: GeoJSONSourceDiff,
-                           promoteId: String?) -> [GeoFeature] {
-            var out: [GeoFeature] = []
-            out.reserveCapacity(store.count)
-            var placed = Set<FeatureKey>()
-            for f in old {
-                guard let k = FeatureKey.of(f, promoteId: promoteId), !placed.contains(k), let now = store[k] else { continue }
-                placed.insert(k)
-                out.append(now)
-            }
-            for f in change.add {
-                guard let k = FeatureKey.of(f, promoteId: promoteId), !placed.contains(k), let now = store[k] else { continue }
-                placed.insert(k)
-                out.append(now)
-            }
-            return out
         }
 
         /// Writes the collection whole or not at all (`OutputFile`); returns the bytes
