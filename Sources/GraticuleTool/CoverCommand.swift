@@ -57,13 +57,13 @@ struct CoverCommand: ParsableCommand {
             case .featureCollection(let fs): geometries = fs.compactMap(\.geometry)
             }
             guard maxTiles > 0 else { fail("--max-tiles must be positive, got \(maxTiles)") }
-            let estimate = geometries.reduce(0.0) { $0 + TileCoverage.estimatedCount(for: $1, zoom: zoom) }
+            let estimate = TileCoverage.estimatedCount(for: geometries, zoom: zoom)
             guard estimate <= Double(maxTiles) else {
                 fail("the cover at z\(zoom) is estimated at \(String(format: "%.3g", estimate)) tiles, more than --max-tiles \(maxTiles) "
                      + "(each is held in memory); raise --max-tiles or use a lower --zoom")
             }
             let t0 = Date()
-            let tiles = Array(Set(geometries.flatMap { TileCoverage.tiles(for: $0, zoom: zoom, mode: minimal ? .minimal : .closed) })).sorted { ($0.y, $0.x) < ($1.y, $1.x) }
+            let tiles = TileCoverage.tiles(for: geometries, zoom: zoom, mode: minimal ? .minimal : .closed)
             let seconds = Date().timeIntervalSince(t0)
             var text = ""
             if geojson {
@@ -88,6 +88,17 @@ func writeOrPrint(_ text: String, to output: String?, summary: @autoclosure () -
     guard let output else { print(text, terminator: ""); return }
     do { try FileIO.writeText(output, text) } catch { fail("cannot write \(output): \(error)") }
     print("\(summary()) -> \(output)")
+}
+
+/// Exits 2 when a view is outside what a map view can show (`MapViewBounds`), naming the
+/// option.
+func checkView(width: Double, height: Double, fieldOfView: Double, viewport: String) {
+    do { try MapViewBounds.check(width: width, height: height, fieldOfView: fieldOfView) } catch {
+        if case .outOfRange("fieldOfView", let v) = error {
+            fail("--fov must be 0.01...60 degrees (as MapLibre's camera allows), got \(v)")
+        }
+        fail("--viewport sides must be at most 16384 points (a map canvas's texture limit), got \(viewport)")
+    }
 }
 
 /// Parses "W x H" viewport sizes such as 390x844.
@@ -146,11 +157,7 @@ extension CoverCommand {
             let c = center.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
             guard c.count == 2 else { fail("--center must be LON,LAT") }
             guard let (w, h) = parseViewport(viewport) else { fail("--viewport must be WIDTHxHEIGHT, e.g. 390x844") }
-            // What a map view can show: MapLibre GL keeps the field of view within 0.01–60°
-            // and a canvas within the GPU's texture size (16384 here), which bounds the
-            // tiles of any view.
-            guard fov.isFinite, fov >= 0.01, fov <= 60 else { fail("--fov must be 0.01...60 degrees (as MapLibre's camera allows), got \(fov)") }
-            guard w <= 16_384, h <= 16_384 else { fail("--viewport sides must be at most 16384 points (a map canvas's texture limit), got \(viewport)") }
+            checkView(width: w, height: h, fieldOfView: fov, viewport: viewport)
             let limited = limits.apply(to: Camera(longitude: c[0], latitude: c[1], zoom: zoom, bearing: bearing, pitch: pitch,
                                                   width: w, height: h, fieldOfView: fov))
             let options = CameraCoverOptions(tileSize: tileSize, tileScale: tileScale, minZoom: sourceMinZoom, maxZoom: sourceMaxZoom,
@@ -236,15 +243,9 @@ extension CoverCommand {
             if let headings {
                 let text: String
                 do { text = try FileIO.readText(headings) } catch { fail("\(error)") }
-                var values: [Double] = []
-                for (i, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-                    let line = raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first?
-                        .trimmingCharacters(in: .whitespaces) ?? ""
-                    if line.isEmpty { continue }
-                    guard let v = Double(line), v.isFinite else { fail("\(headings):\(i + 1): not a heading in degrees: '\(line)'") }
-                    values.append(v)
+                do { compass = try CompassHeadings.parse(text) } catch {
+                    fail("\(headings):\(error.line): not a heading in degrees: '\(error.text)'")
                 }
-                compass = values
             }
             let doc: GPXDocument
             do { doc = try GPXReader.read(try FileIO.readAll(file)) } catch { fail("\(file): \(error)") }
@@ -264,7 +265,7 @@ extension CoverCommand {
                                                   width: w, height: h))
             let template = limited.camera
             guard maxUpdates > 0 else { fail("--max-updates must be positive, got \(maxUpdates)") }
-            guard w <= 16_384, h <= 16_384 else { fail("--viewport sides must be at most 16384 points (a map canvas's texture limit), got \(viewport)") }
+            checkView(width: w, height: h, fieldOfView: template.fieldOfView, viewport: viewport)
             let follower: RouteFollower
             do {
                 follower = try RouteFollower(route: path, template: template,
@@ -278,14 +279,10 @@ extension CoverCommand {
                      + "more than --max-updates \(maxUpdates); raise --max-updates, or the speed, or lower the rate")
             }
             var csv = "update,time_s,longitude,latitude,center_longitude,center_latitude,bearing,moved,tiles,load,drop,auto_pan\n"
-            var updates = 0, moves = 0, loads = 0, drops = 0, maxTiles = 0, maxLoad = 0
+            var summary = RouteFollower.Summary()
             let t0 = Date()
             follower.run { u in
-                updates += 1
-                if u.moved { moves += 1 }
-                if u.index > 0 { loads += u.load.count; maxLoad = max(maxLoad, u.load.count) }
-                drops += u.drop.count
-                maxTiles = max(maxTiles, u.tiles)
+                summary.add(u)
                 func f(_ v: Double, _ digits: Int = 7) -> String { String(format: "%.\(digits)f", v) }
                 csv += "\(u.index),\(f(u.time, 3)),\(f(u.longitude)),\(f(u.latitude)),\(f(u.camera.longitude)),\(f(u.camera.latitude)),"
                     + "\(f(u.camera.bearing, 2)),\(u.moved),\(u.tiles),\(u.load.count),\(u.drop.count),\(u.autoPan ? "on" : "off")\n"
@@ -293,11 +290,11 @@ extension CoverCommand {
             let seconds = Date().timeIntervalSince(t0)
             do { try FileIO.writeText(output, csv) } catch { fail("cannot write \(output): \(error)") }
             print("""
-                \(file): \(path.count) route points, \(updates) updates, mode \(mode), viewport \(viewport)
+                \(file): \(path.count) route points, \(summary.updates) updates, mode \(mode), viewport \(viewport)
                 \(cameraState(limited, limits.profile))
-                camera moved on \(moves) updates; tiles in view: \(maxTiles) at most\(panAt.map { "; auto-pan off from update \($0) (user pan)" } ?? "")
-                tiles loaded after the first view: \(loads) (at most \(maxLoad) in one update); dropped: \(drops)
-                \(String(format: "%.1f", seconds / Double(max(updates, 1)) * 1e6)) µs per update (cover + delta) -> \(output)
+                camera moved on \(summary.moves) updates; tiles in view: \(summary.maxTiles) at most\(panAt.map { "; auto-pan off from update \($0) (user pan)" } ?? "")
+                tiles loaded after the first view: \(summary.loads) (at most \(summary.maxLoad) in one update); dropped: \(summary.drops)
+                \(String(format: "%.1f", seconds / Double(max(summary.updates, 1)) * 1e6)) µs per update (cover + delta) -> \(output)
                 """)
         }
     }
