@@ -67,24 +67,15 @@ struct MVT: ParsableCommand {
         }
 
         /// Whether `file` is a tile archive (by extension, or PMTiles' magic number).
-        var isArchive: Bool {
-            file.hasSuffix(".mbtiles") || file.hasSuffix(".pmtiles") || PMTiles.hasMagic(path: file)
-        }
+        var isArchive: Bool { TileArchiveFile.isArchive(path: file) }
 
         /// One tile's stored bytes from an archive, brotli and zstd decoded (gzip is
         /// inflated by the caller, as for a tile file).
         func archiveTile(_ t: TileID) -> [UInt8] {
-            do {
-                if file.hasSuffix(".mbtiles") {
-                    guard let data = try MBTilesReader(path: file).tile(t) else { fail("\(file): no tile \(t)") }
-                    return data
-                }
-                let r = try PMTilesReader(path: file)
-                guard let e = try r.entry(for: t) else { fail("\(file): no tile \(t)") }
-                return try r.decodedTile(try r.tileData(e))
-            } catch {
-                fail("\(file): \(error)")
-            }
+            let bytes: [UInt8]?
+            do { bytes = try TileArchiveFile.tile(t, path: file) } catch { fail("\(file): \(error)") }
+            guard let bytes else { fail("\(file): no tile \(t)") }
+            return bytes
         }
 
         /// The tile's bytes, inflated when gzip-compressed, and a note saying so.
@@ -113,24 +104,11 @@ struct MVT: ParsableCommand {
             }
         }
 
-        /// One layer's line of the table: name, version, extent, and counts.
-        struct LayerSummary {
-            var name: String, version: Int, extent: Int, features: Int
-            /// Features by type: unknown, points, lines, polygons, bad type.
-            var byType: [Int]
-            var keys: Int, values: Int
-        }
-
         /// The layers of `tile` shown (all, or `--layer`), counted once for the table and
         /// the JSON.
         func summaries(_ tile: VectorTile) -> [LayerSummary] {
             guard let layers = try? tile.layers() else { return [] }
-            return layers.filter { layer == nil || $0.name == layer }.map { l in
-                var counts = [0, 0, 0, 0, 0]
-                l.forEachFeature { (f: Feature) in counts[Int(f.type?.rawValue ?? 4)] += 1 }
-                return LayerSummary(name: l.name, version: Int(l.version), extent: Int(l.extent), features: l.featureCount,
-                                    byType: counts, keys: l.keys.count, values: l.values.count)
-            }
+            return layers.filter { layer == nil || $0.name == layer }.map(LayerSummary.init)
         }
 
         func run() throws {
@@ -147,8 +125,8 @@ struct MVT: ParsableCommand {
                 return (findings, summaries(tile))
             }
             let rows = layers.map { l in
-                [l.name, String(l.version), String(l.extent), String(l.features), String(l.byType[1]), String(l.byType[2]),
-                 String(l.byType[3]), String(l.byType[0]), String(l.byType[4]), String(l.keys), String(l.values)]
+                [l.name, String(l.version), String(l.extent), String(l.features), String(l.points), String(l.lines),
+                 String(l.polygons), String(l.unknown), String(l.badType), String(l.keys), String(l.values)]
             }
             let name = isArchive ? "\(file) \(address.map(String.init).joined(separator: "/"))" : file
             print("\(name): \(bytes.count) bytes\(note), \(rows.count) layers" + (layer.map { " (--layer \($0))" } ?? ""))
@@ -159,10 +137,8 @@ struct MVT: ParsableCommand {
                 print("... and \(findings.count - self.findings) more (--findings N prints more)")
             }
             if findings.count > 1 {
-                var byRule: [String: (severity: String, count: Int)] = [:]
-                for f in findings { byRule[f.rule, default: (f.severity.rawValue, 0)].count += 1 }
-                print("findings by rule: " + byRule.sorted { $0.key < $1.key }
-                    .map { "\($0.key) \($0.value.count) \($0.value.severity)" }.joined(separator: ", "))
+                print("findings by rule: " + MVTFinding.countsByRule(findings)
+                    .map { "\($0.rule) \($0.count) \($0.severity.rawValue)" }.joined(separator: ", "))
             }
             if let json { writeJSON(json, bytes: bytes.count, layers: layers, findings: findings) }
             if findings.allSatisfy({ $0.severity == .warning }) {
@@ -180,8 +156,8 @@ struct MVT: ParsableCommand {
             let layerValues: [PropertyValue] = layers.map { l in
                 .object(PropertyList([
                     ("name", .string(l.name)), ("version", int(l.version)), ("extent", int(l.extent)),
-                    ("features", int(l.features)), ("points", int(l.byType[1])), ("lines", int(l.byType[2])),
-                    ("polygons", int(l.byType[3])), ("unknown", int(l.byType[0])), ("bad_type", int(l.byType[4])),
+                    ("features", int(l.features)), ("points", int(l.points)), ("lines", int(l.lines)),
+                    ("polygons", int(l.polygons)), ("unknown", int(l.unknown)), ("bad_type", int(l.badType)),
                     ("keys", int(l.keys)), ("values", int(l.values)),
                 ]))
             }
@@ -211,20 +187,13 @@ struct MVT: ParsableCommand {
                 }
                 checkLayer(VectorTile(bytes: raw))
                 for layer in layers where self.layer == nil || layer.name == self.layer {
-                    var index = 0
-                    layer.forEachFeature { (f: Feature) in
-                        defer { index += 1 }
-                        do throws(MVTError) {
-                            var props: [(key: String, value: PropertyValue)] = [("layer", .string(layer.name))]
-                            try f.forEachTag { k, v in
-                                props.append((String(decoding: layer.keys[k], as: UTF8.self), layer.values[v].propertyValue))
-                            }
-                            let g = try f.geometry(in: address, extent: layer.extent, mode: .tolerant)
-                            features.append(GeoJSONWriter.feature(id: f.hasID ? .uint(f.id) : nil, geometry: g,
-                                                                  properties: props))
-                        } catch {
-                            problems.append("layer \(layer.name) feature \(index): \(error) (skipped)")
-                        }
+                    let decoded = layer.geoFeatures(in: address) { index, error in
+                        problems.append("layer \(layer.name) feature \(index): \(error) (skipped)")
+                    }
+                    for f in decoded {
+                        var w = GeoJSONWriter()
+                        w.writeFeature(f)
+                        features.append(String(decoding: w.bytes, as: UTF8.self))
                     }
                 }
             }

@@ -259,6 +259,20 @@ final class TileArchiveTests: XCTestCase {
             XCTAssertEqual(try q.tile(t), stored[t], "\(t)")
         }
         XCTAssertNil(try r.entry(for: TileID(z: 9, x: 3, y: 3)!))
+        // The same through TileArchiveFile, which tells the two apart by path.
+        XCTAssertTrue(TileArchiveFile.isArchive(path: p) && TileArchiveFile.isArchive(path: m))
+        for id in UInt64(0)..<200 {
+            let t = PMTiles.tile(id: id)!
+            XCTAssertEqual(try TileArchiveFile.tile(t, path: p), stored[t], "\(t)")
+            XCTAssertEqual(try TileArchiveFile.tile(t, path: m), stored[t], "\(t)")
+        }
+        // A PMTiles archive is known by its magic number under any name; a tile file is not.
+        let renamed = tmp("lookup.bin"), plain = tmp("tile.mvt")
+        defer { try? FileManager.default.removeItem(atPath: renamed); try? FileManager.default.removeItem(atPath: plain) }
+        try FileManager.default.copyItem(atPath: p, toPath: renamed)
+        try Data([0x1a, 0x02]).write(to: URL(fileURLWithPath: plain))
+        XCTAssertTrue(TileArchiveFile.isArchive(path: renamed))
+        XCTAssertFalse(TileArchiveFile.isArchive(path: plain))
     }
 
     /// `verify` finds nothing in an archive as written, and names what a changed header
