@@ -84,7 +84,7 @@ let package = Package(
         ),
         .target(
             name: "Workloads",
-            dependencies: ["BenchKit", "PBF", "GeoModel", "GeoJSON", "SourceDiff", "TileCover", "VectorTile", "CorpusGenerators", "GraticuleSupport", "GPX"],
+            dependencies: ["BenchKit", "PBF", "GeoModel", "GeoJSON", "SourceDiff", "TileCover", "VectorTile", "CorpusGenerators", "GraticuleSupport", "GPX", "DatasetProfile"],
             path: "Benchmarks/Suites"
         ),
         .target(

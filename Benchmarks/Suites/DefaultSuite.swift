@@ -54,6 +54,7 @@ public enum DefaultSuite {
             }
             for c in manifest.cases(datasets: datasets) { suite.add(c) }
         }
+        ProfileBenchmarks.register(in: &suite)
         return suite
     }
 }

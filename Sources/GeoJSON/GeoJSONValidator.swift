@@ -80,3 +80,28 @@ public enum GeoJSONValidator {
         return GeoJSONFinding(severity: .error, rule: rule, message: message, location: e.location, path: e.path)
     }
 }
+
+extension GeoJSONValidator {
+    /// Validates a GeoJSON text sequence (RFC 8142, or newline-delimited) from any source:
+    /// every element is read with its findings collected, a broken element (one that is not
+    /// JSON, or not GeoJSON) is a finding at its place and the reading goes on. Findings are
+    /// in byte order; `featureCount` counts the elements read. `progress` is called with the
+    /// bytes consumed and the elements read after each element.
+    ///
+    /// - Throws: what stops the sequence itself (an unreadable source).
+    public static func validateSequence(source: some GeoJSONByteSource, options: GeoJSONReadOptions = GeoJSONReadOptions(),
+                                        progress: ((_ bytes: Int, _ elements: Int) -> Void)? = nil) throws(GeoJSONError) -> Report {
+        var o = options
+        o.collectFindings = true
+        let reader = GeoJSONSequenceReader(source: source, options: o)
+        var count = 0
+        while try reader.next() != nil {
+            count += 1
+            progress?(reader.bytesConsumed, count)
+        }
+        var findings = reader.findings
+        for b in reader.broken { findings.append(finding(for: b.error)) }
+        findings.sort { $0.location.offset < $1.location.offset }
+        return Report(findings: findings, featureCount: count)
+    }
+}

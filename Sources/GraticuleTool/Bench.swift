@@ -181,7 +181,6 @@ struct Bench: ParsableCommand {
                                                   implementations: GraticuleTool.added, mvtLayers: mvtLayer) } catch {
             fail("\(error)")
         }
-        ProfileBenchmarks.register(in: &suite)
 
         if let id = callgrindChild {
             guard let c = suite.cases.first(where: { $0.id.description == id }) else {

@@ -66,26 +66,13 @@ struct GeoJSONCommand: ParsableCommand {
             var (stream, bar) = input.open()
             let source = stream.source
             let t0 = Date()
-            var findings: [GeoJSONFinding] = []
-            var count = 0
+            let report: GeoJSONValidator.Report
             if stream.isSequence {
-                var o = GeoJSONReadOptions()
-                o.collectFindings = true
-                let reader = GeoJSONSequenceReader(source: source, options: o)
-                do {
-                    while try reader.next() != nil {
-                        count += 1
-                        bar.update(reader.bytesConsumed, count: count)
-                    }
-                } catch { fail("\(error)") }
-                findings = reader.findings
-                for b in reader.broken { findings.append(GeoJSONValidator.finding(for: b.error)) }
-                findings.sort { $0.location.offset < $1.location.offset }
+                do { report = try GeoJSONValidator.validateSequence(source: source) { bar.update($0, count: $1) } } catch { fail("\(error)") }
             } else {
-                let report = GeoJSONValidator.validate(source: source) { bytes in bar.update(bytes, count: 0) }
-                findings = report.findings
-                count = report.featureCount
+                report = GeoJSONValidator.validate(source: source) { bytes in bar.update(bytes, count: 0) }
             }
+            let findings = report.findings, count = report.featureCount
             bar.finish()
             let errors = findings.filter { $0.severity == .error }.count
             for f in findings.prefix(limit) { print(f) }

@@ -6,8 +6,8 @@ import GeoJSON
 /// `geojson.profile`: what `graticule geojson stats` (parameter `tool=stats`) and
 /// `graticule profile --jobs 1` (`tool=profile`) do with a GeoJSON file, read from the
 /// file as the commands read it, so that their throughput stands beside `geojson.parse` of
-/// the same dataset in one run. Registered here, where the commands' libraries meet: the
-/// workloads of `Workloads` use the cores only.
+/// the same dataset in one run. Registered last, on the GeoJSON datasets the suite already
+/// holds.
 enum ProfileBenchmarks {
     static func register(in suite: inout BenchmarkSuite) {
         var seen = Set<String>()
