@@ -291,21 +291,14 @@ struct Bench: ParsableCommand {
         }
         var exitCode: Int32 = failing.isEmpty || allowFailures ? 0 : 1
 
-        if let baseline, var base {
-            // Only the cases this run selected are compared (a --filter run against a full
-            // baseline), and only the metrics it measured: instructions when asked for.
-            let selected = Set(cases.map { $0.id.description })
-            base.results = base.results.filter { selected.contains($0.key.description) }
-            var metrics = gateMetricNames ?? Set(Metric.allCases.filter { $0.defaultThreshold != nil }.map(\.rawValue))
-            if !instructions { metrics.remove(Metric.instructions.rawValue) }
-            // A metric this run could not measure at all (allocations without jemalloc) is
-            // left out, and said so; a metric measured for some cases and not others is not.
-            for m in metrics where !report.results.contains(where: { $0.metric == m && $0.status != .unsupported }) {
-                metrics.remove(m)
-                printErr("note: \(m) was not measured in this run; it is not gated against \(baseline)")
+        if let baseline, let base {
+            guard let selection = Gate.baselineSelection(base: base, head: report, selected: Set(cases.map { $0.id.description }),
+                                                          requested: gateMetricNames, instructions: instructions) else {
+                fail("no gated metric was measured in this run; the gate against \(baseline) cannot pass")
             }
-            if metrics.isEmpty { fail("no gated metric was measured in this run; the gate against \(baseline) cannot pass") }
-            let code = try gateAndPrint(base: base, head: report, gate: Gate(gatedImplementations: gateNames, gatedMetrics: metrics),
+            for m in selection.unmeasured { printErr("note: \(m) was not measured in this run; it is not gated against \(baseline)") }
+            let code = try gateAndPrint(base: selection.base, head: report,
+                                        gate: Gate(gatedImplementations: gateNames, gatedMetrics: selection.metrics),
                                         markdown: markdown, verdictsPath: nil, quiet: quiet)
             if code != 0 { exitCode = code == 2 ? 2 : max(exitCode, code) }
         }
