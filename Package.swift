@@ -108,7 +108,7 @@ let package = Package(
         .testTarget(name: "TileCoverTests", dependencies: ["TileCover", "GPX", "GeoModel", "GraticuleSupport", "GraticuleTestSupport"]),
         .testTarget(name: "GPXTests", dependencies: ["GPX", "GeoModel", "GraticuleTestSupport", "CorpusGenerators"]),
         .testTarget(name: "SourceDiffTests", dependencies: ["SourceDiff", "SourceDiffJSON", "GeoModel", "TileCover", "GeoJSON", "CorpusGenerators"]),
-        .testTarget(name: "TileArchiveTests", dependencies: ["TileArchive", "TileCover", "CorpusGenerators"]),
+        .testTarget(name: "TileArchiveTests", dependencies: ["TileArchive", "TileCover", "CorpusGenerators", "GraticuleTestSupport"]),
         .testTarget(name: "DatasetProfileTests", dependencies: ["DatasetProfile", "TileCover", "GeoModel", "CorpusGenerators", "TileArchive", "GeoJSON", "CSQLite"]),
         .testTarget(name: "BenchKitTests", dependencies: ["BenchKit", "GraticuleSupport", "GraticuleTestSupport"]),
         .testTarget(name: "GraticuleSupportTests", dependencies: ["GraticuleSupport", "GraticuleTestSupport"]),

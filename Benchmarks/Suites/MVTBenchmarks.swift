@@ -151,13 +151,6 @@ package enum MVTBenchmarks {
     }
 
     static func graticuleDigest(_ d: Dataset, validating: Bool, recording: Bool) throws -> MVTDigest {
-        struct Vertices: GeometryHandler {
-            var xy: [(Int64, Int64)] = []
-            mutating func point(x: Int64, y: Int64) { xy.append((x, y)) }
-            mutating func linePoint(x: Int64, y: Int64) { xy.append((x, y)) }
-            mutating func ringPoint(x: Int64, y: Int64) { xy.append((x, y)) }
-            mutating func ringEnd(_ kind: RingKind) {}
-        }
         var digest = MVTDigest(validating: validating, recording: recording)
         for tile in try tiles(d) {
             try tile.withUnsafeBytes { raw in
@@ -169,7 +162,7 @@ package enum MVTBenchmarks {
                     digest.layer()
                     let name = layer.name
                     try layer.forEachFeature { (f: Feature) throws(MVTError) in
-                        var v = Vertices()
+                        var v = VertexList()
                         try f.decodeGeometry(into: &v, mode: .tolerant)
                         digest.feature(layer: name, id: f.hasID ? f.id : nil, type: UInt8(truncatingIfNeeded: f.rawType ?? 0),
                                        vertices: v.xy.count)

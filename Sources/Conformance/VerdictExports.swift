@@ -1,3 +1,4 @@
+import GraticuleSupport
 import Foundation
 
 /// Verdict rows in the formats CI systems read.
@@ -62,23 +63,5 @@ public enum VerdictExports {
         s.replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "\n", with: " ")
     }
 
-    /// Text escaped for XML 1.0: markup characters as entities; characters XML cannot hold
-    /// (C0 controls other than tab, LF and CR) as `?`.
-    static func xml(_ s: String) -> String {
-        var out = ""
-        out.reserveCapacity(s.utf8.count)
-        for u in s.unicodeScalars {
-            switch u {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&apos;"
-            case "\t", "\n", "\r": out.unicodeScalars.append(u)
-            default:
-                if u.value < 0x20 || u.value == 0xFFFE || u.value == 0xFFFF { out += "?" } else { out.unicodeScalars.append(u) }
-            }
-        }
-        return out
-    }
+    static func xml(_ s: String) -> String { HTML.escape(s, xml: true) }
 }

@@ -1,16 +1,21 @@
 /// HTML text and the one chart form the package's pages share.
 public enum HTML {
     /// `s` with `<`, `>`, `&` and `"` escaped, safe in element text and quoted attributes.
-    public static func escape(_ s: String) -> String {
+    /// With `xml`, for XML 1.0 (JUnit reports): `'` escaped too, and the characters XML
+    /// cannot hold (C0 controls other than tab, LF and CR; U+FFFE, U+FFFF) written as `?`.
+    public static func escape(_ s: String, xml: Bool = false) -> String {
         var out = ""
         out.reserveCapacity(s.utf8.count)
-        for ch in s {
-            switch ch {
+        for u in s.unicodeScalars {
+            switch u {
             case "<": out += "&lt;"
             case ">": out += "&gt;"
             case "&": out += "&amp;"
             case "\"": out += "&quot;"
-            default: out.append(ch)
+            case "'" where xml: out += "&apos;"
+            case "\t", "\n", "\r": out.unicodeScalars.append(u)
+            default:
+                if xml && (u.value < 0x20 || u.value == 0xFFFE || u.value == 0xFFFF) { out += "?" } else { out.unicodeScalars.append(u) }
             }
         }
         return out

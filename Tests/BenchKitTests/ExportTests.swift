@@ -57,7 +57,7 @@ extension ExportTests {
         try BenchmarkExports.bencher(report()).write(toFile: dir + "/b.json", atomically: true, encoding: .utf8)
         try BenchmarkExports.githubActionBenchmark(report()).write(toFile: dir + "/g.json", atomically: true, encoding: .utf8)
         try BenchmarkExports.githubActionBenchmark(report(), lowerIsBetter: false).write(toFile: dir + "/g2.json", atomically: true, encoding: .utf8)
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+        let root = TestPaths.repositoryRoot
         let check = Process()
         check.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         check.arguments = ["python3", root + "/Benchmarks/Schemas/check.py", "--bencher", dir + "/b.json",

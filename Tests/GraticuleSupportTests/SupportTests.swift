@@ -40,6 +40,10 @@ final class TextTableTests: XCTestCase {
 final class HTMLTests: XCTestCase {
     func testEscapesTheFiveCharactersThatMatter() {
         XCTAssertEqual(HTML.escape("<a href=\"x\">&</a>'"), "&lt;a href=&quot;x&quot;&gt;&amp;&lt;/a&gt;'")
+        // XML 1.0 (JUnit): apostrophes too, and characters XML cannot hold as '?'; tab, LF
+        // and CR kept. A combining mark after '<' does not hide it.
+        XCTAssertEqual(HTML.escape("it's\u{1}\t\n\u{FFFE}<\u{301}", xml: true), "it&apos;s?\t\n?&lt;\u{301}")
+        XCTAssertEqual(HTML.escape("\u{1}<\u{301}"), "\u{1}&lt;\u{301}")
     }
 
     func testBarChartDrawsOneBarPerValue() {

@@ -1,10 +1,17 @@
 import Foundation
+import GraticuleTestSupport
 import TileCover
 import XCTest
 @testable import TileArchive
 
 final class TileArchiveTests: XCTestCase {
-    func tmp(_ name: String) -> String { NSTemporaryDirectory() + "graticule-\(getpid())-" + name }
+    /// This test's own folder (TestPaths.newFolder), removed after it.
+    var folder = ""
+
+    override func setUpWithError() throws { folder = try TestPaths.newFolder("tile-archive") }
+    override func tearDownWithError() throws { try FileManager.default.removeItem(atPath: folder) }
+
+    func tmp(_ name: String) -> String { folder + "/" + name }
 
     func testGzipRoundTripAndTypedErrors() throws {
         var rng = SystemRandomNumberGenerator()
@@ -145,8 +152,7 @@ final class TileArchiveTests: XCTestCase {
     /// offset sums that overflow, a run length of 2^32 − 1, a leaf referenced 200 times,
     /// a leaf that points at itself, and an addressed_tiles of 2^63 + 1.
     func testCraftedArchivesAreRefusedOrBounded() throws {
-        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().path + "/corpora/regressions/pmtiles"
+        let regressions = TestPaths.corpora("regressions/pmtiles")
         let expected: [String: String?] = [
             "addressed-2p63.pmtiles": nil,
             "offset-overflow.pmtiles": "PMTiles directory at byte 127",
@@ -156,7 +162,7 @@ final class TileArchiveTests: XCTestCase {
             "leaf-cycle.pmtiles": "referenced twice",
         ]
         for (name, message) in expected {
-            let reader = try PMTilesReader(path: folder + "/" + name)
+            let reader = try PMTilesReader(path: regressions + "/" + name)
             var visited = 0
             do {
                 try reader.forEachEntry { _, e in
@@ -211,7 +217,7 @@ final class TileArchiveTests: XCTestCase {
     /// Archives whose tiles are brotli or zstd read back with the same tiles.
     func testPMTilesWithBrotliAndZstdTiles() throws {
         for compression in [PMTiles.Compression.brotli, .zstd] {
-            let path = NSTemporaryDirectory() + "graticule-\(compression)-\(getpid()).pmtiles"
+            let path = tmp("\(compression).pmtiles")
             defer { try? FileManager.default.removeItem(atPath: path) }
             let w = try PMTilesWriter(path: path, tileCompression: compression, minZoom: 0, maxZoom: 2)
             var originals: [TileID: [UInt8]] = [:]
@@ -299,8 +305,7 @@ final class TileArchiveTests: XCTestCase {
         XCTAssertTrue(try tampered { $0.tileContents = 3 }.contains { $0.contains("3 tile contents") })
         XCTAssertTrue(try tampered { $0.maxZoom = 2 }.contains { $0.contains("outside the header's zooms") })
         XCTAssertTrue(try tampered { $0.metadataLength += 1 << 20 }.contains { $0.contains("runs past the end") })
-        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().path + "/corpora/regressions/pmtiles"
-        XCTAssertTrue(try PMTilesReader(path: folder + "/leaf-cycle.pmtiles").verify().contains { $0.contains("referenced twice") })
+        let regressions = TestPaths.corpora("regressions/pmtiles")
+        XCTAssertTrue(try PMTilesReader(path: regressions + "/leaf-cycle.pmtiles").verify().contains { $0.contains("referenced twice") })
     }
 }

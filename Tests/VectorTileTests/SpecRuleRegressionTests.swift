@@ -1,15 +1,14 @@
 import Foundation
 import GeoModel
 import XCTest
+import GraticuleTestSupport
 @testable import VectorTile
 
 /// MVT 2.1 §4.1 rules a decoder could pass over silently, reported by the validator
 /// (crafted tiles in corpora/regressions/mvt-spec).
 final class SpecRuleRegressionTests: XCTestCase {
     func tile(_ name: String) throws -> [UInt8] {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().path
-        return Array(try Data(contentsOf: URL(fileURLWithPath: root + "/corpora/regressions/mvt-spec/" + name)))
+        Array(try Data(contentsOf: URL(fileURLWithPath: TestPaths.corpora("regressions/mvt-spec/" + name))))
     }
 
     /// A11: a layer's extent is the size of its grid; 0 leaves nowhere to put a

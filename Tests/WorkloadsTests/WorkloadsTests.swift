@@ -117,19 +117,12 @@ final class ProtocolRunTests: XCTestCase {
     struct Decoder: VectorTileDecoding {
         var dropOneVertex = false
         struct Decoded { var features: [(layer: String, id: UInt64?, type: UInt8, xy: [(Int64, Int64)], tags: [(String, DigestValue)])] = [] }
-        struct Vertices: GeometryHandler {
-            var xy: [(Int64, Int64)] = []
-            mutating func point(x: Int64, y: Int64) { xy.append((x, y)) }
-            mutating func linePoint(x: Int64, y: Int64) { xy.append((x, y)) }
-            mutating func ringPoint(x: Int64, y: Int64) { xy.append((x, y)) }
-            mutating func ringEnd(_ kind: RingKind) {}
-        }
         func decode(_ bytes: [UInt8]) throws -> Decoded {
             var out = Decoded()
             try bytes.withUnsafeBytes { raw in
                 for layer in try VectorTile(bytes: raw).layers() {
                     try layer.forEachFeature { (f: Feature) throws(MVTError) in
-                        var v = Vertices()
+                        var v = VertexList()
                         try f.decodeGeometry(into: &v, mode: .tolerant)
                         var tags: [(String, DigestValue)] = []
                         try f.forEachTag { k, value in
