@@ -1,5 +1,5 @@
-# The README stays a front page: under 15 KB (the history lives in Benchmarks/RESULTS.md).
+# The README stays a front page: under 15 KB (figures in Benchmarks/RESULTS.md, history in Benchmarks/Experiments/).
 source "$(dirname "$0")/../lib.sh"
 size=$(wc -c < README.md)
-[ "$size" -le 15000 ] || fail "README.md is $size bytes; keep it under 15000 (move detail to the DocC catalogs or RESULTS.md)"
+[ "$size" -le 15000 ] || fail "README.md is $size bytes; keep it under 15000 (move detail to the DocC catalogs or Benchmarks/Experiments/)"
 echo "README.md: $size bytes"
