@@ -8,43 +8,39 @@ public struct ProgressLine {
     /// What the count in the line counts ("features", "tiles").
     public var unit: String
     private let start = Date()
-    private var last = Date.distantPast
-    private let enabled: Bool
+    private let line: StatusLine
 
     /// `total` is in bytes, or in the counted unit when the count is the progress.
     public init(total: Int?, force: Bool = false, unit: String = "features") {
         self.total = total
         self.unit = unit
-        enabled = force || isatty(2) != 0
+        line = StatusLine(enabled: force || StatusLine.standardErrorIsTerminal, minimumIntervalSeconds: 0.5)
     }
 
     /// Redraws the line, if half a second has passed, with `bytes` of `total` done and
     /// `count` items seen.
     public mutating func update(_ bytes: Int, count: Int) {
-        guard enabled else { return }
-        let now = Date()
-        guard now.timeIntervalSince(last) >= 0.5 else { return }
-        last = now
-        let elapsed = max(now.timeIntervalSince(start), 1e-9)
+        guard line.isDue else { return }
+        let elapsed = max(Date().timeIntervalSince(start), 1e-9)
         let rate = Double(bytes) / elapsed / 1e6
-        var line = "\r"
+        var text = ""
         if let total, total > 0 {
             let filled = min(20, max(0, 20 * bytes / total))
-            line += "[" + String(repeating: "#", count: filled) + String(repeating: "-", count: 20 - filled) + "] "
+            text += "[" + String(repeating: "#", count: filled) + String(repeating: "-", count: 20 - filled) + "] "
         }
-        line += String(format: "%.1f MB", Double(bytes) / 1e6)
+        text += String(format: "%.1f MB", Double(bytes) / 1e6)
         if let total, total > 0 {
             let left = rate > 0 ? (Double(total - bytes) / 1e6) / rate : 0
-            line += String(format: " of %.1f MB (%.0f%%), %.0f MB/s, %d \(unit), %.0f s left   ",
+            text += String(format: " of %.1f MB (%.0f%%), %.0f MB/s, %d \(unit), %.0f s left",
                            Double(total) / 1e6, 100 * Double(bytes) / Double(total), rate, count, left)
         } else {
-            line += String(format: ", %.0f MB/s, %d \(unit)   ", rate, count)
+            text += String(format: ", %.0f MB/s, %d \(unit)", rate, count)
         }
-        FileHandle.standardError.write(Data(line.utf8))
+        line.draw(text)
     }
 
     /// Ends the line, if one was drawn.
     public func finish() {
-        if enabled && last != .distantPast { FileHandle.standardError.write(Data("\n".utf8)) }
+        line.finish(keepingText: true)
     }
 }
