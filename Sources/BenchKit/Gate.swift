@@ -280,11 +280,11 @@ public struct Gate: Sendable {
                 + (gatedColumn ? " gated |" : "") + "\n"
             t += "|---|---|---|---|---|---:|---:|---:|---:|" + (gatedColumn ? "---|" : "") + "\n"
             for f in rows {
-                let change = f.change.map { $0.isFinite ? String(format2($0 * 100)) + "%" : "new" } ?? ""
+                let change = f.change.map { $0.isFinite ? String(roundedText(places: 2, $0 * 100)) + "%" : "new" } ?? ""
                 let name = f.key.parameters.isEmpty ? f.key.benchmark : "\(f.key.benchmark) [\(f.key.parameters)]"
                 // An ungated finding is reported, never called a regression of the gate.
                 let verdict = f.gated ? f.verdict.rawValue : "\(f.verdict.rawValue) (not gated)"
-                t += "| \(verdict) | \(cell(name)) | \(cell(f.key.implementation)) | \(cell(f.key.dataset)) | \(f.metric) | \(f.baseMedian.map(formatMetric) ?? "") | \(f.headMedian.map(formatMetric) ?? "") | \(change) | \(f.pValue.map { String(format4($0)) } ?? "") |"
+                t += "| \(verdict) | \(cell(name)) | \(cell(f.key.implementation)) | \(cell(f.key.dataset)) | \(f.metric) | \(f.baseMedian.map(formatMetric) ?? "") | \(f.headMedian.map(formatMetric) ?? "") | \(change) | \(f.pValue.map { String(roundedText(places: 4, $0)) } ?? "") |"
                     + (gatedColumn ? (f.gated ? " yes |" : " no |") : "") + "\n"
             }
             return t
@@ -314,8 +314,6 @@ func cell(_ s: String) -> String {
     return out
 }
 
-func format2(_ x: Double) -> String { String((x * 100).rounded() / 100) }
-func format4(_ x: Double) -> String { String((x * 10000).rounded() / 10000) }
 
 /// Human formatting of a metric value (3 significant digits, SI suffix).
 public func formatMetric(_ x: Double) -> String {

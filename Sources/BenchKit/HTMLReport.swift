@@ -64,7 +64,7 @@ public enum HTMLReport {
             let change = present.count > 1 ? (present.last! / present.first! - 1) * 100 : 0
             var cells = [k.benchmark, k.implementation, k.dataset + (k.parameters.isEmpty ? "" : " (\(k.parameters))")]
             cells += v.map { $0.map(formatMetric) ?? "" }
-            cells.append((change >= 0 ? "+" : "") + format2(change) + "%")
+            cells.append((change >= 0 ? "+" : "") + roundedText(places: 2, change) + "%")
             html += "<tr>" + cells.map { "<td>\(HTML.escape($0))</td>" }.joined() + "<td>\(sparkline(v))</td></tr>\n"
         }
         return html + "</table>\n"
@@ -159,7 +159,7 @@ public enum HTMLReport {
             var cells: [String] = [r.key.benchmark, r.key.implementation, r.key.dataset, r.metric, r.status.rawValue]
             if let s {
                 cells += [formatMetric(s.median), formatMetric(s.p25), formatMetric(s.p75),
-                          format2(s.cv * 100) + "%", String(s.count)]
+                          roundedText(places: 2, s.cv * 100) + "%", String(s.count)]
             } else {
                 cells += ["", "", "", "", ""]
             }

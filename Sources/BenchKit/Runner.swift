@@ -235,7 +235,7 @@ public struct Runner {
             active.shuffle(using: &rng)
             round += 1
             progress.update("sampling round \(round): \(active.count) of \(slots.count) cases still sampling, "
-                + "\(String(format1((Double(_SystemProbe.nowNanoseconds() - start)) / 1e9)))s")
+                + "\(String(roundedText(places: 1, (Double(_SystemProbe.nowNanoseconds() - start)) / 1e9)))s")
             for i in active {
                 do {
                     let w0 = _SystemProbe.nowNanoseconds()
@@ -519,8 +519,4 @@ public struct Runner {
     }
 }
 
-func format1(_ x: Double) -> String {
-    let scaled = (x * 10).rounded() / 10
-    return String(scaled)
-}
 

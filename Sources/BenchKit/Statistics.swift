@@ -145,3 +145,10 @@ public enum Statistics {
         return Swift.min(1, erfc(z / 2.0.squareRoot()))
     }
 }
+
+/// `x` rounded to `places` decimal places and written as Swift writes a Double: `12.35`,
+/// `0.5`, `3.0`. (The scale, 10^places, is exact for the few places used.)
+func roundedText(places: Int, _ x: Double) -> String {
+    let scale = (0..<places).reduce(1.0) { r, _ in r * 10 }
+    return String((x * scale).rounded() / scale)
+}

@@ -35,7 +35,7 @@ public enum SummaryTable {
             var cells: [String: String] = [:]
             if let t = m[Metric.timeNs.rawValue], t.status == .ok, let s = t.summary {
                 cells["median"] = formatDuration(s.median)
-                cells["±ci"] = s.median > 0 ? "±" + format1((s.ciHigh - s.ciLow) / 2 / s.median * 100) + "%" : ""
+                cells["±ci"] = s.median > 0 ? "±" + roundedText(places: 1, (s.ciHigh - s.ciLow) / 2 / s.median * 100) + "%" : ""
             } else if let t = m[Metric.timeNs.rawValue] {
                 cells["median"] = t.status.rawValue
             }
@@ -138,9 +138,9 @@ public enum SummaryTable {
 
     /// Nanoseconds as a readable duration.
     public static func formatDuration(_ ns: Double) -> String {
-        if ns >= 1e9 { return format2(ns / 1e9) + " s" }
-        if ns >= 1e6 { return format2(ns / 1e6) + " ms" }
-        if ns >= 1e3 { return format2(ns / 1e3) + " µs" }
-        return format2(ns) + " ns"
+        if ns >= 1e9 { return roundedText(places: 2, ns / 1e9) + " s" }
+        if ns >= 1e6 { return roundedText(places: 2, ns / 1e6) + " ms" }
+        if ns >= 1e3 { return roundedText(places: 2, ns / 1e3) + " µs" }
+        return roundedText(places: 2, ns) + " ns"
     }
 }

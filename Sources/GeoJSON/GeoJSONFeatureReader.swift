@@ -86,8 +86,8 @@ public final class GeoJSONFeatureReader {
         try file.seek(to: offset)
         parser = _GeoJSONParser(cursor: _Tokenizer(source: file, chunkSize: chunkSize, maxDepth: options.maxDepth),
                                 options: options)
-        parser.c.baseOffset = offset
-        parser.c.countedTo = offset
+        parser.tokens.baseOffset = offset
+        parser.tokens.countedTo = offset
         policy = onInvalidFeature
         readsElementsOnly = true
         readsPart = true
@@ -100,16 +100,16 @@ public final class GeoJSONFeatureReader {
     /// before it: the rest of the collection is read and checked by the next `next()`.
     /// The source must be a file.
     public func resumeAfterFeatures(at offset: Int, featureCount: Int) throws(GeoJSONSourceError) {
-        guard paused, let file = parser.c.source as? FileByteSource else {
+        guard paused, let file = parser.tokens.source as? FileByteSource else {
             throw GeoJSONSourceError("the reader is not paused in a file's features")
         }
         try file.seek(to: offset)
-        parser.c.baseOffset = offset
-        parser.c.pos = 0
-        parser.c.end = 0
-        parser.c.atEnd = false
-        parser.c.mark = nil
-        parser.c.forgetRemembered()
+        parser.tokens.baseOffset = offset
+        parser.tokens.pos = 0
+        parser.tokens.end = 0
+        parser.tokens.atEnd = false
+        parser.tokens.mark = nil
+        parser.tokens.forgetRemembered()
         nextIndex = featureCount
         featuresEnd = offset
         paused = false
@@ -125,13 +125,13 @@ public final class GeoJSONFeatureReader {
                   onInvalidFeature: onInvalidFeature)
     }
 
-    deinit { parser.c.deallocate() }
+    deinit { parser.tokens.deallocate() }
 
     /// Bytes consumed so far (for progress reports).
-    public var bytesConsumed: Int { parser.c.baseOffset + parser.c.pos }
+    public var bytesConsumed: Int { parser.tokens.baseOffset + parser.tokens.pos }
 
     /// Bytes currently held by the read window (its capacity).
-    public var windowCapacity: Int { parser.c.capacity }
+    public var windowCapacity: Int { parser.tokens.capacity }
 
     /// The collection's `bbox` member, once read.
     public var bbox: [Double]? { root.bbox }
@@ -165,31 +165,31 @@ public final class GeoJSONFeatureReader {
                 state = .done
                 return f
             case .start:
-                try parser.c.skipBOM()
-                guard let b = try parser.c.peekNonWhitespace() else { throw parser.c.error(.unexpectedEnd, at: parser.c.end) }
+                try parser.tokens.skipBOM()
+                guard let b = try parser.tokens.peekNonWhitespace() else { throw parser.tokens.error(.unexpectedEnd, at: parser.tokens.end) }
                 guard b == UInt8(ascii: "{") else {
-                    throw parser.c.error(.unexpectedByte(b, expected: "a GeoJSON object (RFC 7946 §2)"), at: parser.c.pos)
+                    throw parser.tokens.error(.unexpectedByte(b, expected: "a GeoJSON object (RFC 7946 §2)"), at: parser.tokens.pos)
                 }
-                root.start = parser.c.offset(parser.c.pos)
-                parser.c.remember(parser.c.pos, root: true)
-                parser.c.pos += 1
-                if try parser.c.peekNonWhitespace() == UInt8(ascii: "}") {
-                    parser.c.pos += 1
+                root.start = parser.tokens.offset(parser.tokens.pos)
+                parser.tokens.remember(parser.tokens.pos, root: true)
+                parser.tokens.pos += 1
+                if try parser.tokens.peekNonWhitespace() == UInt8(ascii: "}") {
+                    parser.tokens.pos += 1
                     try finishRoot()
                     continue
                 }
                 if try readRootMembers() { state = .inFeatures(first: true) }
             case .inFeatures(let first):
                 if first {
-                    guard let b = try parser.c.peekNonWhitespace() else { throw parser.c.error(.unexpectedEnd, at: parser.c.end) }
+                    guard let b = try parser.tokens.peekNonWhitespace() else { throw parser.tokens.error(.unexpectedEnd, at: parser.tokens.end) }
                     if b == UInt8(ascii: "]") {
-                        if firstStart == nil { firstStart = parser.c.offset(parser.c.pos) }
-                        parser.c.pos += 1
+                        if firstStart == nil { firstStart = parser.tokens.offset(parser.tokens.pos) }
+                        parser.tokens.pos += 1
                         state = .afterFeatures
                         continue
                     }
                 } else {
-                    if try !parser.c.afterArrayElement() {
+                    if try !parser.tokens.afterArrayElement() {
                         state = .afterFeatures
                         continue
                     }
@@ -199,16 +199,16 @@ public final class GeoJSONFeatureReader {
                 if let f = try readFeature() { return f }
             case .afterFeatures:
                 if readsPart, try endsPart() { return nil }
-                let d = try parser.c.nextNonWhitespace(expected: "',' or '}'")
+                let d = try parser.tokens.nextNonWhitespace(expected: "',' or '}'")
                 if d == UInt8(ascii: "}") {
                     try finishRoot()
                     continue
                 }
                 guard d == UInt8(ascii: ",") else {
-                    throw parser.c.error(.unexpectedByte(d, expected: "',' or '}'"), at: parser.c.pos - 1)
+                    throw parser.tokens.error(.unexpectedByte(d, expected: "',' or '}'"), at: parser.tokens.pos - 1)
                 }
                 if try readRootMembers() {
-                    throw parser.c.error(.duplicateMember("features"), at: parser.c.pos).prefixed(.key("features"))
+                    throw parser.tokens.error(.duplicateMember("features"), at: parser.tokens.pos).prefixed(.key("features"))
                 }
             }
         }
@@ -219,8 +219,8 @@ public final class GeoJSONFeatureReader {
     /// the truncation as one pass does.
     @inline(never)
     private func pausesAtLimit() throws(GeoJSONError) -> Bool {
-        guard try parser.c.peekNonWhitespace() != nil else { return false }
-        let start = parser.c.offset(parser.c.pos)
+        guard try parser.tokens.peekNonWhitespace() != nil else { return false }
+        let start = parser.tokens.offset(parser.tokens.pos)
         if firstStart == nil { firstStart = start }
         guard start >= limit else { return false }
         stoppedAt = start
@@ -233,7 +233,7 @@ public final class GeoJSONFeatureReader {
     /// ends a reader of elements only there (true).
     @inline(never)
     private func endsPart() throws(GeoJSONError) -> Bool {
-        if featuresEnd == nil { featuresEnd = parser.c.offset(parser.c.pos) }
+        if featuresEnd == nil { featuresEnd = parser.tokens.offset(parser.tokens.pos) }
         guard readsElementsOnly else { return false }
         state = .done
         return true
@@ -246,15 +246,15 @@ public final class GeoJSONFeatureReader {
             let (member, otherName) = try parser.readMemberHeader(into: &root)
             if member == .features {
                 if let t = root.type, t != "FeatureCollection" {
-                    throw parser.fail("RFC 7946 §7.1", "\"features\" in a \(t) object", at: parser.c.offset(parser.c.pos))
+                    throw parser.fail("RFC 7946 §7.1", "\"features\" in a \(t) object", at: parser.tokens.offset(parser.tokens.pos))
                         .prefixed(.key("features"))
                 }
-                guard let b = try parser.c.peekNonWhitespace() else { throw parser.c.error(.unexpectedEnd, at: parser.c.end) }
+                guard let b = try parser.tokens.peekNonWhitespace() else { throw parser.tokens.error(.unexpectedEnd, at: parser.tokens.end) }
                 guard b == UInt8(ascii: "[") else {
-                    throw parser.fail("RFC 7946 §3.3", "\"features\" must be an array", at: parser.c.offset(parser.c.pos))
+                    throw parser.fail("RFC 7946 §3.3", "\"features\" must be an array", at: parser.tokens.offset(parser.tokens.pos))
                         .prefixed(.key("features"))
                 }
-                parser.c.pos += 1
+                parser.tokens.pos += 1
                 root.features = []
                 return true
             }
@@ -268,20 +268,20 @@ public final class GeoJSONFeatureReader {
             } catch {
                 throw error.prefixed(.key(otherName ?? member.name))
             }
-            let d = try parser.c.nextNonWhitespace(expected: "',' or '}'")
+            let d = try parser.tokens.nextNonWhitespace(expected: "',' or '}'")
             if d == UInt8(ascii: "}") {
                 try finishRoot()
                 return false
             }
             guard d == UInt8(ascii: ",") else {
-                throw parser.c.error(.unexpectedByte(d, expected: "',' or '}'"), at: parser.c.pos - 1)
+                throw parser.tokens.error(.unexpectedByte(d, expected: "',' or '}'"), at: parser.tokens.pos - 1)
             }
         }
     }
 
     /// After the root's closing brace: only whitespace may follow; the type decides.
     private func finishRoot() throws(GeoJSONError) {
-        if try parser.c.peekNonWhitespace() != nil { throw parser.c.error(.trailingContent, at: parser.c.pos) }
+        if try parser.tokens.peekNonWhitespace() != nil { throw parser.tokens.error(.trailingContent, at: parser.tokens.pos) }
         if root.features != nil {
             guard let t = root.type else {
                 throw parser.fail("RFC 7946 §1.4", "a GeoJSON object needs a \"type\" member", at: root.start)
@@ -308,21 +308,21 @@ public final class GeoJSONFeatureReader {
     private func readFeature() throws(GeoJSONError) -> GeoFeature? {
         let index = nextIndex
         nextIndex += 1
-        _ = try parser.c.peekNonWhitespace()
-        let start = parser.c.offset(parser.c.pos)
-        if policy == .skip { parser.c.mark = start }
-        defer { parser.c.mark = nil }
+        _ = try parser.tokens.peekNonWhitespace()
+        let start = parser.tokens.offset(parser.tokens.pos)
+        if policy == .skip { parser.tokens.mark = start }
+        defer { parser.tokens.mark = nil }
         parser.findingPrefix = [.key("features"), .index(index)]
-        parser.c.forgetRemembered()
+        parser.tokens.forgetRemembered()
         do {
             return try parser.parseFeature(depth: 2)
         } catch {
             let e = error.prefixed(.index(index)).prefixed(.key("features"))
             guard policy == .skip, case .invalidGeoJSON = error.kind else { throw e }
             // The feature is JSON but not GeoJSON: go back to its start and step over it.
-            parser.c.pos = start - parser.c.baseOffset
-            let location = parser.c.location(of: parser.c.pos)
-            try parser.c.skipValue(depth: 2)
+            parser.tokens.pos = start - parser.tokens.baseOffset
+            let location = parser.tokens.location(of: parser.tokens.pos)
+            try parser.tokens.skipValue(depth: 2)
             skipped.append(SkippedFeature(index: index, location: location, error: e))
             return nil
         }

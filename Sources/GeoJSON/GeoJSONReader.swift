@@ -86,7 +86,7 @@ public enum GeoJSONReader {
     public static func read(_ bytes: UnsafeRawBufferPointer,
                             options: GeoJSONReadOptions = GeoJSONReadOptions()) throws(GeoJSONError) -> GeoJSONDocument {
         var parser = _GeoJSONParser(cursor: _Tokenizer(borrowing: bytes, maxDepth: options.maxDepth), options: options)
-        try parser.c.skipBOM()
+        try parser.tokens.skipBOM()
         return try parser.readDocument()
     }
 
@@ -106,8 +106,8 @@ public enum GeoJSONReader {
     public static func read(from source: some GeoJSONByteSource, chunkSize: Int = 65_536,
                             options: GeoJSONReadOptions = GeoJSONReadOptions()) throws(GeoJSONError) -> GeoJSONDocument {
         var parser = _GeoJSONParser(cursor: _Tokenizer(source: source, chunkSize: chunkSize, maxDepth: options.maxDepth), options: options)
-        defer { parser.c.deallocate() }
-        try parser.c.skipBOM()
+        defer { parser.tokens.deallocate() }
+        try parser.tokens.skipBOM()
         return try parser.readDocument()
     }
 }
@@ -115,15 +115,15 @@ public enum GeoJSONReader {
 extension _GeoJSONParser {
     /// One GeoJSON text: an object, then only whitespace.
     mutating func readDocument() throws(GeoJSONError) -> GeoJSONDocument {
-        guard let first = try c.peekNonWhitespace() else { throw c.error(.unexpectedEnd, at: c.end) }
+        guard let first = try tokens.peekNonWhitespace() else { throw tokens.error(.unexpectedEnd, at: tokens.end) }
         guard first == UInt8(ascii: "{") else {
-            throw c.error(.unexpectedByte(first, expected: "a GeoJSON object (RFC 7946 §2)"), at: c.pos)
+            throw tokens.error(.unexpectedByte(first, expected: "a GeoJSON object (RFC 7946 §2)"), at: tokens.pos)
         }
         var parts = try parseObject(depth: 1, role: .root)
         let built = try finish(&parts, role: .root)
-        if let b = try c.peekNonWhitespace() {
+        if let b = try tokens.peekNonWhitespace() {
             _ = b
-            throw c.error(.trailingContent, at: c.pos)
+            throw tokens.error(.trailingContent, at: tokens.pos)
         }
         let object: GeoObject
         switch built {

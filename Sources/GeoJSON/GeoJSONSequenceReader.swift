@@ -55,8 +55,8 @@ public final class GeoJSONSequenceReader {
         try source.seek(to: offset)
         parser = _GeoJSONParser(cursor: _Tokenizer(source: source, chunkSize: chunkSize, maxDepth: options.maxDepth),
                                 options: options)
-        parser.c.baseOffset = offset
-        parser.c.countedTo = offset
+        parser.tokens.baseOffset = offset
+        parser.tokens.countedTo = offset
         self.format = format
         started = offset > 0
     }
@@ -65,9 +65,9 @@ public final class GeoJSONSequenceReader {
         self.init(source: try FileByteSource(path: path), chunkSize: chunkSize, options: options)
     }
 
-    deinit { parser.c.deallocate() }
+    deinit { parser.tokens.deallocate() }
 
-    public var bytesConsumed: Int { parser.c.baseOffset + parser.c.pos }
+    public var bytesConsumed: Int { parser.tokens.baseOffset + parser.tokens.pos }
 
     /// Warnings (and tolerated errors) collected when `options.collectFindings` is set.
     public var findings: [GeoJSONFinding] { parser.findings ?? [] }
@@ -81,26 +81,26 @@ public final class GeoJSONSequenceReader {
     public func next() throws(GeoJSONError) -> GeoObject? {
         if !started {
             started = true
-            try parser.c.skipBOM()
+            try parser.tokens.skipBOM()
         }
         while true {
             // Skip whitespace and RS bytes between elements.
             var sawRS = false
             while true {
-                guard let b = try parser.c.peekNonWhitespace() else {
-                    stoppedAt = parser.c.offset(parser.c.pos)
+                guard let b = try parser.tokens.peekNonWhitespace() else {
+                    stoppedAt = parser.tokens.offset(parser.tokens.pos)
                     if firstStart == nil { firstStart = stoppedAt }
                     return nil
                 }
                 if b == Self.rs {
                     sawRS = true
-                    parser.c.pos += 1
+                    parser.tokens.pos += 1
                     continue
                 }
                 break
             }
             if format == nil { format = sawRS ? .rfc8142 : .newlineDelimited }
-            let start = parser.c.offset(parser.c.pos)
+            let start = parser.tokens.offset(parser.tokens.pos)
             if firstStart == nil { firstStart = start }
             if start >= limit {
                 stoppedAt = start
@@ -108,13 +108,13 @@ public final class GeoJSONSequenceReader {
             }
             let index = nextIndex
             nextIndex += 1
-            parser.c.mark = start
-            parser.c.forgetRemembered()
-            defer { parser.c.mark = nil }
+            parser.tokens.mark = start
+            parser.tokens.forgetRemembered()
+            defer { parser.tokens.mark = nil }
             do throws(GeoJSONError) {
-                guard let b = try parser.c.peekNonWhitespace() else { return nil }
+                guard let b = try parser.tokens.peekNonWhitespace() else { return nil }
                 guard b == UInt8(ascii: "{") else {
-                    throw parser.c.error(.unexpectedByte(b, expected: "a GeoJSON object (RFC 8142 §2)"), at: parser.c.pos)
+                    throw parser.tokens.error(.unexpectedByte(b, expected: "a GeoJSON object (RFC 8142 §2)"), at: parser.tokens.pos)
                 }
                 var parts = try parser.parseObject(depth: 1, role: .root)
                 let built = try parser.finish(&parts, role: .root)
@@ -129,7 +129,7 @@ public final class GeoJSONSequenceReader {
                 broken.append(BrokenElement(index: index, error: error))
                 // Go back to the element's start (kept by the mark), so a newline-delimited
                 // element that broke off is not allowed to swallow the next line.
-                parser.c.pos = start - parser.c.baseOffset + 1
+                parser.tokens.pos = start - parser.tokens.baseOffset + 1
                 try resynchronise()
             }
         }
@@ -139,14 +139,14 @@ public final class GeoJSONSequenceReader {
     /// the end of the line. Other content on the same element is an error.
     private func checkElementEnd() throws(GeoJSONError) {
         while true {
-            if parser.c.pos == parser.c.end {
-                if try !parser.c.refill() { return }
+            if parser.tokens.pos == parser.tokens.end {
+                if try !parser.tokens.refill() { return }
                 continue
             }
-            let b = parser.c.base[parser.c.pos]
+            let b = parser.tokens.base[parser.tokens.pos]
             if b == 0x0A || b == Self.rs { return }
-            guard _Tokenizer.isWhitespace(b) else { throw parser.c.error(.trailingContent, at: parser.c.pos) }
-            parser.c.pos += 1
+            guard _Tokenizer.isWhitespace(b) else { throw parser.tokens.error(.trailingContent, at: parser.tokens.pos) }
+            parser.tokens.pos += 1
         }
     }
 
@@ -154,14 +154,14 @@ public final class GeoJSONSequenceReader {
     private func resynchronise() throws(GeoJSONError) {
         let stop: UInt8 = format == .rfc8142 ? Self.rs : 0x0A
         while true {
-            while parser.c.pos < parser.c.end {
-                if parser.c.base[parser.c.pos] == stop {
-                    if stop == 0x0A { parser.c.pos += 1 }
+            while parser.tokens.pos < parser.tokens.end {
+                if parser.tokens.base[parser.tokens.pos] == stop {
+                    if stop == 0x0A { parser.tokens.pos += 1 }
                     return
                 }
-                parser.c.pos += 1
+                parser.tokens.pos += 1
             }
-            if try !parser.c.refill() { return }
+            if try !parser.tokens.refill() { return }
         }
     }
 }

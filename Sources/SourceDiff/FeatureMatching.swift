@@ -86,12 +86,12 @@ public struct FeatureMatcher {
     /// A 64-bit hash of a feature's geometry and properties; property order is ignored (the
     /// members' hashes are summed).
     public static func contentHash(_ f: GeoFeature) -> UInt64 {
-        var m = SnapshotDiff._Mix()
+        var m = SnapshotDiff._ContentHash()
         if let g = f.geometry { m.add(g) } else { m.add(0) }
         var members: UInt64 = 0
         if let p = f.properties {
             for (k, v) in zip(p.keys, p.values) {
-                var e = SnapshotDiff._Mix()
+                var e = SnapshotDiff._ContentHash()
                 e.add(k)
                 e.add(v)
                 members &+= e.h

@@ -87,7 +87,7 @@ public struct SnapshotDiff {
 
     /// A 64-bit content hash (a multiply-xorshift mix per word, unseeded so no per-call
     /// setup): fast enough to run on every feature of both snapshots.
-    struct _Mix {
+    struct _ContentHash {
         var h: UInt64 = 0x9E37_79B9_7F4A_7C15
         @inline(__always)
         mutating func add(_ v: UInt64) {
@@ -194,11 +194,11 @@ public struct SnapshotDiff {
     /// coordinates in parallel lanes: two rounds deep instead of four. (Each lane is a
     /// bijection of its coordinate, so points that differ in one coordinate never collide.)
     static func geometryHash(_ f: borrowing GeoFeature) -> Int {
-        var m = _Mix()
+        var m = _ContentHash()
         switch f.geometry {
         case .some(let g):
             if g.kind == .point && g.dimensions == 2 && g.coordinates.count == 2 {
-                var a = _Mix(h: 0x5851_F42D_4C95_7F2D), b = _Mix(h: 0x1405_7B7E_F767_814F)
+                var a = _ContentHash(h: 0x5851_F42D_4C95_7F2D), b = _ContentHash(h: 0x1405_7B7E_F767_814F)
                 a.add(g.coordinates[0].bitPattern)
                 b.add(g.coordinates[1].bitPattern)
                 m.add(a.h ^ (b.h << 29 | b.h >> 35))
@@ -214,7 +214,7 @@ public struct SnapshotDiff {
     /// Numbers in foreign members hash as numbers, as properties do.
     static func extrasHash(_ f: borrowing GeoFeature) -> Int {
         guard f.hasBBoxOrForeignMembers else { return 0 }
-        var m = _Mix(h: 0x2545_F491_4F6C_DD1D)
+        var m = _ContentHash(h: 0x2545_F491_4F6C_DD1D)
         if let b = f.bbox { m.add(UInt64(b.count)); for v in b { m.add(v.bitPattern) } }
         if let o = f.foreignMembers { m.add(.object(o)) }
         return Int(bitPattern: UInt(m.h)) | 1
@@ -229,30 +229,30 @@ public struct SnapshotDiff {
     static func hash(_ v: PropertyValue) -> Int {
         let h: UInt64
         switch v {
-        case .null: h = _Mix.Tag.null
-        case .bool(let b): h = b ? _Mix.Tag.yes : _Mix.Tag.no
-        case .int(let i): h = UInt64(bitPattern: i) ^ _Mix.Tag.int
+        case .null: h = _ContentHash.Tag.null
+        case .bool(let b): h = b ? _ContentHash.Tag.yes : _ContentHash.Tag.no
+        case .int(let i): h = UInt64(bitPattern: i) ^ _ContentHash.Tag.int
         // Numbers hash as numbers, so 1, 1.0 and 1e0 are no change (the form of
         // `PropertyValue.numbersCanonical`).
-        case .uint(let u): h = u <= UInt64(Int64.max) ? u ^ _Mix.Tag.int : u ^ _Mix.Tag.uint
+        case .uint(let u): h = u <= UInt64(Int64.max) ? u ^ _ContentHash.Tag.int : u ^ _ContentHash.Tag.uint
         case .double(let d):
             if d == d.rounded(.towardZero) && d >= -0x1p63 && d < 0x1p63 {
-                h = UInt64(bitPattern: Int64(d)) ^ _Mix.Tag.int
+                h = UInt64(bitPattern: Int64(d)) ^ _ContentHash.Tag.int
             } else if d == d.rounded(.towardZero) && d >= 0x1p63 && d < 0x1p64 {
-                h = UInt64(d) ^ _Mix.Tag.uint
+                h = UInt64(d) ^ _ContentHash.Tag.uint
             } else {
-                h = d.bitPattern ^ _Mix.Tag.double
+                h = d.bitPattern ^ _ContentHash.Tag.double
             }
         case .string(let s):
-            h = _Mix.withUTF8(s) { b in
-                if b.count <= 7 { return _Mix.lengthTaggedTail(b, from: 0) ^ _Mix.Tag.shortString }
-                var m = _Mix()   // as `_Mix.add(.string(s))`, without a second pass for the length
-                m.h ^= _Mix.Tag.string
+            h = _ContentHash.withUTF8(s) { b in
+                if b.count <= 7 { return _ContentHash.lengthTaggedTail(b, from: 0) ^ _ContentHash.Tag.shortString }
+                var m = _ContentHash()   // as `_ContentHash.add(.string(s))`, without a second pass for the length
+                m.h ^= _ContentHash.Tag.string
                 m.add(b)
                 return m.h
             }
         case .array, .object:
-            var m = _Mix()
+            var m = _ContentHash()
             m.add(v)
             h = m.h
         }
@@ -457,7 +457,7 @@ struct _KeyTable {
     var count = 0
 
     static func fingerprint(_ k: FeatureKey) -> UInt64 {
-        var m = SnapshotDiff._Mix()
+        var m = SnapshotDiff._ContentHash()
         switch k {
         case .integer(let i): m.add(1); m.add(UInt64(bitPattern: i))
         case .number(let d): m.add(2); m.add(d.bitPattern)

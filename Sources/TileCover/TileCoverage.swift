@@ -355,22 +355,23 @@ struct _Cover {
                 cv.withUnsafeBufferPointer { C in
                     var i = r.lowerBound
                     while i + 1 < r.upperBound {
-                        step(X[i], Y[i], C[i], X[i + 1], Y[i + 1], C[i + 1])
+                        coverSegment(from: (X[i], Y[i]), key: C[i], to: (X[i + 1], Y[i + 1]), key: C[i + 1])
                         i += 1
                     }
                     if closed {
                         let a = r.lowerBound, b = r.upperBound - 1
-                        if X[a] != X[b] || Y[a] != Y[b] { step(X[b], Y[b], C[b], X[a], Y[a], C[a]) }
+                        if X[a] != X[b] || Y[a] != Y[b] { coverSegment(from: (X[b], Y[b]), key: C[b], to: (X[a], Y[a]), key: C[a]) }
                     }
                 }
             }
         }
     }
 
-    /// The segment PQ, whose ends have the tile keys `a` and `b` (see `cells`): one tile,
-    /// a run along one row or column, or the exact walk.
+    /// Covers the segment from P to Q, whose ends lie in the tiles with keys `a` and `b`
+    /// (see `cells`): one tile, a run along one row or column, or the exact walk.
     @inline(__always)
-    mutating func step(_ px: Double, _ py: Double, _ a: UInt64, _ qx: Double, _ qy: Double, _ b: UInt64) {
+    mutating func coverSegment(from p: (x: Double, y: Double), key a: UInt64, to q: (x: Double, y: Double), key b: UInt64) {
+        let px = p.x, py = p.y, qx = q.x, qy = q.y
         if a == b && a != .max && (!minimal || px != qx || py != qy) {
             emit(key: a)
         } else if !_Cover.needsWalk(a, b) {

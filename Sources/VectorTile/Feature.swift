@@ -62,7 +62,7 @@ public struct Feature {
     @inlinable @inline(__always)
     init(_ reader: PBFReader, keyCount: Int, valueCount: Int) {
         var hasID = false, id: UInt64 = 0, hasType = false, type: UInt64 = 0
-        var tagA: Int32 = -1, tagB: Int32 = 0, geometryA: Int32 = -1, geometryB: Int32 = 0
+        var tagStart: Int32 = -1, tagEnd: Int32 = 0, geometryStart: Int32 = -1, geometryEnd: Int32 = 0
         // Fast path: a message made of the four fields with their usual one-byte keys, in
         // any order, with at most one tags and one geometry record (what encoders write), is
         // scanned with raw loads and no record counting. Anything else, or anything
@@ -85,22 +85,22 @@ public struct Feature {
                 if p < n && b.load(fromByteOffset: p, as: UInt8.self) == 0x12 {
                     p &+= 1
                     guard let (start, end) = _rawPayload(b, &p, n) else { fast = false; break ordered }
-                    tagA = start; tagB = end
+                    tagStart = start; tagEnd = end
                 }
                 if p < n && b.load(fromByteOffset: p, as: UInt8.self) == 0x22 {
                     p &+= 1
                     guard let (start, end) = _rawPayload(b, &p, n) else { fast = false; break ordered }
-                    geometryA = start; geometryB = end
+                    geometryStart = start; geometryEnd = end
                 }
                 if p < n && b.load(fromByteOffset: p, as: UInt8.self) == 0x08 {
                     p &+= 1
                     guard let v = _rawVarint(b, &p, n) else { fast = false; break ordered }
                     hasID = true; id = v
                 }
-                if tagA < 0 && p < n && b.load(fromByteOffset: p, as: UInt8.self) == 0x12 {
+                if tagStart < 0 && p < n && b.load(fromByteOffset: p, as: UInt8.self) == 0x12 {
                     p &+= 1
                     guard let (start, end) = _rawPayload(b, &p, n) else { fast = false; break ordered }
-                    tagA = start; tagB = end
+                    tagStart = start; tagEnd = end
                 }
             }
             scan: while fast && p < n {
@@ -111,11 +111,11 @@ public struct Feature {
                 case 0x12, 0x22:
                     guard let (start, end) = _rawPayload(b, &p, n) else { fast = false; break scan }
                     if key == 0x12 {
-                        guard tagA < 0 else { fast = false; break scan }
-                        tagA = start; tagB = end
+                        guard tagStart < 0 else { fast = false; break scan }
+                        tagStart = start; tagEnd = end
                     } else {
-                        guard geometryA < 0 else { fast = false; break scan }
-                        geometryA = start; geometryB = end
+                        guard geometryStart < 0 else { fast = false; break scan }
+                        geometryStart = start; geometryEnd = end
                     }
                 case 0x08:
                     guard let v = _rawVarint(b, &p, n) else { fast = false; break scan }
@@ -134,9 +134,9 @@ public struct Feature {
             return
         }
         self.init(message: reader, hasID: hasID, id: id, hasType: hasType, type: type,
-                  geometryRecords: geometryA >= 0 ? 1 : 0, tagRecords: tagA >= 0 ? 1 : 0, failed: false,
+                  geometryRecords: geometryStart >= 0 ? 1 : 0, tagRecords: tagStart >= 0 ? 1 : 0, failed: false,
                   keyCount: keyCount, valueCount: valueCount,
-                  tags: (tagA, tagB), geometry: (geometryA, geometryB))
+                  tags: (tagStart, tagEnd), geometry: (geometryStart, geometryEnd))
     }
 
     /// The general scan of `init`: any field order, repeated and unpacked records, unknown
@@ -145,7 +145,7 @@ public struct Feature {
     static func _scanned(_ reader: PBFReader, keyCount: Int, valueCount: Int) -> Feature {
         var hasID = false, id: UInt64 = 0, hasType = false, type: UInt64 = 0
         var geometry: Int32 = 0, tags: Int32 = 0
-        var tagA: Int32 = -1, tagB: Int32 = 0, geometryA: Int32 = -1, geometryB: Int32 = 0
+        var tagStart: Int32 = -1, tagEnd: Int32 = 0, geometryStart: Int32 = -1, geometryEnd: Int32 = 0
         var failed = false
         var r = reader
         scan: while !r.isAtEnd {
@@ -158,25 +158,25 @@ public struct Feature {
                 case (2, .lengthDelimited):
                     let length = try r.readLength()
                     if tags == 0 {
-                        tagA = Int32(truncatingIfNeeded: r.offset)
-                        tagB = Int32(truncatingIfNeeded: r.offset &+ length)
+                        tagStart = Int32(truncatingIfNeeded: r.offset)
+                        tagEnd = Int32(truncatingIfNeeded: r.offset &+ length)
                     }
                     r.advance(by: length)
                     tags &+= 1
                 case (4, .lengthDelimited):
                     let length = try r.readLength()
                     if geometry == 0 {
-                        geometryA = Int32(truncatingIfNeeded: r.offset)
-                        geometryB = Int32(truncatingIfNeeded: r.offset &+ length)
+                        geometryStart = Int32(truncatingIfNeeded: r.offset)
+                        geometryEnd = Int32(truncatingIfNeeded: r.offset &+ length)
                     }
                     r.advance(by: length)
                     geometry &+= 1
                 case (2, .varint):
-                    if tags == 0 { tagA = -1; tagB = local }
+                    if tags == 0 { tagStart = -1; tagEnd = local }
                     tags &+= 1
                     try r.skip(wire)
                 case (4, .varint):
-                    if geometry == 0 { geometryA = -1; geometryB = local }
+                    if geometry == 0 { geometryStart = -1; geometryEnd = local }
                     geometry &+= 1
                     try r.skip(wire)
                 case (1, _), (2, _), (3, _), (4, _):
@@ -192,7 +192,7 @@ public struct Feature {
         return Feature(message: reader, hasID: hasID, id: id, hasType: hasType, type: type,
                        geometryRecords: geometry, tagRecords: tags, failed: failed,
                        keyCount: keyCount, valueCount: valueCount,
-                       tags: (tagA, tagB), geometry: (geometryA, geometryB))
+                       tags: (tagStart, tagEnd), geometry: (geometryStart, geometryEnd))
     }
 
     @inlinable @inline(__always)

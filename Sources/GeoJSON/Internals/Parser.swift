@@ -120,7 +120,8 @@ enum _Role { case root, featureGeometry, collectionMember, feature }
 /// Recursive-descent GeoJSON parser over a `_Tokenizer`, building GeoModel values directly
 /// (no intermediate JSON tree).
 struct _GeoJSONParser {
-    var c: _Tokenizer
+    /// The token reader over the input (bytes in memory, or a source read in chunks).
+    var tokens: _Tokenizer
     var options: GeoJSONReadOptions
     var scratch = _CoordinateScratch()
     /// Non-nil when collecting validation findings (warnings and, in lenient reading, the
@@ -130,7 +131,7 @@ struct _GeoJSONParser {
     var findingPrefix: [JSONPathComponent] = []
 
     init(cursor: _Tokenizer, options: GeoJSONReadOptions) {
-        self.c = cursor
+        self.tokens = cursor
         self.options = options
         if options.collectFindings { findings = [] }
     }
@@ -140,7 +141,7 @@ struct _GeoJSONParser {
     }
 
     func locationOfAbsolute(_ absolute: Int) -> SourceLocation {
-        c.location(of: absolute - c.baseOffset)
+        tokens.location(of: absolute - tokens.baseOffset)
     }
 
     mutating func warn(_ rule: String, _ message: String, at absolute: Int, path: [JSONPathComponent]) {
@@ -183,10 +184,10 @@ struct _GeoJSONParser {
     /// names come back as `.other` with the decoded name.
     @inline(__always)
     mutating func readMemberName() throws(GeoJSONError) -> (_Member, String?) {
-        let (s, e, escaped) = try c.scanString()
+        let (s, e, escaped) = try tokens.scanString()
         if !escaped {
             let n = e - s
-            let p = c.base + s
+            let p = tokens.base + s
             @inline(__always) func eq(_ lit: StaticString) -> Bool {
                 lit.utf8CodeUnitCount == n && memcmpEqual(p, lit.utf8Start, n)
             }
@@ -201,8 +202,8 @@ struct _GeoJSONParser {
             }
             return (.other, String(decoding: UnsafeBufferPointer(start: p, count: n), as: UTF8.self))
         }
-        c.decodeEscapes(s, e)
-        let name = String(decoding: c.scratch, as: UTF8.self)
+        tokens.decodeEscapes(s, e)
+        let name = String(decoding: tokens.scratch, as: UTF8.self)
         switch name {
         case "type": return (.type, nil)
         case "bbox": return (.bbox, nil)
@@ -221,10 +222,10 @@ struct _GeoJSONParser {
     /// String is built for them); anything else is decoded for the error message.
     @inline(__always)
     mutating func readTypeName() throws(GeoJSONError) -> String {
-        let (s, e, escaped) = try c.scanString()
+        let (s, e, escaped) = try tokens.scanString()
         if !escaped {
             let n = e - s
-            let p = c.base + s
+            let p = tokens.base + s
             @inline(__always) func eq(_ lit: StaticString) -> Bool {
                 lit.utf8CodeUnitCount == n && memcmpEqual(p, lit.utf8Start, n)
             }
@@ -241,21 +242,21 @@ struct _GeoJSONParser {
             }
             return String(decoding: UnsafeBufferPointer(start: p, count: n), as: UTF8.self)
         }
-        c.decodeEscapes(s, e)
-        return String(decoding: c.scratch, as: UTF8.self)
+        tokens.decodeEscapes(s, e)
+        return String(decoding: tokens.scratch, as: UTF8.self)
     }
 
     /// Reads `"name":` of the next member and applies the duplicate rule for GeoJSON
     /// members (recorded in `parts.seen`).
     mutating func readMemberHeader(into parts: inout _ObjectParts) throws(GeoJSONError) -> (_Member, String?) {
-        let q = try c.nextNonWhitespace(expected: "a member name")
-        guard q == UInt8(ascii: "\"") else { throw c.error(.unexpectedByte(q, expected: "a member name"), at: c.pos - 1) }
-        c.pos -= 1
+        let q = try tokens.nextNonWhitespace(expected: "a member name")
+        guard q == UInt8(ascii: "\"") else { throw tokens.error(.unexpectedByte(q, expected: "a member name"), at: tokens.pos - 1) }
+        tokens.pos -= 1
         let (member, otherName) = try readMemberName()
-        try c.expect(UInt8(ascii: ":"), "':'")
+        try tokens.expect(UInt8(ascii: ":"), "':'")
         if member != .other {
             if parts.seen & member.rawValue != 0 {
-                throw c.error(.duplicateMember(member.name), at: c.pos).prefixed(.key(member.name))
+                throw tokens.error(.duplicateMember(member.name), at: tokens.pos).prefixed(.key(member.name))
             }
             parts.seen |= member.rawValue
         }
@@ -266,18 +267,18 @@ struct _GeoJSONParser {
 
     /// Parses a GeoJSON object at `pos` whose role decides what it may be.
     mutating func parseObject(depth: Int, role: _Role) throws(GeoJSONError) -> _ObjectParts {
-        guard depth <= c.maxDepth else { throw c.error(.depthLimitExceeded(c.maxDepth), at: c.pos) }
-        guard let open = try c.peekNonWhitespace() else { throw c.error(.unexpectedEnd, at: c.end) }
+        guard depth <= tokens.maxDepth else { throw tokens.error(.depthLimitExceeded(tokens.maxDepth), at: tokens.pos) }
+        guard let open = try tokens.peekNonWhitespace() else { throw tokens.error(.unexpectedEnd, at: tokens.end) }
         guard open == UInt8(ascii: "{") else {
             let expected = role == .feature ? "a Feature object" : "a GeoJSON object"
-            throw c.error(.unexpectedByte(open, expected: expected), at: c.pos)
+            throw tokens.error(.unexpectedByte(open, expected: expected), at: tokens.pos)
         }
         var parts = _ObjectParts()
-        parts.start = c.offset(c.pos)
-        c.remember(c.pos, root: role == .root)
-        c.pos += 1
-        if try c.peekNonWhitespace() == UInt8(ascii: "}") {
-            c.pos += 1
+        parts.start = tokens.offset(tokens.pos)
+        tokens.remember(tokens.pos, root: role == .root)
+        tokens.pos += 1
+        if try tokens.peekNonWhitespace() == UInt8(ascii: "}") {
+            tokens.pos += 1
             return parts
         }
         while true {
@@ -291,26 +292,26 @@ struct _GeoJSONParser {
             } catch {
                 throw error.prefixed(.key(otherName ?? member.name))
             }
-            let d = try c.nextNonWhitespace(expected: "',' or '}'")
+            let d = try tokens.nextNonWhitespace(expected: "',' or '}'")
             if d == UInt8(ascii: "}") { return parts }
-            guard d == UInt8(ascii: ",") else { throw c.error(.unexpectedByte(d, expected: "',' or '}'"), at: c.pos - 1) }
+            guard d == UInt8(ascii: ",") else { throw tokens.error(.unexpectedByte(d, expected: "',' or '}'"), at: tokens.pos - 1) }
         }
     }
 
     mutating func parseMember(_ member: _Member, into parts: inout _ObjectParts, depth: Int) throws(GeoJSONError) {
         switch member {
         case .type:
-            guard try c.peekNonWhitespace() == UInt8(ascii: "\"") else {
-                throw fail("RFC 7946 §1.4", "\"type\" must be a string", at: c.offset(c.pos))
+            guard try tokens.peekNonWhitespace() == UInt8(ascii: "\"") else {
+                throw fail("RFC 7946 §1.4", "\"type\" must be a string", at: tokens.offset(tokens.pos))
             }
             parts.type = try readTypeName()
         case .coordinates:
-            guard let b = try c.peekNonWhitespace() else { throw c.error(.unexpectedEnd, at: c.end) }
+            guard let b = try tokens.peekNonWhitespace() else { throw tokens.error(.unexpectedEnd, at: tokens.end) }
             guard b == UInt8(ascii: "[") else {
-                throw fail("RFC 7946 §3.1", "\"coordinates\" must be an array", at: c.offset(c.pos))
+                throw fail("RFC 7946 §3.1", "\"coordinates\" must be an array", at: tokens.offset(tokens.pos))
             }
-            let at = c.offset(c.pos)
-            c.remember(c.pos)
+            let at = tokens.offset(tokens.pos)
+            tokens.remember(tokens.pos)
             scratch.reset()
             try parseCoordinateArray(level: 0, depth: depth)
             // Exact-size copies: the scratch keeps its capacity (and stays uniquely
@@ -340,43 +341,43 @@ struct _GeoJSONParser {
                     } catch {
                         throw error.prefixed(.index(list.count))
                     }
-                } while try c.afterArrayElement()
+                } while try tokens.afterArrayElement()
             }
             parts.geometries = list
         case .geometry:
-            guard let b = try c.peekNonWhitespace() else { throw c.error(.unexpectedEnd, at: c.end) }
+            guard let b = try tokens.peekNonWhitespace() else { throw tokens.error(.unexpectedEnd, at: tokens.end) }
             if b == UInt8(ascii: "n") {
-                let v = try c.readLiteral()
-                guard v == .null else { throw fail("RFC 7946 §3.2", "\"geometry\" must be an object or null", at: c.offset(c.pos)) }
+                let v = try tokens.readLiteral()
+                guard v == .null else { throw fail("RFC 7946 §3.2", "\"geometry\" must be an object or null", at: tokens.offset(tokens.pos)) }
                 parts.geometry = nil
             } else if b == UInt8(ascii: "{") {
                 var p = try parseObject(depth: depth + 1, role: .featureGeometry)
                 guard case .geometry(let g) = try finish(&p, role: .featureGeometry) else { fatalError("unreachable") }
                 parts.geometry = g
             } else {
-                throw fail("RFC 7946 §3.2", "\"geometry\" must be an object or null", at: c.offset(c.pos))
+                throw fail("RFC 7946 §3.2", "\"geometry\" must be an object or null", at: tokens.offset(tokens.pos))
             }
         case .properties:
-            guard let b = try c.peekNonWhitespace() else { throw c.error(.unexpectedEnd, at: c.end) }
+            guard let b = try tokens.peekNonWhitespace() else { throw tokens.error(.unexpectedEnd, at: tokens.end) }
             if b == UInt8(ascii: "n") {
-                let v = try c.readLiteral()
-                guard v == .null else { throw fail("RFC 7946 §3.2", "\"properties\" must be an object or null", at: c.offset(c.pos)) }
+                let v = try tokens.readLiteral()
+                guard v == .null else { throw fail("RFC 7946 §3.2", "\"properties\" must be an object or null", at: tokens.offset(tokens.pos)) }
                 parts.properties = nil
             } else if b == UInt8(ascii: "{") {
                 if options.skipProperties {
-                    try c.skipValue(depth: depth)
+                    try tokens.skipValue(depth: depth)
                     parts.properties = PropertyList()
                 } else {
-                    let at = c.offset(c.pos)
-                    c.remember(c.pos)
-                    let list = try c.readObject(depth: depth + 1)
+                    let at = tokens.offset(tokens.pos)
+                    tokens.remember(tokens.pos)
+                    let list = try tokens.readObject(depth: depth + 1)
                     if findings != nil, Set(list.keys).count != list.keys.count {
                         warn("RFC 8259 §4", "duplicate member names in \"properties\" (kept in order; I-JSON forbids them)", at: at, path: [.key("properties")])
                     }
                     parts.properties = list
                 }
             } else {
-                throw fail("RFC 7946 §3.2", "\"properties\" must be an object or null", at: c.offset(c.pos))
+                throw fail("RFC 7946 §3.2", "\"properties\" must be an object or null", at: tokens.offset(tokens.pos))
             }
         case .features:
             var list: [GeoFeature] = []
@@ -384,26 +385,26 @@ struct _GeoJSONParser {
                 repeat {
                     do {
                         list.append(try parseFeature(depth: depth + 1))
-                        c.forgetRemembered()
+                        tokens.forgetRemembered()
                     } catch {
                         throw error.prefixed(.index(list.count))
                     }
-                } while try c.afterArrayElement()
+                } while try tokens.afterArrayElement()
             }
             parts.features = list
         case .id:
-            guard let b = try c.peekNonWhitespace() else { throw c.error(.unexpectedEnd, at: c.end) }
+            guard let b = try tokens.peekNonWhitespace() else { throw tokens.error(.unexpectedEnd, at: tokens.end) }
             if b == UInt8(ascii: "\"") {
-                parts.id = .string(try c.readString())
+                parts.id = .string(try tokens.readString())
             } else if b == UInt8(ascii: "-") || NumberParser.isDigit(b) {
-                parts.id = try c.readNumber().featureID
+                parts.id = try tokens.readNumber().featureID
             } else {
-                throw fail("RFC 7946 §3.2", "\"id\" must be a string or a number", at: c.offset(c.pos))
+                throw fail("RFC 7946 §3.2", "\"id\" must be a string or a number", at: tokens.offset(tokens.pos))
             }
         case .bbox:
-            let at = c.offset(c.pos)
-            c.remember(c.pos)
-            guard case .array(let items) = try c.readValue(depth: depth) else {
+            let at = tokens.offset(tokens.pos)
+            tokens.remember(tokens.pos)
+            guard case .array(let items) = try tokens.readValue(depth: depth) else {
                 throw fail("RFC 7946 §5", "\"bbox\" must be an array of numbers", at: at)
             }
             var box: [Double] = []
@@ -420,22 +421,22 @@ struct _GeoJSONParser {
             }
             parts.bbox = box
         case .crs:
-            let at = c.offset(c.pos)
-            c.remember(c.pos)
-            parts.crs = try c.readValue(depth: depth)
+            let at = tokens.offset(tokens.pos)
+            tokens.remember(tokens.pos)
+            parts.crs = try tokens.readValue(depth: depth)
             warn("RFC 7946 §4", "the \"crs\" member was removed from GeoJSON (coordinates are WGS 84 longitude/latitude)", at: at, path: [.key("crs")])
         case .other:
             // Foreign member (RFC 7946 §6.1): validated as JSON and ignored; GeoJSON
             // semantics do not apply inside it.
-            try c.skipValue(depth: depth)
+            try tokens.skipValue(depth: depth)
         }
     }
 
     /// A foreign member of a feature (RFC 7946 §6.1), read as JSON and kept, so a round
     /// trip or a diff of the feature loses nothing. (Those of other objects are skipped.)
     mutating func keepForeignMember(_ name: String, into parts: inout _ObjectParts, depth: Int) throws(GeoJSONError) {
-        c.remember(c.pos)
-        let value = try c.readValue(depth: depth)
+        tokens.remember(tokens.pos)
+        let value = try tokens.readValue(depth: depth)
         if parts.foreign == nil { parts.foreign = PropertyList() }
         parts.foreign!.keys.append(name)
         parts.foreign!.values.append(value)
@@ -444,11 +445,11 @@ struct _GeoJSONParser {
     /// Consumes the `[` of an array member (anything else fails `rule`); false when the
     /// array is empty (its `]` consumed too).
     mutating func openArray(_ rule: String, _ notAnArray: String) throws(GeoJSONError) -> Bool {
-        guard let b = try c.peekNonWhitespace() else { throw c.error(.unexpectedEnd, at: c.end) }
-        guard b == UInt8(ascii: "[") else { throw fail(rule, notAnArray, at: c.offset(c.pos)) }
-        c.pos += 1
-        if try c.peekNonWhitespace() == UInt8(ascii: "]") {
-            c.pos += 1
+        guard let b = try tokens.peekNonWhitespace() else { throw tokens.error(.unexpectedEnd, at: tokens.end) }
+        guard b == UInt8(ascii: "[") else { throw fail(rule, notAnArray, at: tokens.offset(tokens.pos)) }
+        tokens.pos += 1
+        if try tokens.peekNonWhitespace() == UInt8(ascii: "]") {
+            tokens.pos += 1
             return false
         }
         return true
@@ -464,8 +465,8 @@ struct _GeoJSONParser {
     // MARK: Coordinates
 
     mutating func parseCoordinateArray(level: Int, depth: Int) throws(GeoJSONError) {
-        guard depth + level < c.maxDepth else { throw c.error(.depthLimitExceeded(c.maxDepth), at: c.pos) }
-        c.pos += 1                                           // '['
+        guard depth + level < tokens.maxDepth else { throw tokens.error(.depthLimitExceeded(tokens.maxDepth), at: tokens.pos) }
+        tokens.pos += 1                                           // '['
         if level > scratch.deepestLevel { scratch.deepestLevel = level }
         if level == 1 {
             scratch.level1.append(scratch.positionCount)
@@ -473,53 +474,53 @@ struct _GeoJSONParser {
         } else if level == 2 {
             scratch.level2.append(scratch.positionCount)
         }
-        guard let b = try c.peekNonWhitespace() else { throw c.error(.unexpectedEnd, at: c.end) }
+        guard let b = try tokens.peekNonWhitespace() else { throw tokens.error(.unexpectedEnd, at: tokens.end) }
         if b == UInt8(ascii: "]") {
-            c.pos += 1
+            tokens.pos += 1
             scratch.emptyLevels |= 1 << UInt8(level)
             if scratch.positionLevel == level {
-                throw fail("RFC 7946 §3.1.1", "a position needs at least two numbers", at: c.offset(c.pos - 2))
+                throw fail("RFC 7946 §3.1.1", "a position needs at least two numbers", at: tokens.offset(tokens.pos - 2))
             }
             return
         }
         if b == UInt8(ascii: "[") {
             guard level < 3 else {
-                throw fail("RFC 7946 §3.1", "coordinates nest deeper than any geometry type allows", at: c.offset(c.pos))
+                throw fail("RFC 7946 §3.1", "coordinates nest deeper than any geometry type allows", at: tokens.offset(tokens.pos))
             }
             var index = 0
             repeat {
                 do throws(GeoJSONError) {
-                    guard let o = try c.peekNonWhitespace() else { throw c.error(.unexpectedEnd, at: c.end) }
+                    guard let o = try tokens.peekNonWhitespace() else { throw tokens.error(.unexpectedEnd, at: tokens.end) }
                     guard o == UInt8(ascii: "[") else {
-                        throw fail("RFC 7946 §3.1", "expected an array of positions here", at: c.offset(c.pos))
+                        throw fail("RFC 7946 §3.1", "expected an array of positions here", at: tokens.offset(tokens.pos))
                     }
                     try parseCoordinateArray(level: level + 1, depth: depth)
                 } catch {
                     throw error.prefixed(.index(index))
                 }
                 index += 1
-            } while try c.afterArrayElement()
+            } while try tokens.afterArrayElement()
             return
         }
         // A position (RFC 7946 §3.1.1).
         if scratch.positionLevel != level {
             if scratch.positionLevel == -1 {
                 if scratch.emptyLevels >> UInt8(level) != 0 {
-                    throw fail("RFC 7946 §3.1.1", "an empty array where a position belongs", at: c.offset(c.pos))
+                    throw fail("RFC 7946 §3.1.1", "an empty array where a position belongs", at: tokens.offset(tokens.pos))
                 }
                 scratch.positionLevel = level
             } else {
-                throw fail("RFC 7946 §3.1", "positions at different nesting depths", at: c.offset(c.pos))
+                throw fail("RFC 7946 §3.1", "positions at different nesting depths", at: tokens.offset(tokens.pos))
             }
         }
         var n = 0
         while true {
-            guard let v = try c.peekNonWhitespace() else { throw c.error(.unexpectedEnd, at: c.end) }
+            guard let v = try tokens.peekNonWhitespace() else { throw tokens.error(.unexpectedEnd, at: tokens.end) }
             guard v == UInt8(ascii: "-") || NumberParser.isDigit(v) else {
-                throw fail("RFC 7946 §3.1.1", "a position holds numbers only", at: c.offset(c.pos)).prefixed(.index(n))
+                throw fail("RFC 7946 §3.1.1", "a position holds numbers only", at: tokens.offset(tokens.pos)).prefixed(.index(n))
             }
             let x: Double
-            do { x = try c.readNumber().double } catch { throw error.prefixed(.index(n)) }
+            do { x = try tokens.readNumber().double } catch { throw error.prefixed(.index(n)) }
             if n < 2 {
                 scratch.values.append(x)
             } else if n == 2 {
@@ -529,10 +530,10 @@ struct _GeoJSONParser {
                 scratch.extraValues = true
             }
             n += 1
-            if try !c.afterArrayElement() { break }
+            if try !tokens.afterArrayElement() { break }
         }
         if n < 2 {
-            throw fail("RFC 7946 §3.1.1", "a position needs at least two numbers", at: c.offset(c.pos - 1))
+            throw fail("RFC 7946 §3.1.1", "a position needs at least two numbers", at: tokens.offset(tokens.pos - 1))
         }
         if n == 2 && scratch.dims == 3 { scratch.values.append(.nan) }
     }
