@@ -129,29 +129,15 @@ struct Conform: ParsableCommand {
         for p in [output, junit, markdown].compactMap({ $0 }) {
             do { try FileIO.checkWritable(p) } catch { fail("\(error)") }
         }
-        var selected: [(ConformanceRegistry.Entry, String)] = []
-        if let name = suite {
-            guard let e = ConformanceRegistry.entry(named: name) else {
-                fail("unknown suite '\(name)'; known: \(ConformanceRegistry.names.joined(separator: ", "))")
+        let selected: [ConformanceSession.SelectedSuite]
+        do {
+            let chosen = try ConformanceSession.suites(named: suite, folder: path, corpora: corpora,
+                                                       missing: SharedFolders.missingCorpora(corpora))
+            selected = chosen.selected
+            if !chosen.skipped.isEmpty && !quiet {
+                print("skip \(chosen.skipped.joined(separator: ", ")): \(SharedFolders.missingCorpora(corpora))")
             }
-            selected = [(e, path ?? e.path(corpora: corpora))]
-        } else {
-            if path != nil { fail("--path needs --suite") }
-            var skipped: [String] = []
-            for e in ConformanceRegistry.entries {
-                let p = e.path(corpora: corpora)
-                var isDir: ObjCBool = false
-                if FileManager.default.fileExists(atPath: p, isDirectory: &isDir), isDir.boolValue {
-                    selected.append((e, p))
-                } else {
-                    skipped.append(e.name)
-                }
-            }
-            if !skipped.isEmpty && !quiet {
-                print("skip \(skipped.joined(separator: ", ")): \(SharedFolders.missingCorpora(corpora))")
-            }
-            guard !selected.isEmpty else { fail("no suite fixtures found; " + SharedFolders.missingCorpora(corpora)) }
-        }
+        } catch { fail("\(error)") }
 
         let wanted = implementation.isEmpty ? ["graticule"] : implementation
         var manifests: [ExternalConformanceManifest] = []
@@ -177,47 +163,23 @@ struct Conform: ParsableCommand {
         let externalNames = Set(manifests.map(\.name))
         let gated = Set(wanted.filter { $0 != "all" })
 
-        var rows: [VerdictRow] = []
-        // External programs that never started: each is a failure of the run (exit 1), never
-        // a suite of zero cases.
-        var startFailures: [String] = []
-        for (entry, dir) in selected {
+        var outcome = ConformanceSession.Outcome()
+        for selection in selected {
             let cases: [ConformanceCase]
-            do { cases = try entry.make().loadCases(from: dir) } catch { fail("\(entry.name): \(error)") }
-            guard !cases.isEmpty else { fail("\(entry.name): no cases found under \(dir)") }
-            let available = entry.implementations + Self.extraImplementations(suite: entry.name)
-            var impls: [ConformanceImplementation] = []
-            for name in wanted {
-                if name == "all" { impls += available.map { $0.1() }; continue }
-                if let f = available.first(where: { $0.0 == name }) { impls.append(f.1()) }
-                else if externalNames.contains(name) { continue }
-                else if suite != nil {
-                    fail("suite '\(entry.name)' has no implementation '\(name)'; it has: \(available.map(\.0).joined(separator: ", "))")
-                }
-            }
-            var seen = Set<String>()
-            impls = impls.filter { seen.insert($0.name).inserted }
-            let suiteObject = entry.make()
-            // graticule's own implementation runs here; every other in-process implementation
-            // answers from a child process (a trap there is that case's crash, and the child is
-            // started again), as the external programs do.
-            var programs: [ExternalConformanceManifest] = []
-            for impl in impls {
-                guard impl.name != "graticule" else {
-                    rows += ConformanceRunner.run(suite: entry.name, cases: cases, implementation: impl, judge: suiteObject.judge)
-                    continue
-                }
-                programs.append(ConformanceIsolation.manifest(name: impl.name, suite: entry.name, comparesOutput: impl.comparesOutput,
-                                                              executable: Bench.executablePath,
-                                                              timeout: timeout ?? ExternalConformanceManifest.defaultTimeout))
-            }
-            for m in programs + manifests.filter({ $0.suites.contains(entry.name) }) {
-                do { rows += try ExternalConformanceProgram.run(m, suite: entry.name, cases: cases, judge: suiteObject.judge) } catch {
-                    printErr("graticule: \(error)")
-                    startFailures.append("\(m.name) (\(entry.name)): \(error)")
-                }
-            }
+            do { cases = try selection.entry.make().loadCases(from: selection.folder) } catch { fail("\(selection.entry.name): \(error)") }
+            guard !cases.isEmpty else { fail("\(selection.entry.name): no cases found under \(selection.folder)") }
+            let impls: [ConformanceImplementation]
+            do {
+                impls = try ConformanceSession.implementations(
+                    for: selection.entry.name, wanted: wanted,
+                    available: selection.entry.implementations + Self.extraImplementations(suite: selection.entry.name),
+                    externalNames: externalNames, strict: suite != nil)
+            } catch { fail("\(error)") }
+            ConformanceSession.run(selection, cases: cases, implementations: impls, externals: manifests,
+                                   executable: Bench.executablePath, timeout: timeout ?? ExternalConformanceManifest.defaultTimeout,
+                                   into: &outcome) { printErr("graticule: \($0)") }
         }
+        let rows = outcome.rows, startFailures = outcome.startFailures
 
         let stem = output.hasSuffix(".csv") ? String(output.dropLast(4)) : output
         let coverage = RuleCatalog.coverage(rules: catalogue, rows: rows)
