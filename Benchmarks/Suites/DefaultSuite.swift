@@ -9,7 +9,7 @@ public enum DefaultSuite {
     public static let benchmarkNames: Set<String> = [
         "baseline.memscan", "pbf.varint.decode", "geojson.parse", "geojson.write", "tilecover.polygon", "tilecover.lines",
         "tilecover.points", "tilecover.camera", "tilecover.follow", "source.update", "source.live", "diff.compute",
-        "diff.merge", "mvt.decode", "mvt.encode", "geojson.validate",
+        "diff.merge", "mvt.decode", "mvt.encode", "geojson.validate", "geojson.profile",
     ]
 
     /// - Parameters:
