@@ -73,7 +73,7 @@ let package = Package(
         ),
         .target(
             name: "CorpusGenerators",
-            dependencies: ["PBF", "GraticuleSupport"],
+            dependencies: ["PBF", "GraticuleSupport", "TileArchive", "TileCover"],
             path: "corpora/Generators"
         ),
         .target(
@@ -113,7 +113,8 @@ let package = Package(
         .testTarget(name: "BenchKitTests", dependencies: ["BenchKit", "GraticuleSupport", "GraticuleTestSupport"]),
         .testTarget(name: "GraticuleSupportTests", dependencies: ["GraticuleSupport", "GraticuleTestSupport"]),
         .testTarget(name: "ConformanceTests", dependencies: ["Conformance", "ConformanceData", "GraticuleSupport", "PBF", "VectorTile", "GeoJSON", "GeoModel", "GraticuleTestSupport"]),
-        .testTarget(name: "CorpusGeneratorsTests", dependencies: ["CorpusGenerators", "PBF", "VectorTile", "GraticuleSupport"]),
+        .testTarget(name: "CorpusGeneratorsTests", dependencies: ["CorpusGenerators", "PBF", "VectorTile", "GraticuleSupport", "TileArchive",
+                                                                "TileCover", "GraticuleTestSupport"]),
         .testTarget(name: "PackageStructureTests", dependencies: ["GraticuleTestSupport"]),
         .testTarget(name: "GraticuleToolTests", dependencies: ["GraticuleTool", "CorpusGenerators", "GeoJSON", "GeoModel", "SourceDiff", "TileCover",
                                                              "GraticuleTestSupport"]),

@@ -113,61 +113,25 @@ struct CorpusCommand: ParsableCommand {
 
         func tiles(count: Int) throws {
             guard count > 0 else { fail("--count must be > 0 for tiles") }
-            let fmt = format ?? "pmtiles"
             let codes: [String: PMTiles.Compression] = ["none": .none, "gzip": .gzip, "brotli": .brotli, "zstd": .zstd]
             guard let code = codes[compression] else { fail("--compression must be gzip, none, brotli or zstd") }
-            guard fmt == "pmtiles" || code == .none || code == .gzip else {
+            guard let fmt = SyntheticArchive.Format(rawValue: format ?? "pmtiles") else {
+                fail("--format must be dir, mbtiles or pmtiles for tiles")
+            }
+            guard fmt == .pmtiles || code == .none || code == .gzip else {
                 fail("--compression \(compression) is for pmtiles (MBTiles and tile folders hold gzip or uncompressed tiles)")
             }
-            let last = PMTiles.tile(id: UInt64(count - 1))!
             var bar = ProgressLine(total: count, unit: "tiles")
-            var total = 0
-            /// Every tile, in tile-id order, to `add`.
-            func generate(_ add: (TileID, [UInt8]) throws -> Void) throws {
-                for id in 0..<UInt64(count) {
-                    let t = PMTiles.tile(id: id)!
-                    let raw = SyntheticTiles.tile(z: Int(t.z), x: Int(t.x), y: Int(t.y), seed: seed, density: density)
-                    let data = ArchiveCompression.compress(raw, compression: code.rawValue)
-                    try add(t, data)
-                    total += data.count
-                    if id % 1024 == 0 { bar.update(Int(id), count: Int(id)) }
-                }
-            }
-            let json = Self.tileJSON(maxZoom: Int(last.z), compression: compression)
+            let written: SyntheticArchive.Written
             do {
-                switch fmt {
-                case "pmtiles":
-                    // Archives are whole or absent (`OutputFile.build`): a full disk leaves none.
-                    try OutputFile.build(output) { path in
-                        let w = try PMTilesWriter(path: path, tileCompression: code, minZoom: 0, maxZoom: Int(last.z))
-                        try generate(w.add)
-                        try w.finish(metadataJSON: json)
-                    }
-                case "mbtiles":
-                    try OutputFile.build(output) { path in
-                        let w = try MBTilesWriter(path: path, metadata: [("name", "graticule generated"), ("format", "pbf"),
-                                                                        ("minzoom", "0"), ("maxzoom", "\(last.z)"), ("json", json)])
-                        try generate(w.add)
-                        try w.finish()
-                    }
-                case "dir":
-                    try generate { t, data in
-                        let dir = "\(output)/\(t.z)/\(t.x)"
-                        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-                        try FileIO.writeAll("\(dir)/\(t.y).mvt", data)
-                    }
-                default: fail("--format must be dir, mbtiles or pmtiles for tiles")
-                }
+                written = try SyntheticArchive.write(count: count, format: fmt, compression: code, seed: seed, density: density,
+                                                     to: output) { bar.update($0, count: $0) }
             } catch {
                 bar.finish()
                 fail("cannot write \(output): \(error)")
             }
             bar.finish()
-            print("tiles: \(count) tiles z0–z\(last.z), \(total) bytes of tile data -> \(output)")
-        }
-
-        static func tileJSON(maxZoom: Int, compression: String) -> String {
-            #"{"name":"graticule generated","format":"pbf","compression":"\#(compression)","minzoom":0,"maxzoom":\#(maxZoom),"vector_layers":[{"id":"poi","fields":{"class":"String","name":"String","rank":"Number"}},{"id":"roads","fields":{"class":"String","lanes":"Number"}},{"id":"buildings","fields":{"height":"Number"}}]}"#
+            print("tiles: \(count) tiles z0–z\(written.maxZoom), \(written.tileBytes) bytes of tile data -> \(output)")
         }
     }
 }
