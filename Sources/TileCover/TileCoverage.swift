@@ -697,8 +697,7 @@ struct _Cover {
 
     /// The keys, sorted and without duplicates: boundary tiles (sorted individually) merged
     /// row by row with the interior runs (sorted as runs), so the sort costs O(boundary +
-    /// runs), not O(tiles). Measured on canada.json at z12 (556,327 tiles): 20.4 ms with
-    /// every tile sorted, see the commit for the figure after.
+    /// runs), not O(tiles).
     mutating func finish() -> [UInt64] {
         _Cover.sortKeys(&keys, zoom: zoom)
         if runs.isEmpty {

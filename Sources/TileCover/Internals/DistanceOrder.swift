@@ -42,8 +42,7 @@ func _firstTrue(_ lo: Int, _ hi: Int, _ guess: Int, _ pred: (Int) -> Bool) -> In
 /// LSD radix sort (byte digits, all three histograms counted in one read, passes whose digit
 /// is the same for every key skipped) orders the keys with no data-dependent branch; an
 /// insertion pass with the full comparison then orders the pairs whose keys tie, which are
-/// next to each other and few. A comparison sort spent most of its time on mispredicted
-/// branches.
+/// next to each other and few.
 func _sortedByDistance(_ pairs: [(tile: CameraTile, d: Double)]) -> [CameraTile] {
     let count = pairs.count
     guard count > 1 else { return pairs.map(\.tile) }
