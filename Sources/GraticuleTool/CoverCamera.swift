@@ -1,0 +1,97 @@
+import GraticuleSupport
+import ArgumentParser
+import BenchKit
+import Foundation
+import GeoJSON
+import GeoModel
+import GPX
+import TileCover
+
+extension CoverCommand {
+    struct CameraCover: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "camera",
+            abstract: "The tiles a map camera needs (MapLibre coveringTiles semantics, flat Mercator, no terrain).",
+            discussion: """
+                Prints one tile per line, nearest the centre first: z/x/y, then @Z when the tile is \
+                overscaled (drawn at zoom Z past the source's max zoom) and "wrap N" for world copies. \
+                Above the pitch threshold (60° with the default field of view) zooms vary with \
+                distance. Exit status: 0, 2 invalid camera or options.
+                """)
+
+        // Unconditional: the value may start with a minus sign (--center -123.1,49.2).
+        @Option(parsing: .unconditional, help: "Map centre as LON,LAT (degrees; west and south are negative).")
+        var center: String
+        @Option(parsing: .unconditional, help: "Map zoom (fractional allowed); clamped to --min-zoom...--max-zoom.")
+        var zoom: Double
+        @Option(parsing: .unconditional, help: "Bearing in degrees clockwise from north (negative counter-clockwise).")
+        var bearing: Double = 0
+        @Option(parsing: .unconditional, help: "Pitch in degrees from straight down; clipped to the maximum tilt profile at the zoom.")
+        var pitch: Double = 0
+        @OptionGroup var limits: CameraLimitOptions
+        @Option(help: "Viewport WIDTHxHEIGHT in points.")
+        var viewport: String = "1920x1080"
+        @Option(help: "Vertical field of view in degrees.")
+        var fov: Double = Camera.defaultFieldOfView
+        @Option(help: "The source's tile size in points: 512 or 256 (a 256 source loads one zoom deeper).")
+        var tileSize: Int = 512
+        @Option(help: "Image pixels per point, 1–4: a raster tile layer on a 2x screen asks for 512-px images of the same 256-point tiles.")
+        var tileScale: Int = 1
+        @Option(help: "The source's min zoom (no tiles below it).")
+        var sourceMinZoom: Int = 0
+        @Option(help: "The source's max zoom (deeper views overscale its tiles).")
+        var sourceMaxZoom: Int = 22
+        @Flag(help: "Round the target zoom instead of flooring it (raster sources).")
+        var roundZoom = false
+        @Flag(help: "Keep tiles at max zoom at their own zoom instead of the overscaled one.")
+        var noOverscale = false
+        @Flag(help: "Only the main world copy (wrap 0).")
+        var noWorldCopies = false
+        @Flag(help: "Print a GeoJSON FeatureCollection of the tile squares.")
+        var geojson = false
+        @Option(help: "Write the output to this file instead of standard output.")
+        var output: String?
+
+        func run() throws {
+            let c = center.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+            guard c.count == 2 else { fail("--center must be LON,LAT") }
+            guard let (w, h) = parseViewport(viewport) else { fail("--viewport must be WIDTHxHEIGHT, e.g. 390x844") }
+            checkView(width: w, height: h, fieldOfView: fov, viewport: viewport)
+            let limited = limits.apply(to: Camera(longitude: c[0], latitude: c[1], zoom: zoom, bearing: bearing, pitch: pitch,
+                                                  width: w, height: h, fieldOfView: fov))
+            let options = CameraCoverOptions(tileSize: tileSize, tileScale: tileScale, minZoom: sourceMinZoom, maxZoom: sourceMaxZoom,
+                                             roundZoom: roundZoom, reparseOverscaled: !noOverscale, renderWorldCopies: !noWorldCopies)
+            let t0 = Date()
+            let tiles: [CameraTile]
+            do { tiles = try CameraCoverage.tiles(for: limited.camera, options: options) } catch { fail("\(error)") }
+            let seconds = Date().timeIntervalSince(t0)
+            let text = geojson ? tileFeatureCollection(tiles)
+                : tiles.map(\.description).joined(separator: "\n") + (tiles.isEmpty ? "" : "\n")
+            let zooms = Set(tiles.map { Int($0.tile.z) }).sorted().map(String.init).joined(separator: ",")
+            let px = options.tilePixels
+            let images = "\(px)x\(px)-px images (\(tileSize)-pt tiles at scale \(tileScale)), "
+                + String(format: "%.1f", Double(tiles.count * px * px) / 1e6) + " Mpx"
+            let state = cameraState(limited, limits.profile)
+            if output == nil { FileHandle.standardError.write(Data("\(state)\n".utf8)) }
+            writeOrPrint(text, to: output, summary: "\(state)\n\(tiles.count) tiles, zooms \(zooms), \(images) (\(String(format: "%.3f", seconds * 1000)) ms)")
+        }
+    }
+}
+
+/// Exits 2 when a view is outside what a map view can show (`MapViewBounds`), naming the
+/// option.
+func checkView(width: Double, height: Double, fieldOfView: Double, viewport: String) {
+    do { try MapViewBounds.check(width: width, height: height, fieldOfView: fieldOfView) } catch {
+        if case .outOfRange("fieldOfView", let v) = error {
+            fail("--fov must be 0.01...60 degrees (as MapLibre's camera allows), got \(v)")
+        }
+        fail("--viewport sides must be at most 16384 points (a map canvas's texture limit), got \(viewport)")
+    }
+}
+
+/// Parses "W x H" viewport sizes such as 390x844.
+func parseViewport(_ s: String) -> (Double, Double)? {
+    let parts = s.lowercased().split(separator: "x")
+    guard parts.count == 2, let w = Double(parts[0]), let h = Double(parts[1]), w > 0, h > 0, w.isFinite, h.isFinite else { return nil }
+    return (w, h)
+}

@@ -1,0 +1,129 @@
+import GraticuleSupport
+import ArgumentParser
+import BenchKit
+import Foundation
+import GeoJSON
+import GeoModel
+import GPX
+import TileCover
+
+extension CoverCommand {
+    struct FollowCover: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "follow",
+            abstract: "Follow a GPX route with a map camera and report the tiles to load and drop per location update.",
+            discussion: """
+                The route is the GPX file's first track with points, or its first route. Each vertex is \
+                an update, or with --speed a device moving at that speed reports --rate times a \
+                second. Modes: off (the camera stays), recenter (recentres when the location leaves \
+                the centred --wander fraction of the view), navigation (heading-up from the direction \
+                of travel, the location pinned at --height-factor of the view's height from the bottom \
+                edge: 0 bottom, 1 top) and compass (centred, the bearing from the device's compass \
+                heading per route point: the GPX <course> or extension heading, or --headings \
+                FILE). --pan-at N scripts a user pan at update N: auto-pan is off from then on. Writes one CSV row per update (auto_pan on or off) and \
+                prints a summary. Exit status: 0, 2 unreadable GPX or invalid options.
+                """)
+
+        @Argument(help: "A GPX 1.0 or 1.1 file.")
+        var file: String
+        @Option(parsing: .unconditional, help: "Map zoom; clamped to --min-zoom...--max-zoom.")
+        var zoom: Double
+        @Option(help: "Viewport WIDTHxHEIGHT in points.")
+        var viewport: String = "390x844"
+        @Option(help: "off, recenter, navigation (heading-up from the direction of travel) or compass (centred, heading-up from the device's compass: the GPX headings or --headings).")
+        var mode: String = "navigation"
+        @Option(help: "Compass mode: a file of compass headings in degrees clockwise from north, one per route point and line ('#' starts a comment); without it, the GPX file's <course> (or extension heading) of every point.")
+        var headings: String?
+        @Option(help: "The update at which the user pans the map: auto-pan is off from then on, as in the map SDKs.")
+        var panAt: Int?
+        @Option(parsing: .unconditional, help: "Pitch in degrees; clipped to the maximum tilt profile at the zoom.")
+        var pitch: Double = 0
+        @OptionGroup var limits: CameraLimitOptions
+        @Option(help: "Recenter mode: the wander extent as a fraction of the view (0–1).")
+        var wander: Double = 0.5
+        @Option(help: "Navigation mode: where the location is pinned on the vertical centre line, as a fraction of the view's height from the bottom edge (0 bottom, 1 top; the location displays' default 0.125).")
+        var heightFactor: Double = 0.125
+        @Option(help: "Device speed in metres per second (default: one update per vertex).")
+        var speed: Double?
+        @Option(help: "Updates per second with --speed.")
+        var rate: Double = 1
+        @Option(help: "The source's tile size: 512 or 256.")
+        var tileSize: Int = 512
+        @Option(help: "The source's max zoom (deeper views overscale its tiles).")
+        var sourceMaxZoom: Int = 22
+        @Option(help: "CSV report path (one row per update).")
+        var output: String = "reports/follow.csv"
+        @Option(help: "Refuse (exit 2) when --speed and --rate would make more updates than this, before running.")
+        var maxUpdates: Int = 1_000_000
+
+        func run() throws {
+            guard let (w, h) = parseViewport(viewport) else { fail("--viewport must be WIDTHxHEIGHT, e.g. 390x844") }
+            guard (0...1).contains(wander) else { fail("--wander must be 0...1, got \(wander)") }
+            let followMode: RouteFollower.Mode
+            switch mode {
+            case "off": followMode = .off
+            case "recenter": followMode = .recenter(factor: wander)
+            case "navigation": followMode = .navigation(heightFactor: heightFactor)
+            case "compass": followMode = .compass
+            default: fail("--mode must be off, recenter, navigation or compass")
+            }
+            var compass: [Double]?
+            if let headings {
+                let text: String
+                do { text = try FileIO.readText(headings) } catch { fail("\(error)") }
+                do { compass = try CompassHeadings.parse(text) } catch {
+                    fail("\(headings):\(error.line): not a heading in degrees: '\(error.text)'")
+                }
+            }
+            let doc: GPXDocument
+            do { doc = try GPXReader.read(try FileIO.readAll(file)) } catch { fail("\(file): \(error)") }
+            guard let path = doc.firstPath else { fail("\(file): no track or route points") }
+            if followMode == .compass && compass == nil {
+                // The headings the file records with each point (<course>, or a heading in
+                // the point's extensions), when every point has one.
+                let courses = doc.firstPathCourses ?? []
+                let missing = courses.filter { $0 == nil }.count
+                guard missing == 0 else {
+                    fail("--mode compass: \(missing) of \(path.count) route points in \(file) have no <course> or extension heading; "
+                         + "give --headings FILE (one compass heading per route point)")
+                }
+                compass = courses.map { $0! }
+            }
+            let limited = limits.apply(to: Camera(longitude: path[0].longitude, latitude: path[0].latitude, zoom: zoom, pitch: pitch,
+                                                  width: w, height: h))
+            let template = limited.camera
+            guard maxUpdates > 0 else { fail("--max-updates must be positive, got \(maxUpdates)") }
+            checkView(width: w, height: h, fieldOfView: template.fieldOfView, viewport: viewport)
+            let follower: RouteFollower
+            do {
+                follower = try RouteFollower(route: path, template: template,
+                                             options: CameraCoverOptions(tileSize: tileSize, maxZoom: sourceMaxZoom), mode: followMode,
+                                             sampling: speed.map { .speed(metresPerSecond: $0, hertz: rate) } ?? .vertices,
+                                             headings: compass, panAt: panAt)
+            } catch { fail("\(error)") }
+            let expected = follower.estimatedUpdates
+            guard expected <= Double(maxUpdates) else {
+                fail("--speed \(speed ?? 0) m/s at --rate \(rate) Hz makes about \(String(format: "%.3g", expected)) updates over this route, "
+                     + "more than --max-updates \(maxUpdates); raise --max-updates, or the speed, or lower the rate")
+            }
+            var csv = "update,time_s,longitude,latitude,center_longitude,center_latitude,bearing,moved,tiles,load,drop,auto_pan\n"
+            var summary = RouteFollower.Summary()
+            let t0 = Date()
+            follower.run { u in
+                summary.add(u)
+                func f(_ v: Double, _ digits: Int = 7) -> String { String(format: "%.\(digits)f", v) }
+                csv += "\(u.index),\(f(u.time, 3)),\(f(u.longitude)),\(f(u.latitude)),\(f(u.camera.longitude)),\(f(u.camera.latitude)),"
+                    + "\(f(u.camera.bearing, 2)),\(u.moved),\(u.tiles),\(u.load.count),\(u.drop.count),\(u.autoPan ? "on" : "off")\n"
+            }
+            let seconds = Date().timeIntervalSince(t0)
+            do { try FileIO.writeText(output, csv) } catch { fail("cannot write \(output): \(error)") }
+            print("""
+                \(file): \(path.count) route points, \(summary.updates) updates, mode \(mode), viewport \(viewport)
+                \(cameraState(limited, limits.profile))
+                camera moved on \(summary.moves) updates; tiles in view: \(summary.maxTiles) at most\(panAt.map { "; auto-pan off from update \($0) (user pan)" } ?? "")
+                tiles loaded after the first view: \(summary.loads) (at most \(summary.maxLoad) in one update); dropped: \(summary.drops)
+                \(String(format: "%.1f", seconds / Double(max(summary.updates, 1)) * 1e6)) µs per update (cover + delta) -> \(output)
+                """)
+        }
+    }
+}
