@@ -75,9 +75,14 @@ public struct ConformanceSession {
     /// Runs `implementations` and the external programs that take part on one suite's cases.
     ///
     /// - Parameters:
+    ///   - selected: the suite and its folder.
+    ///   - cases: the suite's cases, loaded from that folder.
+    ///   - implementations: the in-process implementations to run (`implementations(for:...)`).
+    ///   - externals: the external programs' manifests; those listing the suite take part.
     ///   - executable: the program whose `conform --serve-implementation` answers for the
     ///     in-process implementations other than graticule's.
     ///   - timeout: the per-case timeout of those children.
+    ///   - outcome: where the verdicts and the start failures are added.
     ///   - report: called with each external program that did not start, as it happens.
     public static func run(_ selected: SelectedSuite, cases: [ConformanceCase], implementations: [ConformanceImplementation],
                            externals: [ExternalConformanceManifest], executable: String, timeout: Double,
