@@ -7,7 +7,7 @@ ls -A /tmp | sort > "$CI_ROOT/tmp-before"
 # Build outputs, ignored by git, are not test leftovers: .build/, Package.resolved, .swiftpm/.
 build_outputs='^!! (\.build/|Package\.resolved$|\.swiftpm/)'
 git status --porcelain --ignored --untracked-files=all | grep -Ev "$build_outputs" | sort > "$CI_ROOT/git-before" || true
-.ci/setup && swift test
+bash -c "${README_TEST_COMMAND:-.ci/setup && swift test}"
 ls -A /tmp | sort | comm -13 "$CI_ROOT/tmp-before" - | grep -v '^graticule-ci\.' > "$CI_ROOT/tmp-new" || true
 git status --porcelain --ignored --untracked-files=all | grep -Ev "$build_outputs" | sort | comm -13 "$CI_ROOT/git-before" - > "$CI_ROOT/git-new" || true
 find "$TMPDIR" -mindepth 1 ! -name '*.lock' ! -name '.keep-directory' ! -path "$TMPDIR/TemporaryDirectory.*" > "$CI_ROOT/tmpdir-left" || true
