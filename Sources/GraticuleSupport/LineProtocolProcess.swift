@@ -92,7 +92,7 @@ public final class LineProtocolProcess {
             source.setEventHandler {
                 stopAll()
                 cleanUp()
-                FileHandle.standardError.write(Data("graticule: interrupted (signal \(sig)); external programs stopped\n".utf8))
+                FileHandle.standardError.write(Data("graticule: interrupted (signal \(sig)); external programs stopped, unfinished outputs removed\n".utf8))
                 exit(128 + sig)
             }
             source.resume()

@@ -68,7 +68,25 @@ public final class OutputFile {
         self.fd = fd
         self.temporary = temporary
         writesThrough = false
+        Self.temporaries.add(temporary)
     }
+
+    /// Standard output as an `OutputFile`: written through with every write checked (a full
+    /// disk is an error, not a silent loss); `commit()` leaves the descriptor open. Flush
+    /// anything printed with `print` first, so the two stay in order.
+    public static func standardOutput() -> OutputFile { OutputFile(standardOutput: ()) }
+
+    private init(standardOutput: Void) {
+        path = "standard output"
+        target = "/dev/stdout"
+        writesThrough = true
+        temporary = nil
+        fd = 1
+        keepsOpen = true
+    }
+
+    /// Whether `commit()` leaves the descriptor open (standard output).
+    private var keepsOpen = false
 
     deinit { if !finished { abandon() } }
 
@@ -106,7 +124,10 @@ public final class OutputFile {
         guard !finished else { return }
         finished = true
         if let temporary {
-            defer { if FileIO.exists(temporary) { unlink(temporary) } }
+            defer {
+                if FileIO.exists(temporary) { unlink(temporary) }
+                Self.temporaries.remove(temporary)
+            }
             guard fsync(fd) == 0 else {
                 let reason = Self.errorText()
                 close(fd)
@@ -116,7 +137,7 @@ public final class OutputFile {
             guard rename(temporary, target) == 0 else {
                 throw FileIO.Failure(path: path, reason: "cannot be put in place: \(Self.errorText())")
             }
-        } else {
+        } else if !keepsOpen {
             guard close(fd) == 0 else { throw FileIO.Failure(path: path, reason: "close failed: \(Self.errorText())") }
         }
     }
@@ -125,8 +146,11 @@ public final class OutputFile {
     public func abandon() {
         guard !finished else { return }
         finished = true
-        close(fd)
-        if let temporary { unlink(temporary) }
+        if !keepsOpen { close(fd) }
+        if let temporary {
+            unlink(temporary)
+            Self.temporaries.remove(temporary)
+        }
     }
 
     /// A file that a writer needs a path for (a SQLite database, an archive written with
@@ -145,7 +169,11 @@ public final class OutputFile {
             throw FileIO.Failure(path: path, reason: "its folder \(folder) does not exist")
         }
         let temporary = temporaryPath(for: target)
-        defer { if FileIO.exists(temporary) { unlink(temporary) } }
+        temporaries.add(temporary)
+        defer {
+            for suffix in _TemporaryFiles.companions where FileIO.exists(temporary + suffix) { unlink(temporary + suffix) }
+            temporaries.remove(temporary)
+        }
         try build(temporary)
         let fd = open(temporary, O_RDONLY)
         guard fd >= 0 else { throw FileIO.Failure(path: path, reason: "cannot be reopened: \(errorText())") }
@@ -153,6 +181,15 @@ public final class OutputFile {
         guard fsync(fd) == 0 else { throw FileIO.Failure(path: path, reason: "cannot be flushed to disk: \(errorText())") }
         guard rename(temporary, target) == 0 else { throw FileIO.Failure(path: path, reason: "cannot be put in place: \(errorText())") }
     }
+
+    /// Temporary files of outputs not yet committed or abandoned, for `removeTemporaries()`.
+    static let temporaries = _TemporaryFiles()
+
+    /// Removes the temporary file of every output not yet put in place (and any that is
+    /// registered later in this process): for a handler of SIGINT or SIGTERM, which then
+    /// exits, so that an interrupted command leaves no partial file and every target as it
+    /// was. Safe to call from any thread.
+    public static func removeTemporaries() { temporaries.removeAll() }
 
     /// A fresh name beside `target` for the bytes on their way to it.
     static func temporaryPath(for target: String) -> String {
@@ -183,4 +220,49 @@ public final class OutputFile {
     }
 
     static func errorText() -> String { String(cString: strerror(errno)) }
+}
+
+
+/// The set of temporary output files, guarded by a lock (the interrupt handler runs on
+/// another thread than the writer).
+final class _TemporaryFiles: @unchecked Sendable {
+    /// Files a writer may create beside its database (SQLite's journals).
+    static let companions = ["", "-journal", "-wal", "-shm"]
+    private var paths: Set<String> = []
+    private var removed = false
+    private let lock: UnsafeMutablePointer<pthread_mutex_t> = {
+        let m = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+        pthread_mutex_init(m, nil)
+        return m
+    }()
+
+    private func locked<R>(_ body: () -> R) -> R {
+        pthread_mutex_lock(lock)
+        defer { pthread_mutex_unlock(lock) }
+        return body()
+    }
+
+    func add(_ path: String) {
+        // After an interrupt, a file created on the way out goes at once.
+        let late = locked { () -> Bool in
+            if !removed { paths.insert(path) }
+            return removed
+        }
+        if late { Self.unlinkAll(path) }
+    }
+
+    func remove(_ path: String) { _ = locked { paths.remove(path) } }
+
+    func removeAll() {
+        let all = locked { () -> Set<String> in
+            removed = true
+            defer { paths.removeAll() }
+            return paths
+        }
+        for p in all { Self.unlinkAll(p) }
+    }
+
+    static func unlinkAll(_ path: String) {
+        for suffix in companions { unlink(path + suffix) }
+    }
 }

@@ -38,7 +38,7 @@ struct CoverCommand: ParsableCommand {
         @Flag(help: "Print quadkeys instead of z/x/y lines.")
         var quadkeys = false
 
-        @Option(help: "Refuse (exit 2) when the cover is estimated to exceed this many tiles, before computing it: every tile is held in memory.")
+        @Option(help: "Refuse (exit 2) when the cover is estimated to exceed this many tiles, before computing it. The tiles are streamed to the output, so a raised limit costs time and disk, not memory.")
         var maxTiles: Int = 10_000_000
 
         @Option(help: "Write the output to this file instead of standard output.")
@@ -59,19 +59,21 @@ struct CoverCommand: ParsableCommand {
             guard maxTiles > 0 else { fail("--max-tiles must be positive, got \(maxTiles)") }
             let estimate = TileCoverage.estimatedCount(for: geometries, zoom: zoom)
             guard estimate <= Double(maxTiles) else {
-                fail("the cover at z\(zoom) is estimated at \(String(format: "%.3g", estimate)) tiles, more than --max-tiles \(maxTiles) "
-                     + "(each is held in memory); raise --max-tiles or use a lower --zoom")
+                fail("the cover at z\(zoom) is estimated at \(String(format: "%.3g", estimate)) tiles, more than --max-tiles \(maxTiles); "
+                     + "raise --max-tiles (the tiles are streamed, so memory stays bounded) or use a lower --zoom")
             }
             let t0 = Date()
-            let tiles = TileCoverage.tiles(for: geometries, zoom: zoom, mode: minimal ? .minimal : .closed)
-            let seconds = Date().timeIntervalSince(t0)
-            var text = ""
-            if geojson {
-                text = tileFeatureCollection(tiles.map { CameraTile(tile: $0) })
-            } else {
-                text = tiles.map { quadkeys ? $0.quadkey : $0.description }.joined(separator: "\n") + (tiles.isEmpty ? "" : "\n")
+            let runs = TileCoverage.runs(for: geometries, zoom: zoom, mode: minimal ? .minimal : .closed)
+            let format: CoverTileWriter.Format = geojson ? .geojson : quadkeys ? .quadkeys : .lines
+            do {
+                try CoverTileWriter.write(runs, as: format, to: output)
+            } catch {
+                fail("cannot write \(output ?? "to standard output"): \(error)")
             }
-            writeOrPrint(text, to: output, summary: "\(tiles.count) tiles at z\(zoom) (\(String(format: "%.1f", seconds * 1000)) ms)")
+            let seconds = Date().timeIntervalSince(t0)
+            if let output {
+                print("\(runs.count) tiles at z\(zoom) (\(String(format: "%.1f", seconds * 1000)) ms) -> \(output)")
+            }
         }
     }
 }

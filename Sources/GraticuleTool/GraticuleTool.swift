@@ -35,7 +35,10 @@ public enum GraticuleTool {
     public static func main(adding implementations: Implementations = Implementations()) -> Never {
         added = implementations
         // An interrupted run stops the external programs it started (adapters, peers).
-        LineProtocolProcess.stopAllOnInterrupt(cleanUp: { ScratchFolder.removeIfOwned() })
+        LineProtocolProcess.stopAllOnInterrupt(cleanUp: {
+            ScratchFolder.removeIfOwned()
+            OutputFile.removeTemporaries()
+        })
         do {
             var command = try GraticuleCommand.parseAsRoot()
             try command.run()

@@ -15,7 +15,11 @@ extension TileCoverage {
         let d = geometry.dimensions
         let positions = geometry.coordinates.count / d
         @inline(__always) func xy(_ i: Int) -> (Double, Double) {
-            (WebMercator.x(longitude: geometry.coordinates[i * d]) * n, WebMercator.y(latitude: geometry.coordinates[i * d + 1]) * n)
+            // x is kept within a world's width of the square: a far longitude (1e300)
+            // would make differences infinite and the area NaN, while the part of a
+            // segment inside the world is never longer than the clamped segment.
+            (min(max(WebMercator.x(longitude: geometry.coordinates[i * d]) * n, -n), 2 * n),
+             WebMercator.y(latitude: geometry.coordinates[i * d + 1]) * n)
         }
         /// Tiles along positions lo..<hi, and the signed area they enclose (in tiles).
         func along(_ lo: Int, _ hi: Int) -> (tiles: Double, area: Double) {

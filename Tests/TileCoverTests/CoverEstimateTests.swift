@@ -40,4 +40,20 @@ final class CoverEstimateTests: XCTestCase {
         XCTAssertGreaterThan(estimate, 1.3e8)
         XCTAssertLessThan(estimate, 1.5e8)
     }
+
+    /// Longitudes far outside the world gave infinite differences and a NaN estimate, which
+    /// a refusal printed as "estimated at nan tiles"; the estimate stays finite and an upper
+    /// bound.
+    func testFarLongitudesGiveAFiniteEstimate() {
+        let ring: [Double] = [-1e300, -10, 1e300, -10, 1e300, 10, -1e300, 10, -1e300, -10]
+        let polygon = Geometry(kind: .polygon, coordinates: ring, partStarts: [0], polygonStarts: [0])
+        for zoom in [0, 5, 14] {
+            let e = TileCoverage.estimatedCount(for: polygon, zoom: zoom)
+            XCTAssertTrue(e.isFinite, "z\(zoom): \(e)")
+            XCTAssertGreaterThanOrEqual(e, Double(TileCoverage.tiles(for: polygon, zoom: zoom).count))
+        }
+        let line = Geometry(kind: .lineString, coordinates: [-1e308, 0, 1e308, 1])
+        XCTAssertTrue(TileCoverage.estimatedCount(for: line, zoom: 20).isFinite)
+    }
 }
+

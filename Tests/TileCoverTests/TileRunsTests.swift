@@ -1,0 +1,76 @@
+import GeoModel
+import GraticuleSupport
+import XCTest
+@testable import TileCover
+
+/// `TileCoverage.runs(for:zoom:mode:)` holds the same tiles as the list-building cover
+/// (each geometry's list, united), in the same (y, x) order, with a count that needs no
+/// enumeration; and its memory follows runs, not tiles.
+final class TileRunsTests: XCTestCase {
+    func randomGeometry(_ rng: inout SplitMix64) -> Geometry {
+        func lon() -> Double { Double(rng.next() % 3600) / 10 - 180 }
+        func lat() -> Double { Double(rng.next() % 1600) / 10 - 80 }
+        switch rng.next() % 4 {
+        case 0:
+            return Geometry(kind: .multiPoint, coordinates: (0..<6).flatMap { _ in [lon(), lat()] })
+        case 1:
+            return Geometry(kind: .lineString, coordinates: (0..<5).flatMap { _ in [lon(), lat()] })
+        default:
+            // A star-shaped ring around a centre (possibly self-touching after rounding).
+            let cx = lon() / 2, cy = lat() / 2, r = Double(rng.next() % 400) / 10 + 0.5
+            var ring: [Double] = []
+            for k in 0..<7 {
+                let a = Double(k) / 7 * 2 * Double.pi
+                let s = r * (0.4 + Double(rng.next() % 60) / 100)
+                ring += [cx + s * cos(a), cy + s * sin(a) * 0.7]
+            }
+            ring += ring.prefix(2)
+            return Geometry(kind: .polygon, coordinates: ring, partStarts: [0], polygonStarts: [0])
+        }
+    }
+
+    func testRunsEqualTheListedCover() {
+        var rng = SplitMix64(seed: 56)
+        for trial in 0..<300 {
+            let zoom = Int(rng.next() % 9)
+            let geometries = (0..<Int(1 + rng.next() % 3)).map { _ in randomGeometry(&rng) }
+            for mode in [TileCoverage.Mode.closed, .minimal] {
+                var expected = Set<TileID>()
+                for g in geometries { expected.formUnion(TileCoverage.tiles(for: g, zoom: zoom, mode: mode)) }
+                let sortedExpected = expected.sorted { ($0.y, $0.x) < ($1.y, $1.x) }
+                let runs = TileCoverage.runs(for: geometries, zoom: zoom, mode: mode)
+                XCTAssertEqual(Array(runs), sortedExpected, "trial \(trial) z\(zoom) \(mode)")
+                XCTAssertEqual(runs.count, expected.count, "trial \(trial)")
+                for r in zip(runs.runs, runs.runs.dropFirst()) {
+                    XCTAssertTrue(r.0.row < r.1.row || r.0.lastColumn + 1 < r.1.firstColumn, "runs overlap or touch: \(r)")
+                }
+                // contains agrees with membership, in and out.
+                for t in sortedExpected.prefix(20) { XCTAssertTrue(runs.contains(t)) }
+                let n = 1 << zoom
+                for _ in 0..<20 {
+                    let t = TileID(z: zoom, x: Int(rng.next() % UInt64(n)), y: Int(rng.next() % UInt64(n)))!
+                    XCTAssertEqual(runs.contains(t), expected.contains(t), "trial \(trial) \(t)")
+                }
+            }
+        }
+    }
+
+    /// The world square at z14: 2^28 tiles held as one run per row.
+    func testTheWorldAtZ14IsOneRunPerRow() {
+        let world = Geometry(kind: .polygon, coordinates: [-180, -86, 180, -86, 180, 86, -180, 86, -180, -86],
+                             partStarts: [0], polygonStarts: [0])
+        let runs = TileCoverage.runs(for: [world], zoom: 14)
+        XCTAssertEqual(runs.count, 1 << 28)
+        XCTAssertEqual(runs.runs.count, 1 << 14)
+        XCTAssertEqual(runs.runs.first, TileRuns.Run(row: 0, firstColumn: 0, lastColumn: 16383))
+        XCTAssertTrue(runs.contains(TileID(z: 14, x: 8191, y: 9000)!))
+        XCTAssertFalse(runs.contains(TileID(z: 13, x: 1, y: 1)!))
+    }
+
+    func testAnEmptyCover() {
+        let runs = TileCoverage.runs(for: [], zoom: 5)
+        XCTAssertEqual(runs.count, 0)
+        var it = runs.makeIterator()
+        XCTAssertNil(it.next())
+    }
+}
