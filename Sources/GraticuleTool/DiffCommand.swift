@@ -27,10 +27,24 @@ struct DiffCommand: ParsableCommand {
         var duplicates: String = "error"
         @Option(help: "Zoom range of the touched tiles, MIN-MAX (within 0-29).")
         var zoom: String = "0-14"
+        @Option(help: "Refuse (exit 2, nothing written) when the touched tiles over --zoom are estimated to exceed this many. Large covers are computed row by row, so a raised limit costs time, not memory.")
+        var maxTiles: Int = 100_000_000
         @Flag(help: "Show the progress line even when standard error is not a terminal.")
         var progress = false
 
         func zooms() -> ClosedRange<Int> { DiffCommand.zoomRange(zoom) }
+
+        /// Exits 2 when the diff's touched tiles are estimated above --max-tiles.
+        func checkTouchedEstimate(_ diff: SnapshotDiff) {
+            guard maxTiles > 0 else { fail("--max-tiles must be positive, got \(maxTiles)") }
+            let estimate = diff.touchedTileEstimate
+            guard estimate <= Double(maxTiles) else {
+                let z = zooms()
+                fail("the touched tiles over z\(z.lowerBound)-\(z.upperBound) are estimated at \(String(format: "%.3g", estimate)), "
+                     + "more than --max-tiles \(maxTiles); nothing written. Raise --max-tiles (large covers are computed "
+                     + "row by row, so memory stays bounded) or narrow --zoom")
+            }
+        }
 
         /// Reads both snapshots into a snapshot diff (SourceDiff's `SnapshotPairing`); exits 2
         /// (nothing written) when ids repeat under `--duplicates error` or features have no id
@@ -93,6 +107,7 @@ struct DiffCommand: ParsableCommand {
             let paired = try pairing.diff(old, new)
             var finished = paired.diff
             let d = finished.finish()
+            pairing.checkTouchedEstimate(finished)
             let bytes = d.jsonBytes()
             do { try FileIO.writeAll(out, bytes) } catch { fail("cannot write \(out): \(error)") }
             let seconds = Date().timeIntervalSince(t0)
@@ -117,8 +132,9 @@ struct DiffCommand: ParsableCommand {
             abstract: "List the tiles that the changes between two snapshots touch, one z/x/y a line.",
             discussion: """
                 The tiles over --zoom whose content changes: every tile the old or the new geometry \
-                of a changed feature covers, with their ancestors in the range. Sorted by zoom, x \
-                and y. Features are paired as graticule diff pairs them (--promote-id, --match). \
+                of a changed feature covers, with their ancestors in the range. Sorted by zoom, \
+                then row (y), then column (x), and streamed: a large cover is listed row by row, \
+                never held tile by tile. Features are paired as graticule diff pairs them (--promote-id, --match). \
                 Exit status: 0; 2 for unreadable input or features without an id under --match id.
                 """)
 
@@ -136,25 +152,38 @@ struct DiffCommand: ParsableCommand {
             let paired = try pairing.diff(old, new)
             var finished = paired.diff
             let d = finished.finish()
-            var tiles: [TileID] = []
-            tiles.reserveCapacity(finished.touchedTileCount)
-            finished.forEachTouchedTile { tiles.append($0) }
-            tiles.sort { ($0.z, $0.x, $0.y) < ($1.z, $1.x, $1.y) }
-            var text = ""
-            text.reserveCapacity(tiles.count * 14)
-            for t in tiles { text += "\(t.z)/\(t.x)/\(t.y)\n" }
-            do { try FileIO.writeText(output, text) } catch { fail("cannot write \(output): \(error)") }
+            pairing.checkTouchedEstimate(finished)
+            let out: OutputFile
+            do { out = try OutputFile(path: output) } catch { fail("cannot write \(output): \(error)") }
+            var buffer: [UInt8] = []
+            buffer.reserveCapacity(1 << 20 + 64)
+            var count = 0
+            do {
+                try finished.forEachTouchedTileInOrder { t in
+                    buffer += Array("\(t.z)/\(t.x)/\(t.y)\n".utf8)
+                    count += 1
+                    if buffer.count >= 1 << 20 { try out.write(buffer); buffer.removeAll(keepingCapacity: true) }
+                }
+                try out.write(buffer)
+                try out.commit()
+            } catch {
+                out.abandon()
+                fail("cannot write \(output): \(error)")
+            }
             print(paired.matchedLine)
             print("added \(d.add.count), removed \(d.remove.count), updated \(d.update.count)")
-            print("touched tiles over z\(zooms.lowerBound)-\(zooms.upperBound): \(tiles.count) -> \(output)")
+            print("touched tiles over z\(zooms.lowerBound)-\(zooms.upperBound): \(count) -> \(output)")
         }
     }
 
     /// `--zoom MIN-MAX` as a range within 0...29; exits 2 otherwise.
     static func zoomRange(_ text: String) -> ClosedRange<Int> {
-        let bounds = text.split(separator: "-").compactMap { Int($0) }
-        guard bounds.count == 2, bounds[0] >= 0, bounds[0] <= bounds[1], bounds[1] <= 29 else {
-            fail("--zoom must be MIN-MAX within 0-29, e.g. 0-14")
+        // Every part must be a number: "-1-3" has an empty first part (a negative bound),
+        // which is an error, not z1-3.
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        let bounds = parts.compactMap { Int($0) }
+        guard parts.count == 2, bounds.count == 2, bounds[0] >= 0, bounds[0] <= bounds[1], bounds[1] <= 29 else {
+            fail("--zoom must be MIN-MAX within 0-29 (no negative zoom), e.g. 0-14; got \(text)")
         }
         return bounds[0]...bounds[1]
     }

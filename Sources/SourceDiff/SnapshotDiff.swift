@@ -59,17 +59,18 @@ public struct SnapshotDiff {
 
     /// The diff so far: adds and updates as the new snapshot is read; removes at `finish`.
     public private(set) var diff = GeoJSONSourceDiff()
-    /// Tiles touched by the changes, over the index's zoom range. (Filled only through
-    /// `ZoomRangeCover.insertWithAncestors`, which relies on that.)
+    /// Tiles touched by the changes of features with small covers, over the index's zoom
+    /// range. (Filled only through `ZoomRangeCover.insertWithAncestors`, which relies on
+    /// that.) The touched covers of large geometries are in `touchedGeometries`.
     var touched = _TileTable()
-    /// Tiles touched by the changes, over the index's zoom range, as a set (built on each
-    /// call: O(touched tiles)).
-    public var touchedTiles: Set<TileID> { touched.asSet }
-    /// The number of touched tiles, without building the set.
-    public var touchedTileCount: Int { touched.count }
-    /// Calls `body` once with each touched tile, in no particular order, without building
-    /// the set.
-    public func forEachTouchedTile(_ body: (TileID) -> Void) { touched.forEach(body) }
+    /// Changed geometries whose covers are large (see `heldTileLimit`): their tiles are
+    /// computed zoom by zoom as row runs when the touched tiles are counted or listed, never
+    /// held one by one, so memory follows their vertices, not their area.
+    var touchedGeometries: [Geometry] = []
+    /// Old geometries with large covers, by slot (their `tileCount` is -2).
+    var largeOlds: [Int32: Geometry] = [:]
+    /// Upper estimate of the touched tiles so far (exact for the held ones).
+    var touchedGeometryEstimate = 0.0
     /// Features of either snapshot without an id (skipped), and ids repeated within one
     /// snapshot (the later feature is ignored).
     /// The hash of an old feature's `bbox` and foreign members, by slot, for the few that
@@ -273,8 +274,34 @@ public struct SnapshotDiff {
         return ZoomRangeCover.deepest(g, zooms)
     }
 
+    /// The most tiles at the deepest zoom a geometry may have to be held tile by tile: 64,
+    /// or 16 per position. A larger cover (a country at z14) is kept as its geometry, so
+    /// the tiles held stay proportional to the input's positions whatever the zooms.
+    static func heldTileLimit(_ g: Geometry) -> Double { Double(max(64, 16 * g.positionCount)) }
+
+    /// Whether `g`'s cover at the deepest zoom is too large to hold tile by tile.
+    func isLarge(_ g: Geometry?) -> Bool {
+        guard let g, let zooms = indexZooms, g.kind != .point else { return false }
+        if ZoomRangeCover.interiorTile(g, zoom: zooms.upperBound) != nil { return false }
+        return TileCoverage.estimatedCount(for: g, zoom: zooms.upperBound) > Self.heldTileLimit(g)
+    }
+
+    /// Touches the tiles of a new (or changed) geometry.
+    mutating func touch(geometry g: Geometry?) {
+        if isLarge(g), let g, let zooms = indexZooms {
+            touchedGeometries.append(g)
+            touchedGeometryEstimate += zooms.reduce(0) { $0 + TileCoverage.estimatedCount(for: g, zoom: $1) }
+        } else {
+            touch(deepTiles(g))
+        }
+    }
+
     /// Touches the tiles of an old feature.
     mutating func touch(_ o: Old) {
+        if o.tileCount == -2 {
+            touch(geometry: largeOlds[Int32(o.tileStart)])
+            return
+        }
         guard o.tileCount < 0 else {
             touch(tileStore[Int(o.tileStart)..<Int(o.tileStart + o.tileCount)])
             return
@@ -333,6 +360,10 @@ public struct SnapshotDiff {
             tileCount = -1
             points.append(g.x(0))
             points.append(g.y(0))
+        } else if isLarge(f.geometry), let g = f.geometry {
+            tileStart = slot
+            tileCount = -2
+            largeOlds[slot] = g
         } else {
             tileStart = Int32(tileStore.count)
             tileStore += deepTiles(f.geometry)
@@ -371,7 +402,7 @@ public struct SnapshotDiff {
             guard addedKeys.insert(k).inserted else { duplicateIDs.append(k); return }
             newCount += 1
             diff.add.append(f)
-            touch(deepTiles(f.geometry))
+            touch(geometry: f.geometry)
             return
         }
         nextGuess = Int(slot) + 1
@@ -424,7 +455,7 @@ public struct SnapshotDiff {
         guard !u.isEmpty else { return }
         diff.update.append(u)
         touch(o)
-        if u.newGeometry != nil { touch(deepTiles(f.geometry)) }
+        if u.newGeometry != nil { touch(geometry: f.geometry) }
     }
 
     /// Whether a new feature has an old one's property names (`oldNames`, interned in
