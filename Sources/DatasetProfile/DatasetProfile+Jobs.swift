@@ -75,7 +75,7 @@ extension DatasetProfile {
     static func pmtilesRanges(_ r: PMTilesReader, parts: Int) throws -> [Range<UInt64>] {
         var total: UInt64 = 0
         try r.forEachTileEntry { _, e in
-            total += UInt64(e.runLength)
+            total += e.runLength
             return true
         }
         var cuts: [UInt64] = []
@@ -84,7 +84,7 @@ extension DatasetProfile {
             if cuts.count < parts - 1, seen > 0, seen >= total / UInt64(parts) * UInt64(cuts.count + 1) {
                 cuts.append(e.tileID)
             }
-            seen += UInt64(e.runLength)
+            seen += e.runLength
             return true
         }
         while cuts.count < parts - 1 { cuts.append(UInt64.max) }

@@ -313,27 +313,58 @@ extension DatasetProfile {
     }
 
     /// Adds the tiles of `r` whose entries start in `ids`, in tile-id order; `tileDone` is
-    /// called after each tile.
+    /// called after each entry with its first tile.
+    ///
+    /// A run-length entry (tiles sharing one blob) is read and decoded once per zoom it
+    /// spans and counted for each of its tiles (`addRun`): the work follows the archive's
+    /// bytes and entries, never what a run length claims.
     mutating func addPMTilesTiles(_ r: PMTilesReader, ids: Range<UInt64>, validate: Bool, tileDone: (TileID) -> Void) throws {
-        let compression = r.header.tileCompression
-        try r.forEachEntry { t, e in
+        var addressed: UInt64 = 0
+        try r.forEachTileEntry { first, e in
             if e.tileID < ids.lowerBound { return true }
             if e.tileID >= ids.upperBound { return false }
+            addressed &+= e.runLength
             let data = try r.tileData(e)
-            if compression == 3 || compression == 4 {
-                // brotli and zstd tiles are decoded here (gzip is recognised by its magic).
-                do {
-                    let raw = try r.decodedTile(data)
-                    data.withUnsafeBytes { s in raw.withUnsafeBytes { addTile(t, stored: s, decoded: $0, validate: validate) } }
-                } catch {
-                    tiles += 1
-                    finding(error: true, "tile \(t): \(error)")
-                }
+            if e.runLength == 1 {
+                addPMTilesTile(r, first, data, validate: validate)
             } else {
-                data.withUnsafeBytes { addTile(t, stored: $0, validate: validate) }
+                // The walk has checked that the run ends within z30's ids.
+                var id = e.tileID
+                let end = e.tileID + e.runLength
+                while id < end {
+                    guard let t = PMTiles.tile(id: id) else { break }
+                    let next = min(end, PMTiles.firstTileID(zoom: Int(t.z) + 1))
+                    var one = DatasetProfile(zoom: zoom, keep: keep)
+                    one.addPMTilesTile(r, t, data, validate: validate)
+                    addRun(one, tiles: id..<next)
+                    id = next
+                }
             }
-            tileDone(t)
+            tileDone(first)
             return true
+        }
+        // PM6: a header count that disagrees with the directories is a finding (the walk
+        // reads what the directories hold).
+        let h = r.header
+        if ids == 0..<UInt64.max, h.addressedTiles != 0, h.addressedTiles != addressed {
+            finding(error: true, "[PM6] the header says \(h.addressedTiles) addressed tiles, the directories address \(addressed)")
+        }
+    }
+
+    /// Adds one tile's stored bytes, decoding brotli and zstd here (gzip is recognised by
+    /// its magic).
+    mutating func addPMTilesTile(_ r: PMTilesReader, _ t: TileID, _ data: [UInt8], validate: Bool) {
+        let compression = r.header.tileCompression
+        if compression == 3 || compression == 4 {
+            do {
+                let raw = try r.decodedTile(data)
+                data.withUnsafeBytes { s in raw.withUnsafeBytes { addTile(t, stored: s, decoded: $0, validate: validate) } }
+            } catch {
+                tiles += 1
+                finding(error: true, "tile \(t): \(error)")
+            }
+        } else {
+            data.withUnsafeBytes { addTile(t, stored: $0, validate: validate) }
         }
     }
 }

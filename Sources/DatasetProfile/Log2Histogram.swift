@@ -27,6 +27,15 @@ public struct Log2Histogram: Sendable, Equatable {
         if v > max { max = v }
     }
 
+    /// Adds the counts of `other` `times` times over (saturating), as if each of its values
+    /// had been counted that many times here.
+    public mutating func merge(_ other: Log2Histogram, times: Int) {
+        for i in buckets.indices { buckets[i] = SizeCounts.add(buckets[i], SizeCounts.mul(other.buckets[i], times)) }
+        count = SizeCounts.add(count, SizeCounts.mul(other.count, times))
+        total = SizeCounts.add(total, SizeCounts.mul(other.total, times))
+        if other.count > 0 && other.max > max { max = other.max }
+    }
+
     /// Adds the counts of `other`, as if its values had been counted here.
     public mutating func merge(_ other: Log2Histogram) {
         for i in buckets.indices { buckets[i] += other.buckets[i] }

@@ -34,6 +34,16 @@ public struct SizeCounts: Sendable, Equatable {
         total += Int(size)
     }
 
+    /// Adds the sizes of `other`, each counted `times` times (saturating).
+    public mutating func merge(_ other: SizeCounts, times: Int) {
+        for (s, n) in other.counts { counts[s, default: 0] = Self.add(counts[s, default: 0], Self.mul(n, times)) }
+        count = Self.add(count, Self.mul(other.count, times))
+        total = Self.add(total, Self.mul(other.total, times))
+    }
+
+    static func mul(_ a: Int, _ b: Int) -> Int { let (r, o) = a.multipliedReportingOverflow(by: b); return o ? .max : r }
+    static func add(_ a: Int, _ b: Int) -> Int { let (r, o) = a.addingReportingOverflow(b); return o ? .max : r }
+
     /// Adds the sizes of `other`.
     public mutating func merge(_ other: SizeCounts) {
         for (s, n) in other.counts { counts[s, default: 0] += n }

@@ -7,10 +7,10 @@ extension PMTiles {
         w.writeVarint(UInt64(entries.count))
         var last: UInt64 = 0
         for e in entries { w.writeVarint(e.tileID - last); last = e.tileID }
-        for e in entries { w.writeVarint(UInt64(e.runLength)) }
-        for e in entries { w.writeVarint(UInt64(e.length)) }
+        for e in entries { w.writeVarint(e.runLength) }
+        for e in entries { w.writeVarint(e.length) }
         for (i, e) in entries.enumerated() {
-            if i > 0, e.offset == entries[i - 1].offset + UInt64(entries[i - 1].length) { w.writeVarint(0) }
+            if i > 0, e.offset == entries[i - 1].offset &+ entries[i - 1].length { w.writeVarint(0) }
             else { w.writeVarint(e.offset + 1) }
         }
         return w.bytes
@@ -27,13 +27,13 @@ extension PMTiles {
                 var entries = [Entry](repeating: Entry(tileID: 0, offset: 0, length: 0, runLength: 0), count: Int(n))
                 var id: UInt64 = 0
                 for i in 0..<Int(n) { id = id &+ (try r.readVarint()); entries[i].tileID = id }
-                for i in 0..<Int(n) { entries[i].runLength = UInt32(truncatingIfNeeded: try r.readVarint()) }
-                for i in 0..<Int(n) { entries[i].length = UInt32(truncatingIfNeeded: try r.readVarint()) }
+                for i in 0..<Int(n) { entries[i].runLength = try r.readVarint() }
+                for i in 0..<Int(n) { entries[i].length = try r.readVarint() }
                 for i in 0..<Int(n) {
                     let v = try r.readVarint()
                     if v == 0 {
                         guard i > 0 else { throw PBFError.truncated(offset: r.offset) }
-                        let (next, over) = entries[i - 1].offset.addingReportingOverflow(UInt64(entries[i - 1].length))
+                        let (next, over) = entries[i - 1].offset.addingReportingOverflow(entries[i - 1].length)
                         guard !over else { throw PBFError.truncated(offset: r.offset) }
                         entries[i].offset = next
                     } else {

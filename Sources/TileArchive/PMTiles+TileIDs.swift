@@ -25,6 +25,13 @@ extension PMTiles {
         return base + d
     }
 
+    /// The id of `zoom`'s first tile: the number of tiles of every lower zoom,
+    /// (4^zoom − 1) / 3; past z30 it is `maxTileID + 1`.
+    public static func firstTileID(zoom: Int) -> UInt64 {
+        let z = UInt64(min(max(zoom, 0), Int(TileCover.TileID.maxZoom) + 1))
+        return ((1 << (2 * z)) - 1) / 3
+    }
+
     /// The largest tile id, the last tile of z30: (4^31 − 1) / 3 − 1.
     public static let maxTileID: UInt64 = ((1 << 62) - 1) / 3 - 1
 

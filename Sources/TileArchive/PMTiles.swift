@@ -89,9 +89,12 @@ public enum PMTiles {
     public struct Entry: Equatable, Sendable {
         public var tileID: UInt64
         public var offset: UInt64
-        public var length: UInt32
-        public var runLength: UInt32
-        public init(tileID: UInt64, offset: UInt64, length: UInt32, runLength: UInt32) {
+        /// Bytes of the blob (read at full width: a value that cannot be true, beyond the
+        /// file, is for the reader to refuse, never truncated).
+        public var length: UInt64
+        /// Tiles sharing the blob (0: a leaf directory), read at full width.
+        public var runLength: UInt64
+        public init(tileID: UInt64, offset: UInt64, length: UInt64, runLength: UInt64) {
             self.tileID = tileID
             self.offset = offset
             self.length = length

@@ -99,9 +99,12 @@ public final class PMTilesReader {
 
     private func walkRoot(expandingRuns: Bool, _ body: (TileID, PMTiles.Entry) throws -> Bool) throws {
         let root = try internalBytes(offset: header.rootOffset, length: header.rootLength, section: "root directory")
+        // Expanding runs costs a call per tile, so the tiles walked are bounded by the
+        // header and the file's size; a walk of entries costs one call per entry, bounded by
+        // the directory bytes already, and takes any run length.
         let perFile = UInt64(max(fileSize, 1)).multipliedReportingOverflow(by: Self.maxTilesPerByte)
-        var state = WalkState(budget: min(header.addressedTiles == 0 ? .max : header.addressedTiles,
-                                          perFile.overflow ? .max : perFile.partialValue))
+        var state = WalkState(budget: !expandingRuns ? .max : min(header.addressedTiles == 0 ? .max : header.addressedTiles,
+                                                                   perFile.overflow ? .max : perFile.partialValue))
         state.expandRuns = expandingRuns
         _ = try walk(PMTiles.decodeDirectory(root, base: Int(clamping: header.rootOffset)), depth: 0, &state, body)
     }
@@ -135,18 +138,18 @@ public final class PMTilesReader {
                 guard e.tileID >= state.nextID else {
                     throw PMTiles.Error.malformedDirectory("tile id \(e.tileID) comes after \(state.nextID) (entries must be in tile id order)", offset: 0)
                 }
-                let leaf = try internalBytes(offset: entryOffset, length: UInt64(e.length), section: "leaf directory")
+                let leaf = try internalBytes(offset: entryOffset, length: e.length, section: "leaf directory")
                 if try !walk(PMTiles.decodeDirectory(leaf, base: Int(clamping: entryOffset)), depth: depth + 1, &state, body) { return false }
                 continue
             }
             guard e.tileID >= state.nextID else {
                 throw PMTiles.Error.malformedDirectory("tile id \(e.tileID) comes before \(state.nextID) (entries must be in tile id order, runs must not overlap)", offset: 0)
             }
-            let (end, endOver) = e.tileID.addingReportingOverflow(UInt64(e.runLength))
+            let (end, endOver) = e.tileID.addingReportingOverflow(e.runLength)
             guard !endOver, end - 1 <= PMTiles.maxTileID else {
                 throw PMTiles.Error.malformedDirectory("tile ids \(e.tileID)+\(e.runLength) go beyond z30", offset: 0)
             }
-            let (addressed, countOver) = state.addressed.addingReportingOverflow(UInt64(e.runLength))
+            let (addressed, countOver) = state.addressed.addingReportingOverflow(e.runLength)
             state.addressed = addressed
             guard !countOver, addressed <= state.budget else {
                 throw PMTiles.Error.malformedDirectory("the directories address more than \(state.budget) tiles (the header's addressed_tiles, "
@@ -160,7 +163,7 @@ public final class PMTilesReader {
                 if try !body(first, e) { return false }
                 continue
             }
-            for k in 0..<UInt64(e.runLength) {
+            for k in 0..<e.runLength {
                 guard let t = PMTiles.tile(id: e.tileID + k) else {
                     throw PMTiles.Error.malformedDirectory("tile id \(e.tileID + k) is beyond z30", offset: 0)
                 }
@@ -190,12 +193,12 @@ public final class PMTilesReader {
             guard lo > 0 else { return nil }
             let e = entries[lo - 1]
             if e.runLength > 0 {
-                let (end, over) = e.tileID.addingReportingOverflow(UInt64(e.runLength))
+                let (end, over) = e.tileID.addingReportingOverflow(e.runLength)
                 return !over && id < end ? e : nil
             }
             let (offset, over) = header.leafOffset.addingReportingOverflow(e.offset)
             guard !over else { throw .malformedDirectory("leaf offset \(e.offset) overflows", offset: 0) }
-            entries = try PMTiles.decodeDirectory(try internalBytes(offset: offset, length: UInt64(e.length), section: "leaf directory"),
+            entries = try PMTiles.decodeDirectory(try internalBytes(offset: offset, length: e.length, section: "leaf directory"),
                                                   base: Int(clamping: offset))
         }
         throw .malformedDirectory("leaf directories nest deeper than 8", offset: 0)
@@ -214,6 +217,6 @@ public final class PMTilesReader {
     public func tileData(_ e: PMTiles.Entry) throws(PMTiles.Error) -> [UInt8] {
         let (offset, over) = header.dataOffset.addingReportingOverflow(e.offset)
         guard !over else { throw .truncated(section: "tile data", offset: Int(clamping: header.dataOffset)) }
-        return try read(offset: offset, length: Int(e.length), section: "tile data")
+        return try read(offset: offset, length: Int(clamping: e.length), section: "tile data")
     }
 }

@@ -42,13 +42,13 @@ extension PMTilesReader {
         do {
             try forEachTileEntry { first, e in
                 entries += 1
-                addressed += UInt64(e.runLength)
-                let (end, over) = e.offset.addingReportingOverflow(UInt64(e.length))
+                addressed += e.runLength   // the walk checks the sum for overflow
+                let (end, over) = e.offset.addingReportingOverflow(e.length)
                 if over || end > h.dataLength {
                     findings.append("tile \(first): bytes \(e.offset)+\(e.length) run past the tile data section (\(h.dataLength) bytes)")
                 }
                 if e.length == 0 { findings.append("tile \(first): an entry with no bytes") }
-                if let last = PMTiles.tile(id: e.tileID + UInt64(e.runLength) - 1),
+                if let last = PMTiles.tile(id: e.tileID + e.runLength - 1),
                    first.z < h.minZoom || last.z > h.maxZoom {
                     findings.append("tiles \(first)…\(last) lie outside the header's zooms \(h.minZoom)–\(h.maxZoom)")
                 }

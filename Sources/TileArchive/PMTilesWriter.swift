@@ -52,7 +52,7 @@ public final class PMTilesWriter {
         precondition(!data.isEmpty, "PMTiles entries have a length above zero")
         try write(data, at: UInt64(reserved) + dataLength)
         entries.append(PMTiles.Entry(tileID: PMTiles.tileID(z: Int(tile.z), x: tile.x, y: tile.y),
-                                     offset: dataLength, length: UInt32(data.count), runLength: 1))
+                                     offset: dataLength, length: UInt64(data.count), runLength: 1))
         dataLength += UInt64(data.count)
     }
 
@@ -79,7 +79,7 @@ public final class PMTilesWriter {
                 let chunk = Array(entries[start..<min(start + leafSize, entries.count)])
                 let leaf = Gzip.compress(PMTiles.encodeDirectory(chunk))
                 rootEntries.append(PMTiles.Entry(tileID: chunk[0].tileID, offset: UInt64(leaves.count),
-                                                 length: UInt32(leaf.count), runLength: 0))
+                                                 length: UInt64(leaf.count), runLength: 0))
                 leaves += leaf
                 start += leafSize
             }

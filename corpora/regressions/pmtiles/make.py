@@ -41,6 +41,10 @@ def archive(root, leaves=b"", data=b"", addressed=1, data_offset=None, max_zoom=
     return h + root + leaves + tail
 
 TILE = b"\x1a\x00"   # not a valid tile; never reached in these archives
+# A valid tile: one layer "a" (version 2, extent 4096) with one point feature.
+FEATURE = bytes([0x18, 0x01, 0x22, 0x03, 0x09, 0x32, 0x22])
+LAYER = bytes([0x78, 0x02, 0x0A, 0x01, 0x61, 0x12, len(FEATURE)]) + FEATURE + bytes([0x28, 0x80, 0x20])
+POINT_TILE = bytes([0x1A, len(LAYER)]) + LAYER
 
 files = {
     # addressed_tiles of 2^63 + 1 in the header, one real tile.
@@ -51,6 +55,12 @@ files = {
     "data-offset-overflow.pmtiles": archive(directory([(0, 1, 2, 10)]), addressed=1, data_offset=(1 << 64) - 5),
     # One entry with a run length of 2^32 - 1: four billion tiles from a tiny file.
     "run-2p32.pmtiles": archive(directory([(5, (1 << 32) - 1, 2, 0)]), data=TILE, addressed=0),
+    # One valid tile shared by a run of 10^10 tiles (z0 to z17), the header agreeing: work
+    # must follow the bytes, not the run length.
+    "run-1e10.pmtiles": archive(directory([(0, 10**10, len(POINT_TILE), 0)]), data=POINT_TILE, addressed=10**10, max_zoom=17),
+    # Lengths and run lengths past 2^32, once read modulo 2^32 (960 bytes, 1 tile).
+    "length-2p32.pmtiles": archive(directory([(0, 1, (1 << 32) + 960, 0)]), data=POINT_TILE, addressed=1),
+    "run-2p32-plus-1.pmtiles": archive(directory([(0, (1 << 32) + 1, len(POINT_TILE), 0)]), data=POINT_TILE, addressed=1, max_zoom=17),
 }
 # Wide fan-out: a root of 200 entries all pointing at the same leaf, which points at
 # itself (a cycle as well).
