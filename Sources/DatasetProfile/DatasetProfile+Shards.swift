@@ -231,14 +231,27 @@ extension DatasetProfile {
                     + "\(first.zoom) and \(first.keep) findings kept, \(s.index)/\(s.count) with zoom \(s.zoom) and \(s.keep)")
             }
         }
+        for s in shards { try s.validate() }
         let indices = shards.map(\.index).sorted()
-        guard indices == Array(0..<first.count) else {
-            let missing = Set(0..<first.count).subtracting(indices).sorted()
-            let twice = Dictionary(grouping: indices, by: { $0 }).filter { $0.value.count > 1 }.keys.sorted()
+        guard indices.count == first.count, indices.elementsEqual(0..<first.count) else {
+            // Listed without building 0..<count (a count is at most `Shard.maxCount`), and
+            // at most 10 of each kind named.
+            func list(_ v: [Int], _ total: Int) -> String {
+                v.prefix(10).map(String.init).joined(separator: ", ") + (total > 10 ? " and \(total - 10) more" : "")
+            }
+            var missing: [Int] = [], missingCount = 0, i = 0
+            var previous: Int? = nil
+            var twice: [Int] = [], twiceCount = 0
+            for v in indices {
+                if v == previous { twiceCount += 1; if twice.count < 10 { twice.append(v) }; continue }
+                previous = v
+                while i < v { missingCount += 1; if missing.count < 10 { missing.append(i) }; i += 1 }
+                i = v + 1
+            }
+            while i < first.count { missingCount += 1; if missing.count < 10 { missing.append(i) }; i += 1 }
             throw Failure(description: "the shards are not a complete set of \(first.count)"
-                + (missing.isEmpty ? "" : "; missing: \(missing.map(String.init).joined(separator: ", "))")
-                + (twice.isEmpty ? "" : "; given twice: \(twice.map(String.init).joined(separator: ", "))")
-                + (indices.contains { $0 < 0 || $0 >= first.count } ? "; out of range" : ""))
+                + (missing.isEmpty ? "" : "; missing: \(list(missing, missingCount))")
+                + (twice.isEmpty ? "" : "; given twice: \(list(twice, twiceCount))"))
         }
         let ordered = shards.sorted { $0.index < $1.index }
         guard ordered.allSatisfy({ ($0.sequence == nil) == (first.sequence == nil) }) else {

@@ -61,6 +61,26 @@ public enum FileIO {
         try writeAll(path, Array(text.utf8))
     }
 
+    /// Writes several files whole or not at all as a set: when any of them cannot be
+    /// written, flushed or put in place, none of the targets changes (the renames, the only
+    /// step left once all are flushed, do not fail for want of space).
+    ///
+    /// - Throws: `FileIO.Failure` naming the file that failed.
+    public static func writeAll(_ files: [(path: String, bytes: [UInt8])]) throws {
+        var outputs: [OutputFile] = []
+        do {
+            for f in files {
+                let out = try OutputFile(path: f.path)
+                outputs.append(out)
+                try out.write(f.bytes)
+            }
+        } catch {
+            for o in outputs { o.abandon() }
+            throw error
+        }
+        try OutputFile.commitAll(outputs)
+    }
+
     /// Fails when a file could not be written at `path` (a directory there, a missing
     /// folder, or no write permission in its folder), without creating anything: commands call
     /// it before long work, so a bad output path stops them at once and leaves no file.

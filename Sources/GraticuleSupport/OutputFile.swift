@@ -122,31 +122,58 @@ public final class OutputFile {
     /// over the target); for a written-through target, closes it, reporting a failed close.
     public func commit() throws {
         guard !finished else { return }
+        do { try flush() } catch { abandon(); throw error }
         finished = true
         if let temporary {
             defer {
                 if FileIO.exists(temporary) { unlink(temporary) }
                 Self.temporaries.remove(temporary)
             }
+            guard rename(temporary, target) == 0 else {
+                throw FileIO.Failure(path: path, reason: "cannot be put in place: \(Self.errorText())")
+            }
+        }
+    }
+
+    /// Whether the bytes are on disk and the descriptor closed (`flush()`).
+    private var flushed = false
+
+    /// Flushes the bytes to disk and closes the file without putting it in place yet: the
+    /// step of `commit()` that can fail for want of space, so that several outputs can all
+    /// be flushed before any replaces its target (`commitAll`). A written-through target is
+    /// closed.
+    public func flush() throws {
+        guard !finished, !flushed else { return }
+        flushed = true
+        if temporary != nil {
             guard fsync(fd) == 0 else {
                 let reason = Self.errorText()
                 close(fd)
                 throw FileIO.Failure(path: path, reason: "cannot be flushed to disk: \(reason)")
             }
             guard close(fd) == 0 else { throw FileIO.Failure(path: path, reason: "close failed: \(Self.errorText())") }
-            guard rename(temporary, target) == 0 else {
-                throw FileIO.Failure(path: path, reason: "cannot be put in place: \(Self.errorText())")
-            }
         } else if !keepsOpen {
             guard close(fd) == 0 else { throw FileIO.Failure(path: path, reason: "close failed: \(Self.errorText())") }
         }
+    }
+
+    /// Puts several outputs in place as a set: all are flushed first, and when any fails
+    /// every one is abandoned, so no target changes; then each is renamed over its target.
+    public static func commitAll(_ outputs: [OutputFile]) throws {
+        do {
+            for o in outputs { try o.flush() }
+        } catch {
+            for o in outputs { o.abandon() }
+            throw error
+        }
+        for o in outputs { try o.commit() }
     }
 
     /// Gives up: the temporary file is removed and the target left as it was.
     public func abandon() {
         guard !finished else { return }
         finished = true
-        if !keepsOpen { close(fd) }
+        if !keepsOpen && !flushed { close(fd) }
         if let temporary {
             unlink(temporary)
             Self.temporaries.remove(temporary)

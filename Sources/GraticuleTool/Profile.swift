@@ -34,18 +34,18 @@ struct Profile: ParsableCommand {
             }
         }
 
-        /// Prints the summary and writes the requested files.
-        func write(_ profile: DatasetProfile, path: String, csvPath: String?) {
+        /// Prints the summary and writes the requested files (and `extra`) as a set: whole
+        /// or absent together, so a failure of one (a full disk) leaves none of them.
+        func write(_ profile: DatasetProfile, path: String, csvPath: String?, extra: [(String, String)] = []) {
             print(profile.summary())
-            if let csvPath { Outputs.writeOrFail(csvPath, profile.csv()) }
-            if let json { Outputs.writeOrFail(json, profile.json(path: path)) }
-            if let heatmap { Outputs.writeOrFail(heatmap, profile.heatmapGeoJSON()) }
-            if let html { Outputs.writeOrFail(html, profile.html(title: path)) }
-        }
-
-        static func writeOrFail(_ p: String, _ text: String) {
-            do { try FileIO.writeText(p, text) } catch { fail("cannot write \(p): \(error)") }
-            print("wrote \(p)")
+            var files: [(path: String, bytes: [UInt8])] = []
+            if let csvPath { files.append((csvPath, Array(profile.csv().utf8))) }
+            if let json { files.append((json, Array(profile.json(path: path).utf8))) }
+            if let heatmap { files.append((heatmap, Array(profile.heatmapGeoJSON().utf8))) }
+            if let html { files.append((html, Array(profile.html(title: path).utf8))) }
+            files += extra.map { ($0.0, Array($0.1.utf8)) }
+            do { try FileIO.writeAll(files) } catch { fail("cannot write \(error); none of the outputs was written") }
+            for f in files { print("wrote \(f.path)") }
         }
     }
 }
@@ -138,8 +138,7 @@ struct Run: ParsableCommand {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]
             guard let data = try? encoder.encode(file) else { fail("cannot encode the shard file") }
-            outputs.write(profile, path: path, csvPath: outputs.csv)
-            Outputs.writeOrFail(output, String(decoding: data, as: UTF8.self))
+            outputs.write(profile, path: path, csvPath: outputs.csv, extra: [(output, String(decoding: data, as: UTF8.self))])
             return
         }
         outputs.write(profile, path: path, csvPath: outputs.csv ?? output)
@@ -171,12 +170,8 @@ struct Merge: ParsableCommand {
         var shards: [DatasetProfile.Shard] = []
         for f in files {
             let bytes: [UInt8]
-            do { bytes = try FileIO.readAll(f) } catch { fail("\(f): \(error)") }
-            do {
-                shards.append(try JSONDecoder().decode(DatasetProfile.Shard.self, from: Data(bytes)))
-            } catch {
-                fail("\(f): not a profile shard file (\(error))")
-            }
+            do { bytes = try FileIO.readAll(f) } catch { fail("\(error)") }
+            do { shards.append(try DatasetProfile.Shard.read(bytes, file: f)) } catch { fail("\(error)") }
         }
         let profile: DatasetProfile
         do { profile = try DatasetProfile(merging: shards) } catch { fail("\(error)") }
