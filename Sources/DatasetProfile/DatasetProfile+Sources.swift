@@ -238,6 +238,17 @@ extension DatasetProfile {
         let total = try r.count()
         sourceBytes = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
         for (k, v) in try r.metadata() where ["name", "format", "minzoom", "maxzoom", "bounds"].contains(k) { metadata.append((k, v)) }
+        // Tiles stored twice are findings, reported once (by the first shard), before the
+        // tiles' own: every row is still counted.
+        if shard == nil || shard?.index == 0 {
+            let repeated = try r.repeatedTiles(limit: keep)
+            for t in repeated.listed {
+                finding(error: true, "tiles rows with zoom_level \(t.z), tile_column \(t.x), tile_row \(t.row): \(t.rows) rows store one tile (each is counted)")
+            }
+            if repeated.count > repeated.listed.count {
+                errors += repeated.count - repeated.listed.count
+            }
+        }
         if let shard {
             guard r.order != .unordered else {
                 throw Failure(description: "\(path): the tiles view would have to be sorted to be cut; profile it in one run")
@@ -265,7 +276,7 @@ extension DatasetProfile {
     /// Adds the tiles of `r` in `range` (nil: all), in the archive's row order; `tileDone`
     /// is called after each tile.
     mutating func addMBTilesTiles(_ r: MBTilesReader, range: MBTilesReader.RowRange?, validate: Bool, tileDone: () -> Void) throws {
-        try r.forEachTile(in: range, invalid: { finding(error: true, "tiles row with \($0): not a tile") }) { t, bytes in
+        try r.forEachTile(in: range, invalid: { finding(error: true, "tiles row \($0): not a tile") }) { t, bytes in
             addTile(t, stored: bytes, validate: validate)
             tileDone()
             return true

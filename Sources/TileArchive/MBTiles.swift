@@ -147,12 +147,14 @@ public final class MBTilesReader {
         return (0..<count).map { RowRange(lower: bounds[$0], upper: bounds[$0 + 1]) }
     }
 
-    /// Visits every tile (XYZ id, stored bytes) in `order`, or those of `range`; rows that
-    /// are not a valid tile id are reported to `invalid` with their raw zoom/column/row.
-    /// Return false to stop.
+    /// Visits every tile (XYZ id, stored bytes) in `order`, or those of `range`. A row that
+    /// is not a tile is reported to `invalid` and skipped, never coerced: a zoom, column or
+    /// row that is NULL, text or not an integer (2.5), a zoom beyond 30 or a column or row
+    /// outside the zoom's grid, and a NULL `tile_data`. The report names the row by its
+    /// rowid (a `tiles` table) and its raw values. Return false to stop.
     public func forEachTile(in range: RowRange? = nil, invalid: (String) -> Void = { _ in },
                             _ body: (TileID, UnsafeRawBufferPointer) throws -> Bool) throws {
-        var sql = Self.select
+        var sql = order == .rowid ? "SELECT zoom_level, tile_column, tile_row, tile_data, rowid FROM tiles" : Self.select
         var binds: [Int64] = []
         let key = order == .rowid ? "rowid" : "(zoom_level, tile_column, tile_row)"
         func bound(_ op: String, _ b: [Int64]?) -> String? {
@@ -174,19 +176,59 @@ public final class MBTilesReader {
         let s = try prepare(sql)
         defer { sqlite3_finalize(s) }
         for (i, v) in binds.enumerated() { sqlite3_bind_int64(s, Int32(i + 1), v) }
+        /// A column's raw value, as a message shows it.
+        func raw(_ i: Int32) -> String {
+            switch sqlite3_column_type(s, i) {
+            case SQLITE_NULL: return "NULL"
+            case SQLITE_INTEGER: return "\(sqlite3_column_int64(s, i))"
+            case SQLITE_FLOAT: return "\(sqlite3_column_double(s, i))"
+            case SQLITE_TEXT: return "'" + String((sqlite3_column_text(s, i).map { String(cString: $0) } ?? "").prefix(40)) + "'"
+            default: return "a blob"
+            }
+        }
+        func row() -> String {
+            (order == .rowid ? "rowid \(sqlite3_column_int64(s, 4)): " : "")
+                + "zoom_level \(raw(0)), tile_column \(raw(1)), tile_row \(raw(2))"
+        }
         while true {
             let rc = sqlite3_step(s)
             if rc == SQLITE_DONE { break }
             guard rc == SQLITE_ROW else { throw MBTiles.Error("\(path): \(String(cString: sqlite3_errmsg(db)))") }
-            let z = Int(sqlite3_column_int64(s, 0)), x = Int(sqlite3_column_int64(s, 1)), row = Int(sqlite3_column_int64(s, 2))
-            guard (0...Int(TileID.maxZoom)).contains(z), let t = TileID(z: z, x: x, y: (1 << z) - 1 - row) else {
-                invalid("zoom_level \(z), tile_column \(x), tile_row \(row)")
+            guard (0..<3).allSatisfy({ sqlite3_column_type(s, $0) == SQLITE_INTEGER }) else {
+                invalid(row() + " (not all integers)")
+                continue
+            }
+            let z = sqlite3_column_int64(s, 0), x = sqlite3_column_int64(s, 1), r = sqlite3_column_int64(s, 2)
+            guard (0...Int64(TileID.maxZoom)).contains(z), let t = TileID(z: Int(z), x: Int(x), y: (1 << Int(z)) - 1 - Int(r)) else {
+                invalid(row())
+                continue
+            }
+            guard sqlite3_column_type(s, 3) != SQLITE_NULL else {
+                invalid(row() + " (tile_data is NULL)")
                 continue
             }
             let n = Int(sqlite3_column_bytes(s, 3))
             let p = sqlite3_column_blob(s, 3)
             if try !body(t, UnsafeRawBufferPointer(start: p, count: p == nil ? 0 : n)) { break }
         }
+    }
+
+    /// Tiles stored in more than one row: each repeated zoom/column/row with its number of
+    /// rows (at most `limit` listed) and the number of such tiles. A unique index on the
+    /// key, as the MBTiles layout creates, answers at once.
+    public func repeatedTiles(limit: Int = 100) throws(MBTiles.Error) -> (listed: [(z: Int64, x: Int64, row: Int64, rows: Int64)], count: Int) {
+        let s = try prepare("SELECT zoom_level, tile_column, tile_row, count(*) FROM tiles "
+                            + "GROUP BY zoom_level, tile_column, tile_row HAVING count(*) > 1")
+        defer { sqlite3_finalize(s) }
+        var listed: [(z: Int64, x: Int64, row: Int64, rows: Int64)] = []
+        var count = 0
+        while sqlite3_step(s) == SQLITE_ROW {
+            count += 1
+            if listed.count < limit {
+                listed.append((sqlite3_column_int64(s, 0), sqlite3_column_int64(s, 1), sqlite3_column_int64(s, 2), sqlite3_column_int64(s, 3)))
+            }
+        }
+        return (listed, count)
     }
 }
 

@@ -1,0 +1,43 @@
+import XCTest
+import CSQLite
+import CorpusGenerators
+import DatasetProfile
+import TileArchive
+
+/// MBTiles rows that are not one tile each are findings naming the row, never coerced or
+/// counted silently: a (z, x, y) stored twice, NULL tile_data, and a zoom, column or row
+/// that is NULL, text or not an integer.
+final class MBTilesRowTests: XCTestCase {
+    func testRowsThatAreNotOneTileAreFindings() throws {
+        let path = temporaryPath("rows.mbtiles")
+        var db: OpaquePointer?
+        XCTAssertEqual(sqlite3_open(path, &db), SQLITE_OK)
+        func exec(_ sql: String) { XCTAssertEqual(sqlite3_exec(db, sql, nil, nil, nil), SQLITE_OK, sql) }
+        let hex = Gzip.compress(SyntheticTiles.tile(z: 1, x: 0, y: 0, density: 0.05)).map { String(format: "%02x", $0) }.joined()
+        exec("CREATE TABLE metadata (name text, value text); CREATE TABLE tiles (zoom_level integer, tile_column integer, tile_row integer, tile_data blob)")
+        exec("INSERT INTO tiles VALUES (1, 0, 1, x'\(hex)')")        // rowid 1: 1/0/0
+        exec("INSERT INTO tiles VALUES (1, 0, 1, x'\(hex)')")        // rowid 2: the same tile again
+        exec("INSERT INTO tiles VALUES (1, 1, 1, NULL)")             // rowid 3: no data
+        exec("INSERT INTO tiles VALUES (NULL, 1, 0, x'\(hex)')")     // rowid 4
+        exec("INSERT INTO tiles VALUES ('one', 1, 0, x'\(hex)')")    // rowid 5
+        exec("INSERT INTO tiles VALUES (1, 2.5, 0, x'\(hex)')")      // rowid 6
+        exec("INSERT INTO tiles VALUES (1, 1, 0, x'\(hex)')")        // rowid 7: a good tile
+        sqlite3_close(db)
+        var p = DatasetProfile(zoom: 2, keep: 20)
+        try p.profile(path: path)
+        let text = p.shown.joined(separator: "\n")
+        XCTAssertEqual(p.tiles, 3, text)      // rowids 1, 2 and 7
+        XCTAssertTrue(text.contains("zoom_level 1, tile_column 0, tile_row 1: 2 rows store one tile"), text)
+        XCTAssertTrue(text.contains("rowid 3: zoom_level 1, tile_column 1, tile_row 1 (tile_data is NULL)"), text)
+        XCTAssertTrue(text.contains("rowid 4: zoom_level NULL"), text)
+        XCTAssertTrue(text.contains("rowid 5: zoom_level 'one'"), text)
+        XCTAssertTrue(text.contains("rowid 6: zoom_level 1, tile_column 2.5"), text)
+        XCTAssertFalse(text.contains("noLayers"), text)
+        XCTAssertEqual(p.errors, 5, text)
+        // The same findings with several jobs.
+        var q = DatasetProfile(zoom: 2, keep: 20)
+        try q.profile(path: path, jobs: 3)
+        XCTAssertEqual(q.shown, p.shown)
+        XCTAssertEqual(q.tiles, p.tiles)
+    }
+}
