@@ -25,6 +25,10 @@ struct CameraLimitOptions: ParsableArguments {
     func apply(to camera: Camera) -> LimitedCamera {
         do {
             return try CameraLimits(minZoom: minZoom, maxZoom: maxZoom, maxTilt: profile).apply(to: camera)
+        } catch .outOfRange("longitude", let v) {
+            fail("--center longitude \(v) cannot be wrapped into -180...180 exactly"
+                 + (v.isFinite ? " (doubles that large are \(v.ulp) degrees apart)" : "")
+                 + "; give a longitude within ±\(Int(CameraLimits.maxWrappableLongitude))")
         } catch { fail("\(error)") }
     }
 }

@@ -40,7 +40,17 @@ public enum GraticuleTool {
             OutputFile.removeTemporaries()
         })
         do {
-            var command = try GraticuleCommand.parseAsRoot()
+            var command: ParsableCommand
+            do {
+                command = try GraticuleCommand.parseAsRoot()
+            } catch {
+                // Read again with negative numbers made unambiguous (`NegativeArguments`);
+                // the first error stands when that does not parse either.
+                guard GraticuleCommand.exitCode(for: error) != .success,
+                      let again = NegativeArguments.rewrite(Array(CommandLine.arguments.dropFirst())),
+                      let parsed = try? GraticuleCommand.parseAsRoot(again) else { throw error }
+                command = parsed
+            }
             try command.run()
             exitCheckingOutput(0)
         } catch let code as ExitCode {

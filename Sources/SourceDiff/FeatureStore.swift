@@ -254,13 +254,19 @@ public struct FeatureStore {
             (overlay.isEmpty ? nil : overlay[k]) ?? (!diff.removeAll && slotOf[k] != nil)
         }
         var removes: [FeatureKey] = []
-        for k in diff.remove {
+        // Where this diff removes each id, to name both changes when a later one clashes.
+        var removedAt: [FeatureKey: Int] = [:]
+        for (i, k) in diff.remove.enumerated() {
             guard present(k) else {
-                if mode == .strict { throw .unknownID(k) }
+                if mode == .strict {
+                    if let j = removedAt[k] { throw .conflict(k, "remove[\(i)] repeats remove[\(j)]") }
+                    throw .unknownID(k)
+                }
                 report.skipped.append(Skipped(reason: .unknownRemove, id: k, index: nil))
                 continue
             }
             overlay[k] = false
+            removedAt[k] = i
             removes.append(k)
         }
         var adds: [(FeatureKey, GeoFeature)] = []
@@ -287,7 +293,13 @@ public struct FeatureStore {
             let changedHere = overlay.isEmpty ? nil : overlay[u.id]
             let slot = changedHere == nil && !diff.removeAll ? slotOf[u.id] : nil
             guard changedHere ?? (slot != nil) else {
-                if mode == .strict { throw .unknownID(u.id) }
+                if mode == .strict {
+                    if let j = removedAt[u.id] {
+                        throw .conflict(u.id, "update[\(i)] changes the feature that remove[\(j)] of the same diff removes "
+                                        + "(a diff removes, then adds, then updates)")
+                    }
+                    throw .unknownID(u.id)
+                }
                 report.skipped.append(Skipped(reason: .unknownUpdate, id: u.id, index: nil))
                 continue
             }

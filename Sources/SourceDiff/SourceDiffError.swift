@@ -11,6 +11,9 @@ public enum SourceDiffError: Error, Equatable, Sendable, CustomStringConvertible
     case missingID(index: Int)
     /// A malformed diff document (JSON): what is wrong and where.
     case invalidDiff(String)
+    /// Two changes of one diff that cannot both apply to the feature: a second remove of
+    /// an id, or an update of an id the diff removes (the text names both changes).
+    case conflict(FeatureKey, String)
 
     public var description: String {
         switch self {
@@ -18,6 +21,7 @@ public enum SourceDiffError: Error, Equatable, Sendable, CustomStringConvertible
         case .unknownID(let k): return "no feature with id \(k)"
         case .missingID(let i): return "feature \(i) has no id"
         case .invalidDiff(let s): return "invalid diff: \(s)"
+        case .conflict(let k, let s): return "feature id \(k): \(s)"
         }
     }
 }

@@ -54,6 +54,7 @@ extension GeoJSONSourceDiff {
         do { root = try JSONValueReader.read(bytes) } catch { throw .invalidDiff("\(error)") }
         guard case .object(let o) = root else { throw .invalidDiff("the diff is not a JSON object") }
         self.init()
+        try Self.checkMembers(o, allowed: ["removeAll", "remove", "add", "update"], path: "", what: "a diff")
         for (k, v) in o {
             switch k {
             case "removeAll": removeAll = try Self.bool(v, "removeAll")
@@ -66,7 +67,20 @@ extension GeoJSONSourceDiff {
             case "update":
                 update = try Self.array(v, "update").enumerated().map { (i, x) throws(SourceDiffError) in try Self.update(x, "update[\(i)]") }
             default:
-                break   // foreign members are ignored, as in GeoJSON
+                break   // refused by checkMembers
+            }
+        }
+    }
+
+    /// Refuses a member given twice and a member the form does not have: a misspelt
+    /// `removes` would otherwise be a diff that silently does nothing.
+    static func checkMembers(_ o: PropertyList, allowed: [String], path: String, what: String) throws(SourceDiffError) {
+        var seen = Set<String>()
+        for k in o.keys {
+            let name = path.isEmpty ? k : "\(path).\(k)"
+            guard seen.insert(k).inserted else { throw .invalidDiff("\(name) is given twice") }
+            guard allowed.contains(k) else {
+                throw .invalidDiff("unknown member \(name): \(what) has \(allowed.joined(separator: ", "))")
             }
         }
     }
@@ -96,6 +110,8 @@ extension GeoJSONSourceDiff {
 
     static func update(_ v: PropertyValue, _ path: String) throws(SourceDiffError) -> FeatureUpdate {
         guard case .object(let o) = v else { throw .invalidDiff("\(path) must be an object") }
+        try checkMembers(o, allowed: ["id", "newGeometry", "removeAllProperties", "removeProperties", "addOrUpdateProperties"],
+                         path: path, what: "an update")
         guard let idValue = o["id"] else { throw .invalidDiff("\(path).id is missing") }
         var u = FeatureUpdate(id: try key(idValue, "\(path).id"))
         for (k, x) in o {
@@ -119,7 +135,7 @@ extension GeoJSONSourceDiff {
                     u.addOrUpdateProperties.set(name, value)
                 }
             default:
-                break
+                break   // refused by checkMembers
             }
         }
         return u

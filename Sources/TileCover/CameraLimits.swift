@@ -99,6 +99,12 @@ public struct CameraLimits: Sendable, Equatable {
     public var maxZoom: Double
     public var maxTilt: TiltProfile
 
+    /// The largest longitude a camera centre may have, ±10^9 degrees: a map view wraps a
+    /// longitude into the world, and up to here doubles are at most 1.2·10^-7 degrees
+    /// (about a centimetre) apart, so the wrapped centre is the one meant. At 10^17 they
+    /// are 16 degrees apart and the answer would be anyone's guess.
+    public static let maxWrappableLongitude = 1e9
+
     /// MapLibre's defaults: zoom 0...22, at most 60° of pitch.
     public static let mapLibre = CameraLimits(unchecked: 0, 22, .mapLibre)
 
@@ -122,8 +128,14 @@ public struct CameraLimits: Sendable, Equatable {
     /// at that zoom.
     ///
     /// - Throws: `CameraError.outOfRange` for a zoom or pitch that is not finite (NaN or
-    ///   infinite: no limit gives it a meaning).
+    ///   infinite: no limit gives it a meaning), a latitude that is not finite, and a
+    ///   longitude beyond ±`maxWrappableLongitude`, which cannot be wrapped into the world
+    ///   exactly.
     public func apply(to camera: Camera) throws(CameraError) -> LimitedCamera {
+        guard camera.longitude.isFinite, abs(camera.longitude) <= Self.maxWrappableLongitude else {
+            throw .outOfRange("longitude", camera.longitude)
+        }
+        guard camera.latitude.isFinite else { throw .outOfRange("latitude", camera.latitude) }
         guard camera.zoom.isFinite else { throw .outOfRange("zoom", camera.zoom) }
         guard camera.pitch.isFinite else { throw .outOfRange("pitch", camera.pitch) }
         var limited = camera

@@ -495,8 +495,18 @@ struct _Tokenizer {
                         guard i + 6 <= end else { break scan }
                         guard let u = _Tokenizer.hex4(base, i + 2) else { throw error(.invalidEscape, at: i) }
                         if u >= 0xD800 && u <= 0xDBFF {
-                            // A high surrogate must be followed by an escaped low one.
-                            guard i + 12 <= end else { break scan }
+                            // A high surrogate must be followed by an escaped low one. What
+                            // is there already decides: a lone surrogate before `"}}` is an
+                            // invalid escape at its byte, not the end of the input.
+                            guard i + 12 <= end else {
+                                for k in 6..<min(12, end - i) {
+                                    let c = base[i + k]
+                                    let fits = k == 6 ? c == UInt8(ascii: "\\") : k == 7 ? c == UInt8(ascii: "u")
+                                        : _Tokenizer.isHexDigit(c)
+                                    if !fits { throw error(.invalidEscape, at: i) }
+                                }
+                                break scan
+                            }
                             guard base[i + 6] == UInt8(ascii: "\\"), base[i + 7] == UInt8(ascii: "u"),
                                   let l = _Tokenizer.hex4(base, i + 8), l >= 0xDC00 && l <= 0xDFFF
                             else { throw error(.invalidEscape, at: i) }
@@ -535,6 +545,11 @@ struct _Tokenizer {
             // Ran out of bytes inside the string.
             if try !refill() { throw error(.unexpectedEnd, at: end) }
         }
+    }
+
+    @inline(__always)
+    static func isHexDigit(_ c: UInt8) -> Bool {
+        (c >= UInt8(ascii: "0") && c <= UInt8(ascii: "9")) || (c | 0x20 >= UInt8(ascii: "a") && c | 0x20 <= UInt8(ascii: "f"))
     }
 
     static func hex4(_ p: UnsafePointer<UInt8>, _ i: Int) -> UInt32? {
