@@ -103,8 +103,12 @@ extension CoverCommand {
             } catch { fail("\(error)") }
             let expected = follower.estimatedUpdates
             guard expected <= Double(maxUpdates) else {
-                fail("--speed \(speed ?? 0) m/s at --rate \(rate) Hz makes about \(String(format: "%.3g", expected)) updates over this route, "
-                     + "more than --max-updates \(maxUpdates); raise --max-updates, or the speed, or lower the rate")
+                if let speed {
+                    fail("--speed \(speed) m/s at --rate \(rate) Hz makes about \(String(format: "%.3g", expected)) updates over this route, "
+                         + "more than --max-updates \(maxUpdates); raise --max-updates, or the speed, or lower the rate")
+                }
+                fail("the route has \(String(format: "%.0f", expected)) vertices, one update each, more than --max-updates "
+                     + "\(maxUpdates); raise --max-updates, or give --speed and --rate to sample it in time")
             }
             var csv = "update,time_s,longitude,latitude,center_longitude,center_latitude,bearing,moved,tiles,load,drop,auto_pan\n"
             var summary = RouteFollower.Summary()

@@ -10,7 +10,7 @@ public enum PMTiles {
         case notPMTiles
         case unsupportedVersion(UInt8)
         case unsupportedCompression(UInt8)
-        case truncated(section: String, offset: Int)
+        case truncated(section: String, offset: UInt64)
         case malformedDirectory(String, offset: Int)
         case io(String)
         public var description: String {

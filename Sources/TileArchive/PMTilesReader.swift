@@ -49,7 +49,7 @@ public final class PMTilesReader {
     /// Reads `length` bytes at `offset`.
     public func read(offset: UInt64, length: Int, section: String) throws(PMTiles.Error) -> [UInt8] {
         guard offset <= UInt64(fileSize), UInt64(length) <= UInt64(fileSize) - offset else {
-            throw .truncated(section: section, offset: Int(clamping: offset))
+            throw .truncated(section: section, offset: offset)
         }
         var b = [UInt8](repeating: 0, count: length)
         var done = 0
@@ -216,7 +216,7 @@ public final class PMTilesReader {
     /// A tile's stored bytes (still compressed when the archive's tiles are).
     public func tileData(_ e: PMTiles.Entry) throws(PMTiles.Error) -> [UInt8] {
         let (offset, over) = header.dataOffset.addingReportingOverflow(e.offset)
-        guard !over else { throw .truncated(section: "tile data", offset: Int(clamping: header.dataOffset)) }
+        guard !over else { throw .truncated(section: "tile data", offset: header.dataOffset) }
         return try read(offset: offset, length: Int(clamping: e.length), section: "tile data")
     }
 }

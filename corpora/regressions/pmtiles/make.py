@@ -62,6 +62,10 @@ files = {
     "length-2p32.pmtiles": archive(directory([(0, 1, (1 << 32) + 960, 0)]), data=POINT_TILE, addressed=1),
     "run-2p32-plus-1.pmtiles": archive(directory([(0, (1 << 32) + 1, len(POINT_TILE), 0)]), data=POINT_TILE, addressed=1, max_zoom=17),
 }
+# A root directory offset of 2^64 - 100 (once printed as 9223372036854775807).
+far = bytearray(archive(directory([(0, 1, len(POINT_TILE), 0)]), data=POINT_TILE, addressed=1))
+far[8:16] = struct.pack("<Q", (1 << 64) - 100)
+files["root-offset-2p64.pmtiles"] = bytes(far)
 # Wide fan-out: a root of 200 entries all pointing at the same leaf, which points at
 # itself (a cycle as well).
 leaf = directory([(0, 1, 2, 0)])
