@@ -117,7 +117,7 @@ final class _ExternalSampler: _Sampler {
     private func awaitReady() throws {
         let line = try readLine(waitingFor: "ready")
         guard line == "ready" || line.hasPrefix("ready ") else {
-            throw ExternalError.protocolViolation(expected: "ready", got: line)
+            throw ExternalError.protocolViolation(expected: "ready", got: String(line.prefix(200)))
         }
     }
 
@@ -129,7 +129,7 @@ final class _ExternalSampler: _Sampler {
     private func readLine(waitingFor what: String) throws -> String {
         switch program.readLine(timeout: timeout) {
         case .line(let line):
-            if line.hasPrefix("error ") { throw ExternalError.programError(String(line.dropFirst(6)) + stderrNote()) }
+            if line.hasPrefix("error ") { throw ExternalError.programError(LineProtocolProcess.clipped(line.dropFirst(6)) + stderrNote()) }
             return line
         case .closed:
             // A program that closed its output may still be running: it gets a moment to

@@ -218,9 +218,10 @@ public final class ExternalConformanceProgram {
             }
             return .accepted(output: String(decoding: data, as: UTF8.self))
         case "reject":
-            return .rejected(errorClass: parts.count > 1 ? parts[1] : "invalid", detail: parts.count > 2 ? parts[2] : "")
+            return .rejected(errorClass: LineProtocolProcess.clipped(parts.count > 1 ? parts[1] : "invalid", limit: 200),
+                             detail: parts.count > 2 ? LineProtocolProcess.clipped(parts[2]) : "")
         case "unsupported":
-            return .noVerdict(.unsupported, detail: parts.dropFirst().joined(separator: " "))
+            return .noVerdict(.unsupported, detail: LineProtocolProcess.clipped(parts.dropFirst().joined(separator: " ")))
         default:
             return broken(.adapterError, "out of protocol: '\(line.prefix(200))'")
         }

@@ -100,12 +100,29 @@ public final class LineProtocolProcess {
         }
     }
 
+    /// The most bytes of a program's own text (its standard error, a reason it gives) that
+    /// a report's `detail` keeps: the last 4 KiB, so that a program writing megabytes
+    /// cannot make every row of a report that large.
+    public static let detailLimit = 4096
+
+    /// `text` kept to its last `limit` bytes (on a character boundary), saying how many
+    /// bytes were cut.
+    public static func clipped(_ text: some StringProtocol, limit: Int = detailLimit) -> String {
+        let utf8 = text.utf8
+        guard utf8.count > limit else { return String(text) }
+        var start = utf8.index(utf8.endIndex, offsetBy: -limit)
+        // Step forward off a continuation byte so the kept text is valid UTF-8.
+        while start < utf8.endIndex, utf8[start] & 0xC0 == 0x80 { start = utf8.index(after: start) }
+        let kept = String(decoding: utf8[start...], as: UTF8.self)
+        return "[\(utf8.count - kept.utf8.count) bytes cut] …" + kept
+    }
+
     /// The last `limit` bytes the program wrote to standard error, on one line (empty
     /// without an `errorLog`).
     ///
     /// A Swift runtime's `Fatal error: ...` line, when the log holds one, comes first: the
     /// backtrace after it would otherwise fill the tail.
-    public func errorTail(limit: Int = 400) -> String {
+    public func errorTail(limit: Int = detailLimit) -> String {
         guard let errorLog, let data = FileManager.default.contents(atPath: errorLog) else { return "" }
         let text = String(decoding: data.suffix(limit), as: UTF8.self)
         let tail = text.split(whereSeparator: \.isNewline).joined(separator: " | ")

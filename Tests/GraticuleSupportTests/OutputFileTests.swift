@@ -104,4 +104,29 @@ final class OutputFileTests: XCTestCase {
         XCTAssertEqual(try listing(), ["archive.db"])
         XCTAssertThrowsError(try OutputFile.build(dir + "/missing/a.db") { _ in XCTFail("not reached") })
     }
+
+    /// Several outputs are written as a set: when one fails (a full device), the others'
+    /// targets stay as they were and no partial file is left.
+    func testASetIsWholeOrAbsent() throws {
+        let a = dir + "/a.csv", b = dir + "/b.json"
+        try FileIO.writeText(a, "old a\n")
+        try FileIO.writeAll([(a, Array("new a\n".utf8)), (b, Array("new b\n".utf8))])
+        XCTAssertEqual(try FileIO.readText(a), "new a\n")
+        XCTAssertEqual(try FileIO.readText(b), "new b\n")
+        guard FileIO.exists("/dev/full") else { return }
+        XCTAssertThrowsError(try FileIO.writeAll([(a, Array("newer a\n".utf8)), ("/dev/full", Array("x".utf8)),
+                                                  (dir + "/c.txt", Array("c".utf8))]))
+        XCTAssertEqual(try FileIO.readText(a), "new a\n", "the first target is left as it was")
+        XCTAssertEqual(try listing(), ["a.csv", "b.json"], "no partial file, no third file")
+    }
+
+    /// Standard output as an OutputFile: writes go through fd 1 and commit leaves it open.
+    func testStandardOutputStaysOpen() throws {
+        let out = OutputFile.standardOutput()
+        XCTAssertTrue(out.writesThrough)
+        try out.write("")
+        try out.commit()
+        XCTAssertNotEqual(fcntl(1, F_GETFD), -1, "fd 1 is still open")
+    }
 }
+
