@@ -82,7 +82,69 @@ struct _GPXScanner {
         return n
     }
 
+    /// The encoding the XML declaration names (lowercased), or nil without one.
+    func declaredEncoding() -> String? {
+        guard starts("<?xml", at: i), let end = (i..<min(b.count, i + 512)).first(where: { b[$0] == UInt8(ascii: ">") }) else { return nil }
+        let key = Array("encoding".utf8)
+        guard let at = (i..<end).first(where: { matches(key, at: $0) }) else { return nil }
+        let decl = String(decoding: b[(at + key.count)..<end], as: UTF8.self)
+        let rest = decl.drop { $0 == " " || $0 == "=" || $0 == "\t" }
+        guard let q = rest.first, q == "\"" || q == "'" else { return nil }
+        return String(rest.dropFirst().prefix { $0 != q }).lowercased()
+    }
+
+    /// Checks that the bytes are characters XML allows (XML 1.0 §2.2): UTF-8 (or a
+    /// declared single-byte encoding, ISO-8859-1 or windows-1252), with no NUL and no C0
+    /// control other than tab, line feed and carriage return.
+    ///
+    /// - Throws: `GPXError` at the first byte that is not, or for an encoding not read
+    ///   (UTF-16, or another the declaration names).
+    func checkCharacters() throws(GPXError) {
+        if b.count >= 2, (b[0] == 0xFE && b[1] == 0xFF) || (b[0] == 0xFF && b[1] == 0xFE) {
+            throw error("UTF-16 is not supported (write the GPX file as UTF-8)", at: 0)
+        }
+        var utf8 = true
+        if let e = declaredEncoding() {
+            switch e {
+            case "utf-8", "utf8", "us-ascii", "ascii": utf8 = true
+            case "iso-8859-1", "latin1", "latin-1", "windows-1252", "cp1252": utf8 = false
+            default: throw error("encoding \(e) is not supported (UTF-8, US-ASCII, ISO-8859-1 and windows-1252 are)", at: i)
+            }
+        }
+        var k = i
+        let n = b.count
+        while k < n {
+            let c = b[k]
+            if c < 0x20 {
+                guard c == 0x09 || c == 0x0A || c == 0x0D else {
+                    throw error("character U+00\(c < 0x10 ? "0" : "")\(String(c, radix: 16, uppercase: true)) is not allowed in XML (XML 1.0 §2.2)", at: k)
+                }
+                k += 1
+                continue
+            }
+            if c < 0x80 || !utf8 { k += 1; continue }
+            let need: Int
+            var lo: UInt8 = 0x80, hi: UInt8 = 0xBF
+            switch c {
+            case 0xC2...0xDF: need = 1
+            case 0xE0: need = 2; lo = 0xA0
+            case 0xE1...0xEC, 0xEE...0xEF: need = 2
+            case 0xED: need = 2; hi = 0x9F
+            case 0xF0: need = 3; lo = 0x90
+            case 0xF1...0xF3: need = 3
+            case 0xF4: need = 3; hi = 0x8F
+            default: throw error("invalid UTF-8 (byte 0x\(String(c, radix: 16, uppercase: true)))", at: k)
+            }
+            guard k + need < n, b[k + 1] >= lo, b[k + 1] <= hi,
+                  (1...need).allSatisfy({ b[k + $0] & 0xC0 == 0x80 }) else {
+                throw error("invalid UTF-8 (a sequence starting 0x\(String(c, radix: 16, uppercase: true)) is cut or malformed)", at: k)
+            }
+            k += need + 1
+        }
+    }
+
     mutating func document() throws(GPXError) -> GPXDocument {
+        try checkCharacters()
         var sawRoot = false
         while i < b.count {
             guard b[i] == UInt8(ascii: "<") else { i += 1; continue }
@@ -125,6 +187,7 @@ struct _GPXScanner {
                     sawRoot = true
                 }
                 var attributes: [(String, String)] = []
+                var qualifiedNames: [String] = []
                 var selfClosing = false
                 while true {
                     while i < b.count && Self.isSpace(b[i]) { i += 1 }
@@ -135,6 +198,7 @@ struct _GPXScanner {
                     }
                     let attrStart = i
                     let a = name()
+                    let qualified = String(decoding: b[attrStart..<i], as: UTF8.self)
                     while i < b.count && Self.isSpace(b[i]) { i += 1 }
                     guard !a.isEmpty, i < b.count, b[i] == UInt8(ascii: "=") else { throw error("malformed attribute in <\(n)>", at: attrStart) }
                     i += 1
@@ -147,6 +211,11 @@ struct _GPXScanner {
                     let valueStart = i
                     while i < b.count && b[i] != quote { i += 1 }
                     guard i < b.count else { throw error("unterminated attribute value", at: attrStart) }
+                    // XML 1.0 §3.1: an attribute name appears at most once in a start tag.
+                    guard !qualifiedNames.contains(qualified) else {
+                        throw error("attribute \(qualified) is given twice in <\(n)> (XML 1.0 §3.1)", at: attrStart)
+                    }
+                    qualifiedNames.append(qualified)
                     attributes.append((a, Self.unescape(String(decoding: b[valueStart..<i], as: UTF8.self))))
                     i += 1
                 }
