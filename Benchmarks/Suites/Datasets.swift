@@ -4,6 +4,8 @@ import CorpusGenerators
 /// The built-in datasets: generated from fixed seeds, so the main job downloads nothing and
 /// every machine measures the same bytes. Sizes differ between the quick and full suites.
 public enum BuiltinDatasets {
+    static let worldSquare = Array(#"{"type":"Polygon","coordinates":[[[-180,-86],[180,-86],[180,86],[-180,86],[-180,-86]]]}"#.utf8)
+
     public static func all(quick: Bool) -> [Dataset] {
         let points = quick ? 2_000 : 20_000
         let varints = quick ? 100_000 : 1_000_000
@@ -47,6 +49,10 @@ public enum BuiltinDatasets {
             Dataset(name: "camera/3840x2160-z8-p60-b30", kind: "camera") {
                 (Array("13.4,52.5,8,30,60,3840,2160\n".utf8), 1)
             },
+            // The whole world as one polygon (latitudes past the projection's clamp), for its
+            // cover at z10 and z14: every tile of the grid, 4^z items.
+            Dataset(name: "generated/world-square-z10", kind: "world-polygon") { (worldSquare, 1 << 20) },
+            Dataset(name: "generated/world-square-z14", kind: "world-polygon") { (worldSquare, 1 << 28) },
             // A 5K view: 1,099 tiles of a 256-px source.
             Dataset(name: "camera/5120x2880-z8-p60-b30", kind: "camera") {
                 (Array("13.4,52.5,8,30,60,5120,2880\n".utf8), 1)

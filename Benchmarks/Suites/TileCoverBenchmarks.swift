@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import BenchKit
 import GeoJSON
 import GeoModel
@@ -49,6 +54,7 @@ enum TileCoverBenchmarks {
 
     static func register(in suite: inout BenchmarkSuite, datasets: [Dataset]) {
         registerLines(in: &suite, datasets: datasets)
+        registerStream(in: &suite, datasets: datasets)
         registerCamera(in: &suite, datasets: datasets)
         registerFollow(in: &suite, datasets: datasets)
         for (d, zoom, quick) in polygonCases(datasets) {
@@ -170,6 +176,46 @@ enum TileCoverBenchmarks {
                 }
             }
         }
+    }
+
+    /// `tilecover.stream`: the cover of the world square (every tile of the grid: 4^z)
+    /// streamed as `z/x/y` lines through a 1 MiB buffer into /dev/null, as `graticule cover
+    /// geometry` writes it: z10 in the quick suite, z14 (268 million tiles, 4.3 GB of
+    /// text) in the full one. Items = tiles. Its peak heap (with allocation counting) stays
+    /// that of the runs and the buffer, whatever the count.
+    static func registerStream(in suite: inout BenchmarkSuite, datasets: [Dataset]) {
+        for d in datasets where d.kind == "world-polygon" {
+            guard let zoom = d.name.split(separator: "-z").last.flatMap({ Int($0) }) else { continue }
+            let tiles = 1 << (2 * zoom)
+            do {
+                suite.add("tilecover.stream", implementation: "graticule", dataset: d, parameters: ["zoom": String(zoom)],
+                          quick: zoom <= 10) { d in
+                    let world = try geometries(d)
+                    let sink = open("/dev/null", O_WRONLY)
+                    guard sink >= 0 else { throw BadCamera() }
+                    // The expected count is the grid's: a cover that differs is not timed.
+                    var lines = 0
+                    TileCoverage.runs(for: world, zoom: zoom).writeText(.lines) { b in
+                        for c in b where c == UInt8(ascii: "\n") { lines += 1 }
+                    }
+                    guard lines == tiles else { throw WrongCount(expected: tiles, got: lines) }
+                    return Workload { n in
+                        for _ in 0..<n {
+                            var written = 0
+                            TileCoverage.runs(for: world, zoom: zoom).writeText(.lines) { b in
+                                written &+= write(sink, b.baseAddress, b.count)
+                            }
+                            blackHole(written)
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    struct WrongCount: Error, CustomStringConvertible {
+        var expected: Int, got: Int
+        var description: String { "the world square's cover has \(got) tiles, not \(expected)" }
     }
 
     struct BadCamera: Error {}

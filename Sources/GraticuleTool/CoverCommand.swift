@@ -67,6 +67,8 @@ struct CoverCommand: ParsableCommand {
             let format: CoverTileWriter.Format = geojson ? .geojson : quadkeys ? .quadkeys : .lines
             do {
                 try CoverTileWriter.write(runs, as: format, to: output)
+            } catch let failure as FileIO.Failure where output == nil {
+                fail("cannot write to standard output: " + failure.reason.replacingOccurrences(of: "write failed: ", with: ""))
             } catch {
                 fail("cannot write \(output ?? "to standard output"): \(error)")
             }

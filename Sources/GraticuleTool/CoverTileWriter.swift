@@ -20,36 +20,13 @@ enum CoverTileWriter {
             fflush(stdout)
             out = .standardOutput()
         }
-        var buffer: [UInt8] = []
-        buffer.reserveCapacity(1 << 20 + 4096)
-        func drain(_ force: Bool) throws {
-            guard force || buffer.count >= 1 << 20 else { return }
-            try out.write(buffer)
-            buffer.removeAll(keepingCapacity: true)
-        }
         do {
             switch format {
-            case .lines:
-                let prefix = Array("\(runs.zoom)/".utf8)
-                try runs.forEachRun { r in
-                    var y: [UInt8] = []
-                    appendDecimal(r.row, to: &y)
-                    for x in r.firstColumn...r.lastColumn {
-                        buffer += prefix
-                        appendDecimal(x, to: &buffer)
-                        buffer.append(UInt8(ascii: "/"))
-                        buffer += y
-                        buffer.append(UInt8(ascii: "\n"))
-                        try drain(false)
-                    }
-                }
-            case .quadkeys:
-                for t in runs {
-                    buffer += Array(t.quadkey.utf8)
-                    buffer.append(UInt8(ascii: "\n"))
-                    try drain(false)
-                }
+            case .lines, .quadkeys:
+                try runs.writeText(format == .lines ? .lines : .quadkeys) { try out.write($0) }
             case .geojson:
+                var buffer: [UInt8] = []
+                buffer.reserveCapacity(1 << 20 + 4096)
                 buffer += Array(#"{"type":"FeatureCollection","features":["#.utf8)
                 var first = true
                 for t in runs {
@@ -57,30 +34,15 @@ enum CoverTileWriter {
                     first = false
                     let f = TileSquares.feature(CameraTile(tile: t))
                     buffer += GeoJSONWriter.encode(GeoJSONDocument(object: .feature(f)))
-                    try drain(false)
+                    if buffer.count >= 1 << 20 { try out.write(buffer); buffer.removeAll(keepingCapacity: true) }
                 }
                 buffer += Array("]}\n".utf8)
+                try out.write(buffer)
             }
-            try drain(true)
             try out.commit()
         } catch {
             out.abandon()
             throw error
-        }
-    }
-
-    /// Appends the decimal digits of `v`.
-    @inline(__always)
-    static func appendDecimal(_ v: UInt32, to buffer: inout [UInt8]) {
-        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        var n = v, count = 0
-        withUnsafeMutableBytes(of: &digits) { d in
-            repeat {
-                d[count] = UInt8(ascii: "0") + UInt8(n % 10)
-                n /= 10
-                count += 1
-            } while n > 0
-            for i in stride(from: count - 1, through: 0, by: -1) { buffer.append(d[i]) }
         }
     }
 }

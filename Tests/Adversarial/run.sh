@@ -143,6 +143,120 @@ expect "a change to a foreign member alone" 0 "added 1, removed 1" 10 -- "$BIN" 
 expect "diff apply keeps bbox and foreign members" 0 "1 features" 10 -- "$BIN" diff apply "$H/foreign-members-old.geojson" fm.json --output applied.geojson
 expect "apply(old, diff(old, new)) is new" 0 "added 0, removed 0, updated 0" 10 -- "$BIN" diff applied.geojson "$H/foreign-members-new.geojson" --out empty.json
 
+echo "== covers of any size, in bounded memory"
+# A ~200-byte pair holding one world polygon that differs in one property: the touched
+# tiles over z0-14 (3.6e8) once aborted allocating 3.2 GB. Now refused by --max-tiles with
+# the estimate, and counted row by row when the limit is raised, under a 4 GiB limit.
+printf '{"type":"FeatureCollection","features":[{"type":"Feature","id":1,"geometry":{"type":"Polygon","coordinates":[[[-180,-85],[180,-85],[180,85],[-180,85],[-180,-85]]]},"properties":{"a":1}}]}' > world-old.json
+sed 's/"a":1/"a":2/' world-old.json > world-new.json
+expect "diff of a world polygon: refused with the estimate" 2 "estimated at 3.57e\+08.*--max-tiles" 20 --absent wd.json -- sh -c "ulimit -v 4194304; '$BIN' diff world-old.json world-new.json --out wd.json"
+expect "diff of a world polygon, --max-tiles raised" 0 "touched tiles over z0-14: 356785493" 20 -- sh -c "ulimit -v 4194304; '$BIN' diff world-old.json world-new.json --out wd.json --max-tiles 1000000000"
+expect "diff touched of a world polygon, streamed" 0 "touched tiles over z0-10: 1396053" 30 -- sh -c "ulimit -v 4194304; '$BIN' diff touched world-old.json world-new.json --zoom 0-10 --max-tiles 1000000000 --output wt.txt"
+[ "$(wc -l < wt.txt)" -eq 1396053 ] || { failed=$((failed + 1)); echo "FAIL  diff touched must list 1396053 tiles, listed $(wc -l < wt.txt)"; }
+rm -f wt.txt
+expect "cover geometry: the world at z14, streamed in 1 GiB" 0 "267583488 tiles at z14" 120 -- sh -c "ulimit -v 1048576; '$BIN' cover geometry '$H/world.geojson' --zoom 14 --max-tiles 300000000 --output /dev/null"
+printf '{"type":"Polygon","coordinates":[[[-1e300,-10],[1e300,-10],[1e300,10],[-1e300,10],[-1e300,-10]]]}' > far.json
+expect "cover geometry: far longitudes give a real estimate" 2 "estimated at [0-9.]+e\+[0-9]+ tiles" 10 -- "$BIN" cover geometry far.json --zoom 14
+grep -q nan err.txt && { failed=$((failed + 1)); echo "FAIL  the estimate printed nan"; }
+expect "diff --zoom=-1-3 is an error" 2 "no negative zoom" 10 --absent zd.json -- "$BIN" diff f.geojson f.geojson --zoom=-1-3 --out zd.json
+
+echo "== no silent coercion"
+expect "cover camera --center 1e17,0" 2 "cannot be wrapped into -180...180 exactly" 10 -- "$BIN" cover camera --center 1e17,0 --zoom 3
+expect "cover camera --center -1e300,0" 2 "cannot be wrapped" 10 -- "$BIN" cover camera --center -1e300,0 --zoom 3
+printf '{"type":"FeatureCollection","features":[{"type":"Feature","id":1,"geometry":{"type":"Point","coordinates":[1,2]},"properties":{}},{"type":"Feature","id":2,"geometry":{"type":"Point","coordinates":[3,4]},"properties":{}}]}' > snap.json
+echo '{"removes":[1,2,3]}' > typo.json
+expect "diff apply: a misspelt key" 2 "unknown member removes" 10 --absent ap.json -- "$BIN" diff apply snap.json typo.json --output ap.json
+echo '{"remove":[2],"update":[{"id":2,"removeAllProperties":true}]}' > ru.json
+expect "diff apply: remove then update names both" 2 "update\[0\] changes the feature that remove\[0\]" 10 --absent ap.json -- "$BIN" diff apply snap.json ru.json --output ap.json
+echo '{"remove":[1,1]}' > rr.json
+expect "diff apply: a repeated remove" 2 "remove\[1\] repeats remove\[0\]" 10 --absent ap.json -- "$BIN" diff apply snap.json rr.json --output ap.json
+expect "a negative positional is a range error" 2 "2/-1/0 is not a tile" 10 -- "$BIN" mvt inspect "$P/run-1e10.pmtiles" 2 -1 0
+expect "a negative option value is a range error" 2 "--limit must be 0 or more, got -1" 10 -- "$BIN" geojson validate f.geojson --limit -1
+python3 - <<'PY'
+import sqlite3
+db = sqlite3.connect("rows.mbtiles")
+db.execute("CREATE TABLE metadata (name text, value text)")
+db.execute("CREATE TABLE tiles (zoom_level integer, tile_column integer, tile_row integer, tile_data blob)")
+tile = bytes([0x1A, 0x10, 0x78, 0x02, 0x0A, 0x01, 0x61, 0x12, 0x07, 0x18, 0x01, 0x22, 0x03, 0x09, 0x32, 0x22, 0x28, 0x80, 0x20])
+rows = [(1, 0, 1, tile), (1, 0, 1, tile), (1, 1, 1, None), (None, 1, 0, tile), ("one", 1, 0, tile), (1, 2.5, 0, tile), (1, 1, 0, tile)]
+db.executemany("INSERT INTO tiles VALUES (?, ?, ?, ?)", rows)
+db.commit()
+PY
+expect "MBTiles: a tile stored twice" 0 "2 rows store one tile" 10 -- "$BIN" profile rows.mbtiles
+expect "MBTiles: NULL tile_data" 0 "rowid 3: .*tile_data is NULL" 10 -- "$BIN" profile rows.mbtiles
+expect "MBTiles: a NULL zoom" 0 "rowid 4: zoom_level NULL" 10 -- "$BIN" profile rows.mbtiles
+expect "MBTiles: a text zoom" 0 "rowid 5: zoom_level 'one'" 10 -- "$BIN" profile rows.mbtiles
+expect "MBTiles: a column of 2.5" 0 "rowid 6: zoom_level 1, tile_column 2.5" 10 -- "$BIN" profile rows.mbtiles
+
+echo "== messages that name the right thing"
+printf '{"type":"Feature","geometry":null,"properties":{"a":"\\ud800"}}' > lone.json
+expect "a lone surrogate is an invalid escape at its byte" 1 "invalid escape sequence .* \(byte 53\)" 10 -- "$BIN" geojson validate lone.json
+expect "PMTiles offsets at full width" 1 "at byte 18446744073709551516" 10 -- "$BIN" verify "$P/root-offset-2p64.pmtiles"
+if [ -f "$GPX" ]; then
+  expect "cover follow without --speed: the vertices" 2 "vertices, one update each" 10 -- "$BIN" cover follow "$GPX" --zoom 15 --max-updates 10
+fi
+GHEAD='<?xml version="1.0" encoding="UTF-8"?><gpx version="1.1"><trk><trkseg>'
+GTAIL='</trkseg></trk></gpx>'
+printf '%s<trkpt lat="1" lon="2" name="\377"/>%s' "$GHEAD" "$GTAIL" > utf8.gpx
+printf '%s<trkpt lat="1" lon="2" name="\000"/>%s' "$GHEAD" "$GTAIL" > nul.gpx
+printf '%s<trkpt lat="1" lon="2" lat="3"/>%s' "$GHEAD" "$GTAIL" > twice.gpx
+expect "GPX with invalid UTF-8" 2 "invalid UTF-8 .*byte 99" 10 -- "$BIN" cover follow utf8.gpx --zoom 12 --output g.csv
+expect "GPX with a NUL in an attribute" 2 "U\+0000 is not allowed .*byte 99" 10 -- "$BIN" cover follow nul.gpx --zoom 12 --output g.csv
+expect "GPX with an attribute twice" 2 "attribute lat is given twice in <trkpt>" 10 -- "$BIN" cover follow twice.gpx --zoom 12 --output g.csv
+
+echo "== shards that cannot lie"
+printf '{"type":"Feature","id":1,"geometry":{"type":"Point","coordinates":[1,2]},"properties":{"a":1}}\n{"type":"Feature","id":2,"geometry":{"type":"Point","coordinates":[3,4]},"properties":{"a":1}}\n' > s.ndjson
+"$BIN" profile s.ndjson --shard 0/1 --output s0.json > /dev/null 2>&1 || { failed=$((failed + 1)); echo "FAIL  cannot make a shard file"; }
+shard() { python3 -c "
+import json, sys
+d = json.load(open('s0.json')); exec(sys.argv[1]); json.dump(d, open(sys.argv[2], 'w'))" "$1" "$2"; }
+shard "d['count'] = 2**62" c62.json
+shard "d['count'] = 10**7; d['dataset']['bytes'] = 10**8" c7.json
+shard "d['features'] = -1" neg.json
+shard "d['byType']['Point'] = -2" negtype.json
+shard "d['rawBytes']['99'] = 5" z99.json
+shard "d['seconds'] = -1" sec.json
+shard "d['extra'] = 1" unknown.json
+expect "shard count 2^62" 2 "c62.json: field 'count'" 5 --absent m.csv -- "$BIN" profile merge c62.json --csv m.csv
+expect "shard count 1e7: a short message" 2 "c7.json: field 'count'" 5 --absent m.csv -- "$BIN" profile merge c7.json --csv m.csv
+[ "$(wc -c < err.txt)" -lt 1000 ] || { failed=$((failed + 1)); echo "FAIL  the message is $(wc -c < err.txt) bytes"; }
+expect "shard: negative features" 2 "field 'features' is -1" 5 --absent m.csv -- "$BIN" profile merge neg.json --csv m.csv
+expect "shard: a negative per-type count" 2 "field 'byType.Point' is -2" 5 --absent m.csv -- "$BIN" profile merge negtype.json --csv m.csv
+expect "shard: zoom \"99\"" 2 "zoom \"99\", not a zoom 0-30" 5 --absent m.csv -- "$BIN" profile merge z99.json --csv m.csv
+expect "shard: negative seconds" 2 "field 'seconds' is -1" 5 --absent m.csv -- "$BIN" profile merge sec.json --csv m.csv
+expect "shard: an unknown key" 2 "unknown field 'extra'" 5 --absent m.csv -- "$BIN" profile merge unknown.json --csv m.csv
+sed 's/"features":2,/"features":2,"features":2,/' s0.json > dup.json
+expect "shard: a key given twice" 2 "field 'features' is given twice" 5 --absent m.csv -- "$BIN" profile merge dup.json --csv m.csv
+sed 's/"features":2,/"features":2.5,/' s0.json > frac.json
+expect "shard: valid JSON of the wrong type" 2 "field 'features' must be an integer" 5 --absent m.csv -- "$BIN" profile merge frac.json --csv m.csv
+[ -e /dev/full ] && expect "merge: a full disk on --json leaves no --csv" 2 "none of the outputs was written" 5 --absent m.csv -- "$BIN" profile merge s0.json --csv m.csv --json /dev/full
+
+echo "== signals leave no partial file"
+# interrupt NAME SIGNAL TARGET -- COMMAND...: the command is interrupted after 1.5 s; it
+# must exit 128+signal, leave no partial file, and leave TARGET as it was.
+interrupt() {
+  local name=$1 sig=$2 target=$3; shift 4
+  echo previous > "$target"
+  "$@" > /dev/null 2> int.err &
+  local job=$!
+  sleep 1.5
+  kill -"$sig" "$job"; wait "$job"; local got=$?
+  local want=$((128 + $(kill -l "$sig")))
+  local why=""
+  if [ "$got" -ne "$want" ]; then why="exit $got, expected $want"
+  elif ls -a | grep -qE '\.partial-|-journal$'; then why="left $(ls -a | grep -E '\.partial-|-journal$' | head -1)"
+  elif [ "$(cat "$target")" != previous ]; then why="$target was changed"
+  fi
+  if [ -z "$why" ]; then pass=$((pass + 1)); printf 'ok    %-58s exit %s\n' "$name" "$got"
+  else failed=$((failed + 1)); printf 'FAIL  %-58s %s\n' "$name" "$why"; cat int.err; fi
+  rm -f "$target"
+}
+interrupt "SIGTERM during corpus generate features --bytes 2G" TERM big.json -- "$BIN" corpus generate features --bytes 2G --output big.json
+interrupt "SIGINT during corpus generate features --bytes 2G" INT big.json -- "$BIN" corpus generate features --bytes 2G --output big.json
+interrupt "SIGTERM during corpus generate tiles (pmtiles)" TERM t.pmtiles -- "$BIN" corpus generate tiles --count 2000000 --format pmtiles --output t.pmtiles
+interrupt "SIGHUP during corpus generate tiles (mbtiles)" HUP t.mbtiles -- "$BIN" corpus generate tiles --count 2000000 --format mbtiles --output t.mbtiles
+[ -e /dev/full ] && expect "stdout > /dev/full (mvt inspect --geojson)" 2 "cannot write to standard output" 10 -- sh -c "'$BIN' mvt inspect '$P/run-1e10.pmtiles' 0 0 0 --geojson > /dev/full"
+
 echo "== adapters"
 # An adapter that never answers: interrupting the runner stops it too (no orphan left).
 cat > hang.json <<'JSON'

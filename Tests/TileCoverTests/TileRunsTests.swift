@@ -73,4 +73,24 @@ final class TileRunsTests: XCTestCase {
         var it = runs.makeIterator()
         XCTAssertNil(it.next())
     }
+
+    /// The text of a cover, whatever the chunk size, is its tiles' `z/x/y` (or quadkey)
+    /// lines in order.
+    func testTextIsTheTilesOneALine() {
+        var rng = SplitMix64(seed: 7)
+        for _ in 0..<40 {
+            let zoom = Int(rng.next() % 12)
+            let geometries = [randomGeometry(&rng), randomGeometry(&rng)]
+            let runs = TileCoverage.runs(for: geometries, zoom: zoom)
+            for (format, line) in [(TileRuns.TextFormat.lines, { (t: TileID) in t.description }), (.quadkeys, { $0.quadkey })] {
+                let expected = runs.map { line($0) + "\n" }.joined()
+                for chunk in [1, 7, 1 << 20] {
+                    var bytes: [UInt8] = []
+                    runs.writeText(format, chunkBytes: chunk) { bytes += $0 }
+                    XCTAssertEqual(String(decoding: bytes, as: UTF8.self), expected, "z\(zoom) \(format) chunk \(chunk)")
+                }
+            }
+        }
+    }
 }
+
