@@ -62,6 +62,12 @@ struct CoverCommand: ParsableCommand {
                 fail("the cover at z\(zoom) is estimated at \(String(format: "%.3g", estimate)) tiles, more than --max-tiles \(maxTiles); "
                      + "raise --max-tiles (the tiles are streamed, so memory stays bounded) or use a lower --zoom")
             }
+            let boundary = TileCoverage.estimatedBoundaryCount(for: geometries, zoom: zoom)
+            guard boundary <= Double(TileCoverage.maxHeldBoundaryTiles) else {
+                fail("the lines and rings at z\(zoom) cross an estimated \(String(format: "%.3g", boundary)) tiles, more than the "
+                     + "\(TileCoverage.maxHeldBoundaryTiles) a cover holds while it is computed (interiors are streamed as rows, "
+                     + "boundaries are not); use a lower --zoom")
+            }
             let t0 = Date()
             let runs = TileCoverage.runs(for: geometries, zoom: zoom, mode: minimal ? .minimal : .closed)
             let format: CoverTileWriter.Format = geojson ? .geojson : quadkeys ? .quadkeys : .lines

@@ -37,6 +37,12 @@ struct DiffCommand: ParsableCommand {
         /// Exits 2 when the diff's touched tiles are estimated above --max-tiles.
         func checkTouchedEstimate(_ diff: SnapshotDiff) {
             guard maxTiles > 0 else { fail("--max-tiles must be positive, got \(maxTiles)") }
+            let boundary = diff.touchedBoundaryEstimate
+            guard boundary <= Double(TileCoverage.maxHeldBoundaryTiles) else {
+                fail("the changed lines and rings cross an estimated \(String(format: "%.3g", boundary)) tiles at "
+                     + "z\(zooms().upperBound), more than the \(TileCoverage.maxHeldBoundaryTiles) a cover holds while it is "
+                     + "computed; nothing written. Narrow --zoom")
+            }
             let estimate = diff.touchedTileEstimate
             guard estimate <= Double(maxTiles) else {
                 let z = zooms()

@@ -9,6 +9,14 @@ extension SnapshotDiff {
     /// refuse a diff whose tile list would be too long before it is enumerated.
     public var touchedTileEstimate: Double { Double(touched.count) + touchedGeometryEstimate }
 
+    /// Upper estimate of the boundary tiles the large touched geometries cross at the
+    /// deepest zoom, which computing their covers holds one by one (compare with
+    /// `TileCoverage.maxHeldBoundaryTiles`).
+    public var touchedBoundaryEstimate: Double {
+        guard let z = indexZooms?.upperBound else { return 0 }
+        return TileCoverage.estimatedBoundaryCount(for: touchedGeometries, zoom: z)
+    }
+
     /// The covers of the large touched geometries at `zoom`.
     func largeRuns(_ zoom: Int) -> TileRuns { TileCoverage.runs(for: touchedGeometries, zoom: zoom) }
 

@@ -11,6 +11,19 @@ extension TileCoverage {
     ///
     /// - Complexity: O(positions); allocates nothing.
     public static func estimatedCount(for geometry: Geometry, zoom: Int) -> Double {
+        estimate(geometry, zoom: zoom, area: true)
+    }
+
+    /// About how many tiles the boundary of `geometry` crosses at `zoom` (its lines and
+    /// rings, points, no interior), erring high: what `runs(for:zoom:mode:)` holds one by
+    /// one while it computes a cover (the interior is held as one run per row).
+    ///
+    /// - Complexity: O(positions); allocates nothing.
+    public static func estimatedBoundaryCount(for geometry: Geometry, zoom: Int) -> Double {
+        estimate(geometry, zoom: zoom, area: false)
+    }
+
+    static func estimate(_ geometry: Geometry, zoom: Int, area includeArea: Bool) -> Double {
         let n = Double(sign: .plus, exponent: min(max(zoom, 0), 30), significand: 1)
         let d = geometry.dimensions
         let positions = geometry.coordinates.count / d
@@ -36,7 +49,7 @@ extension TileCoverage {
         }
         switch geometry.kind {
         case .geometryCollection:
-            return geometry.geometries.reduce(0) { $0 + estimatedCount(for: $1, zoom: zoom) }
+            return geometry.geometries.reduce(0) { $0 + estimate($1, zoom: zoom, area: includeArea) }
         case .point, .multiPoint:
             return Double(positions)
         case .lineString, .multiLineString, .polygon, .multiPolygon:
@@ -46,7 +59,7 @@ extension TileCoverage {
                 let e = k + 1 < starts.count ? starts[k + 1] : positions
                 let (tiles, area) = along(s, e)
                 total += tiles
-                if geometry.kind == .polygon || geometry.kind == .multiPolygon { total += abs(area) }
+                if includeArea && (geometry.kind == .polygon || geometry.kind == .multiPolygon) { total += abs(area) }
             }
             return total
         }

@@ -155,6 +155,8 @@ expect "diff touched of a world polygon, streamed" 0 "touched tiles over z0-10: 
 [ "$(wc -l < wt.txt)" -eq 1396053 ] || { failed=$((failed + 1)); echo "FAIL  diff touched must list 1396053 tiles, listed $(wc -l < wt.txt)"; }
 rm -f wt.txt
 expect "cover geometry: the world at z14, streamed in 1 GiB" 0 "267583488 tiles at z14" 120 -- sh -c "ulimit -v 1048576; '$BIN' cover geometry '$H/world.geojson' --zoom 14 --max-tiles 300000000 --output /dev/null"
+printf '{"type":"LineString","coordinates":[[-180,0],[180,1]]}' > across.json
+expect "cover geometry: a line across the world at z30, limit raised" 2 "a cover holds while it is computed" 10 -- sh -c "ulimit -v 1048576; '$BIN' cover geometry across.json --zoom 30 --max-tiles 9000000000000"
 printf '{"type":"Polygon","coordinates":[[[-1e300,-10],[1e300,-10],[1e300,10],[-1e300,10],[-1e300,-10]]]}' > far.json
 expect "cover geometry: far longitudes give a real estimate" 2 "estimated at [0-9.]+e\+[0-9]+ tiles" 10 -- "$BIN" cover geometry far.json --zoom 14
 grep -q nan err.txt && { failed=$((failed + 1)); echo "FAIL  the estimate printed nan"; }

@@ -55,5 +55,19 @@ final class CoverEstimateTests: XCTestCase {
         let line = Geometry(kind: .lineString, coordinates: [-1e308, 0, 1e308, 1])
         XCTAssertTrue(TileCoverage.estimatedCount(for: line, zoom: 20).isFinite)
     }
+
+    /// The boundary estimate bounds the tiles a polygon's rings cross (its cover as lines)
+    /// and leaves the interior out.
+    func testBoundaryEstimateBoundsTheRings() {
+        let ring: [Double] = [-20, -10, 30, -12, 25, 40, -15, 35, -20, -10]
+        let polygon = Geometry(kind: .polygon, coordinates: ring, partStarts: [0], polygonStarts: [0])
+        let outline = Geometry(kind: .lineString, coordinates: ring)
+        for zoom in [3, 8, 12] {
+            let boundary = TileCoverage.estimatedBoundaryCount(for: polygon, zoom: zoom)
+            XCTAssertGreaterThanOrEqual(boundary, Double(TileCoverage.tiles(for: outline, zoom: zoom).count), "z\(zoom)")
+            XCTAssertLessThan(boundary, TileCoverage.estimatedCount(for: polygon, zoom: zoom), "z\(zoom)")
+        }
+        XCTAssertEqual(TileCoverage.estimatedBoundaryCount(for: outline, zoom: 9), TileCoverage.estimatedCount(for: outline, zoom: 9))
+    }
 }
 
