@@ -8,7 +8,7 @@ public enum DefaultSuite {
     /// (an external manifest may name any of them).
     public static let benchmarkNames: Set<String> = [
         "baseline.memscan", "pbf.varint.decode", "geojson.parse", "geojson.write", "tilecover.polygon", "tilecover.lines",
-        "tilecover.points", "tilecover.camera", "tilecover.follow", "source.update", "source.live", "diff.compute",
+        "tilecover.points", "tilecover.camera", "tilecover.follow", "tilecover.stream", "source.update", "source.live", "diff.compute",
         "diff.merge", "mvt.decode", "mvt.encode", "geojson.validate", "geojson.profile",
     ]
 

@@ -123,23 +123,14 @@ struct _GPXScanner {
                 continue
             }
             if c < 0x80 || !utf8 { k += 1; continue }
-            let need: Int
-            var lo: UInt8 = 0x80, hi: UInt8 = 0xBF
-            switch c {
-            case 0xC2...0xDF: need = 1
-            case 0xE0: need = 2; lo = 0xA0
-            case 0xE1...0xEC, 0xEE...0xEF: need = 2
-            case 0xED: need = 2; hi = 0x9F
-            case 0xF0: need = 3; lo = 0x90
-            case 0xF1...0xF3: need = 3
-            case 0xF4: need = 3; hi = 0x8F
-            default: throw error("invalid UTF-8 (byte 0x\(String(c, radix: 16, uppercase: true)))", at: k)
+            guard let lead = UTF8Lead(c) else {
+                throw error("invalid UTF-8 (byte 0x\(String(c, radix: 16, uppercase: true)))", at: k)
             }
-            guard k + need < n, b[k + 1] >= lo, b[k + 1] <= hi,
-                  (1...need).allSatisfy({ b[k + $0] & 0xC0 == 0x80 }) else {
+            let start = k
+            guard k + lead.continuations < n, lead.accepts({ b[start + $0] }) else {
                 throw error("invalid UTF-8 (a sequence starting 0x\(String(c, radix: 16, uppercase: true)) is cut or malformed)", at: k)
             }
-            k += need + 1
+            k += lead.continuations + 1
         }
     }
 

@@ -523,24 +523,11 @@ struct _Tokenizer {
                 }
                 if b < 0x20 { throw error(.controlCharacterInString, at: i) }
                 // Multi-byte UTF-8 (RFC 3629 §4).
-                let need: Int
-                var lo: UInt8 = 0x80, hi: UInt8 = 0xBF
-                switch b {
-                case 0xC2...0xDF: need = 1
-                case 0xE0: need = 2; lo = 0xA0
-                case 0xE1...0xEC, 0xEE...0xEF: need = 2
-                case 0xED: need = 2; hi = 0x9F
-                case 0xF0: need = 3; lo = 0x90
-                case 0xF1...0xF3: need = 3
-                case 0xF4: need = 3; hi = 0x8F
-                default: throw error(.invalidUTF8, at: i)
-                }
-                guard i + need < end else { break scan }
-                let c1 = base[i + 1]
-                guard c1 >= lo && c1 <= hi else { throw error(.invalidUTF8, at: i) }
-                if need >= 2 { guard base[i + 2] & 0xC0 == 0x80 else { throw error(.invalidUTF8, at: i) } }
-                if need == 3 { guard base[i + 3] & 0xC0 == 0x80 else { throw error(.invalidUTF8, at: i) } }
-                i += need + 1
+                guard let lead = UTF8Lead(b) else { throw error(.invalidUTF8, at: i) }
+                guard i + lead.continuations < end else { break scan }
+                let at = i
+                guard lead.accepts({ base[at + $0] }) else { throw error(.invalidUTF8, at: i) }
+                i += lead.continuations + 1
             }
             // Ran out of bytes inside the string.
             if try !refill() { throw error(.unexpectedEnd, at: end) }
