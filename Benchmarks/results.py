@@ -101,6 +101,10 @@ def case_name(r):
     return f"`{r['benchmark']}`" + (f" {r['parameters']}" if r["parameters"] else "")
 
 
+# Benchmarks without a peer whose rate RESULTS.md shows, with the unit of their items.
+RATES = {"tilecover.stream": "tiles"}
+
+
 def table(path):
     """The rows of one run's report, and the run's date, commit and dirty flag."""
     try:
@@ -118,8 +122,16 @@ def table(path):
         else:
             peers.setdefault(key, []).append(r)
     lines = []
-    for key in sorted(k for k in ours if k in peers):
+    for key in sorted(ours):
         g = ours[key]
+        if key not in peers:
+            # A case no peer runs is shown only where its dataset's items are what it
+            # produces, as a rate (RATES).
+            unit = RATES.get(g["benchmark"])
+            if unit and g["status"] == "ok" and g["median"] and g["dataset_items"]:
+                per_s = float(g["dataset_items"]) / (float(g["median"]) / 1e9)
+                lines.append(f"| {case_name(g)} | {g['dataset']} | {time_text(g['median'])} | no peer; {per_s / 1e6:.3g} M {unit}/s |")
+            continue
         if g["status"] != "ok":
             lines.append(f"| {case_name(g)} | {g['dataset']} | {g['status']} | | |")
             continue
