@@ -7,6 +7,28 @@ import Darwin
 /// Readings of a process from the operating system's process table (Linux `/proc`).
 public enum ProcessStatus {
     /// Peak resident set size (`VmHWM`) of a process in bytes; nil where `/proc` is absent.
+    /// The memory this process may use: the smaller of its address-space limit
+    /// (`ulimit -v`, RLIMIT_AS) and the machine's physical memory; nil when neither can be
+    /// read. A command that holds a known number of items refuses a request beyond it
+    /// instead of failing an allocation.
+    #if canImport(Glibc)
+    static let addressSpace = __rlimit_resource_t(RLIMIT_AS.rawValue)
+    #else
+    static let addressSpace = RLIMIT_AS
+    #endif
+
+    public static func memoryBudgetBytes() -> UInt64? {
+        var budget: UInt64? = nil
+        var limit = rlimit()
+        if getrlimit(Self.addressSpace, &limit) == 0, limit.rlim_cur != rlim_t.max { budget = UInt64(limit.rlim_cur) }
+        let pages = sysconf(Int32(_SC_PHYS_PAGES)), size = sysconf(Int32(_SC_PAGESIZE))
+        if pages > 0, size > 0 {
+            let physical = UInt64(pages) * UInt64(size)
+            budget = min(budget ?? physical, physical)
+        }
+        return budget
+    }
+
     public static func peakResidentBytes(pid: String = "self") -> UInt64? {
         field("VmHWM", pid: pid)
     }

@@ -36,6 +36,8 @@ extension DiffCommand {
         var promoteId: String?
         @Option(help: "Zoom range of the touched tiles reported, MIN-MAX (within 0-29).")
         var zoom: String = "0-14"
+        @Option(help: "Refuse (exit 2, nothing written) when the snapshot's tile index over --zoom is estimated above this many tiles: the index holds each of them (about 32 bytes a tile), so a larger one is also refused when it would not fit in memory.")
+        var maxTiles: Int = 100_000_000
 
         func run() throws {
             do { try FileIO.checkWritable(output) } catch { fail("\(error)") }
@@ -47,6 +49,7 @@ extension DiffCommand {
             do { change = try GeoJSONSourceDiff(json: try FileIO.readAll(diff)) } catch {
                 fail("\(diff): \(error)")
             }
+            checkIndexEstimate(features, zooms)
             var store: FeatureStore
             do {
                 store = try FeatureStore(features, promoteId: promoteId, indexZooms: zooms, mode: mode)
@@ -68,6 +71,26 @@ extension DiffCommand {
             }
             print("touched tiles over z\(zooms.lowerBound)-\(zooms.upperBound): \(report.touchedTileCount)")
             print("\(store.count) features -> \(output) (\(written) bytes)")
+        }
+
+        /// Exits 2 when the tiles the store's index would hold (each feature's cover at the
+        /// deepest zoom, held tile by tile) are estimated above --max-tiles or beyond the
+        /// memory this process may use.
+        func checkIndexEstimate(_ features: [GeoFeature], _ zooms: ClosedRange<Int>) {
+            guard maxTiles > 0 else { fail("--max-tiles must be positive, got \(maxTiles)") }
+            var estimate = 0.0
+            for f in features {
+                guard let g = f.geometry else { continue }
+                estimate += ZoomRangeCover.interiorTile(g, zoom: zooms.upperBound) != nil
+                    ? 1 : TileCoverage.estimatedCount(for: g, zoom: zooms.upperBound)
+            }
+            let fits = ProcessStatus.memoryBudgetBytes().map { estimate * 32 <= Double($0) } ?? true
+            guard estimate <= Double(maxTiles), fits else {
+                fail("the snapshot's tile index at z\(zooms.upperBound) is estimated at \(String(format: "%.3g", estimate)) tiles, "
+                     + (fits ? "more than --max-tiles \(maxTiles)" : "more than fit in this process's memory")
+                     + "; nothing written. The index holds each tile: narrow --zoom"
+                     + (fits ? " or raise --max-tiles" : ""))
+            }
         }
 
         /// Writes the collection whole or not at all (`OutputFile`); returns the bytes

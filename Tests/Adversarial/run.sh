@@ -154,6 +154,8 @@ expect "diff of a world polygon, --max-tiles raised" 0 "touched tiles over z0-14
 expect "diff touched of a world polygon, streamed" 0 "touched tiles over z0-10: 1396053" 30 -- sh -c "ulimit -v 4194304; '$BIN' diff touched world-old.json world-new.json --zoom 0-10 --max-tiles 1000000000 --output wt.txt"
 [ "$(wc -l < wt.txt)" -eq 1396053 ] || { failed=$((failed + 1)); echo "FAIL  diff touched must list 1396053 tiles, listed $(wc -l < wt.txt)"; }
 rm -f wt.txt
+echo '{"update":[{"id":1,"removeAllProperties":true}]}' > wu.json
+expect "diff apply on a world polygon: refused, not aborted" 2 "tile index at z14 is estimated at 2.68e\+08 tiles" 20 --absent wa.json -- sh -c "ulimit -v 4194304; '$BIN' diff apply world-old.json wu.json --output wa.json --max-tiles 1000000000"
 expect "cover geometry: the world at z14, streamed in 1 GiB" 0 "267583488 tiles at z14" 120 -- sh -c "ulimit -v 1048576; '$BIN' cover geometry '$H/world.geojson' --zoom 14 --max-tiles 300000000 --output /dev/null"
 printf '{"type":"LineString","coordinates":[[-180,0],[180,1]]}' > across.json
 expect "cover geometry: a line across the world at z30, limit raised" 2 "a cover holds while it is computed" 10 -- sh -c "ulimit -v 1048576; '$BIN' cover geometry across.json --zoom 30 --max-tiles 9000000000000"

@@ -75,4 +75,13 @@ final class LineProtocolProcessTests: XCTestCase {
     func testAnEmptyCommandIsRefused() {
         XCTAssertThrowsError(try LineProtocolProcess(command: [])) { XCTAssertEqual($0 as? LineProtocolProcess.Failure, .emptyCommand) }
     }
+
+    /// The memory budget is the smaller of the address-space limit and physical memory.
+    func testMemoryBudgetIsBoundedByPhysicalMemory() throws {
+        let budget = try XCTUnwrap(ProcessStatus.memoryBudgetBytes())
+        XCTAssertGreaterThan(budget, 64 << 20)
+        let pages = sysconf(Int32(_SC_PHYS_PAGES)), size = sysconf(Int32(_SC_PAGESIZE))
+        XCTAssertLessThanOrEqual(budget, UInt64(pages) * UInt64(size))
+    }
 }
+
