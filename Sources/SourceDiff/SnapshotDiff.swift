@@ -279,20 +279,23 @@ public struct SnapshotDiff {
     /// the tiles held stay proportional to the input's positions whatever the zooms.
     static func heldTileLimit(_ g: Geometry) -> Double { Double(max(64, 16 * g.positionCount)) }
 
-    /// Whether `g`'s cover at the deepest zoom is too large to hold tile by tile.
-    func isLarge(_ g: Geometry?) -> Bool {
-        guard let g, let zooms = indexZooms, g.kind != .point else { return false }
-        if ZoomRangeCover.interiorTile(g, zoom: zooms.upperBound) != nil { return false }
-        return TileCoverage.estimatedCount(for: g, zoom: zooms.upperBound) > Self.heldTileLimit(g)
+    /// A geometry's cover at the deepest zoom: its tiles, or nil when it is too large to
+    /// hold tile by tile (then the geometry is kept). One projection pass decides a
+    /// geometry inside one tile (most features); only others pay for the estimate.
+    func deepCover(_ g: Geometry?) -> [TileID]? {
+        guard let zooms = indexZooms, let g else { return [] }
+        if let t = ZoomRangeCover.interiorTile(g, zoom: zooms.upperBound) { return [t] }
+        if g.kind != .point, TileCoverage.estimatedCount(for: g, zoom: zooms.upperBound) > Self.heldTileLimit(g) { return nil }
+        return TileCoverage.tiles(for: g, zoom: zooms.upperBound)
     }
 
     /// Touches the tiles of a new (or changed) geometry.
     mutating func touch(geometry g: Geometry?) {
-        if isLarge(g), let g, let zooms = indexZooms {
+        if let tiles = deepCover(g) {
+            touch(tiles)
+        } else if let g, let zooms = indexZooms {
             touchedGeometries.append(g)
             touchedGeometryEstimate += zooms.reduce(0) { $0 + TileCoverage.estimatedCount(for: g, zoom: $1) }
-        } else {
-            touch(deepTiles(g))
         }
     }
 
@@ -360,14 +363,14 @@ public struct SnapshotDiff {
             tileCount = -1
             points.append(g.x(0))
             points.append(g.y(0))
-        } else if isLarge(f.geometry), let g = f.geometry {
+        } else if let tiles = deepCover(f.geometry) {
+            tileStart = Int32(tileStore.count)
+            tileStore += tiles
+            tileCount = Int32(tileStore.count) - tileStart
+        } else {
             tileStart = slot
             tileCount = -2
-            largeOlds[slot] = g
-        } else {
-            tileStart = Int32(tileStore.count)
-            tileStore += deepTiles(f.geometry)
-            tileCount = Int32(tileStore.count) - tileStart
+            largeOlds[slot] = f.geometry
         }
         let extras = Self.extrasHash(f)
         if extras != 0 { oldExtras[Int32(olds.count)] = extras }
