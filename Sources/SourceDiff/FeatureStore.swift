@@ -254,19 +254,17 @@ public struct FeatureStore {
             (overlay.isEmpty ? nil : overlay[k]) ?? (!diff.removeAll && slotOf[k] != nil)
         }
         var removes: [FeatureKey] = []
-        // Where this diff removes each id, to name both changes when a later one clashes.
-        var removedAt: [FeatureKey: Int] = [:]
         for (i, k) in diff.remove.enumerated() {
             guard present(k) else {
                 if mode == .strict {
-                    if let j = removedAt[k] { throw .conflict(k, "remove[\(i)] repeats remove[\(j)]") }
+                    // Only on the way to an error: an earlier remove of the same id is named.
+                    if let j = diff.remove[..<i].firstIndex(of: k) { throw .conflict(k, "remove[\(i)] repeats remove[\(j)]") }
                     throw .unknownID(k)
                 }
                 report.skipped.append(Skipped(reason: .unknownRemove, id: k, index: nil))
                 continue
             }
             overlay[k] = false
-            removedAt[k] = i
             removes.append(k)
         }
         var adds: [(FeatureKey, GeoFeature)] = []
@@ -294,7 +292,7 @@ public struct FeatureStore {
             let slot = changedHere == nil && !diff.removeAll ? slotOf[u.id] : nil
             guard changedHere ?? (slot != nil) else {
                 if mode == .strict {
-                    if let j = removedAt[u.id] {
+                    if changedHere == false, let j = diff.remove.firstIndex(of: u.id) {
                         throw .conflict(u.id, "update[\(i)] changes the feature that remove[\(j)] of the same diff removes "
                                         + "(a diff removes, then adds, then updates)")
                     }
