@@ -18,12 +18,14 @@ extension PMTiles {
 
     /// Decodes a directory; `base` is its byte offset in the archive, for error messages.
     public static func decodeDirectory(_ bytes: [UInt8], base: Int = 0) throws(Error) -> [Entry] {
+        let entries: [Entry]
         do {
-            return try bytes.withUnsafeBytes { raw throws(PBFError) -> [Entry] in
+            entries = try bytes.withUnsafeBytes { raw throws(PBFError) -> [Entry] in
                 var r = PBFReader(bytes: raw)
                 let n = try r.readVarint()
+                if n == 0 { return [] }
                 // Each entry takes at least four bytes: a count beyond that is a lie.
-                guard n > 0, n <= UInt64(raw.count) else { throw PBFError.truncated(offset: 0) }
+                guard n <= UInt64(raw.count) else { throw PBFError.truncated(offset: 0) }
                 var entries = [Entry](repeating: Entry(tileID: 0, offset: 0, length: 0, runLength: 0), count: Int(n))
                 var id: UInt64 = 0
                 for i in 0..<Int(n) { id = id &+ (try r.readVarint()); entries[i].tileID = id }
@@ -45,5 +47,7 @@ extension PMTiles {
         } catch {
             throw .malformedDirectory("\(error)", offset: base)
         }
+        guard !entries.isEmpty else { throw .malformedDirectory("[PM12] the directory has no entries (it must have at least one)", offset: base) }
+        return entries
     }
 }

@@ -8,6 +8,8 @@ import TileCover
 public enum PMTiles {
     public enum Error: Swift.Error, Equatable, CustomStringConvertible {
         case notPMTiles
+        /// A file of no bytes.
+        case empty
         case unsupportedVersion(UInt8)
         case unsupportedCompression(UInt8)
         case truncated(section: String, offset: UInt64)
@@ -16,8 +18,10 @@ public enum PMTiles {
         public var description: String {
             switch self {
             case .notPMTiles: return "not a PMTiles archive (no PMTiles magic)"
+            case .empty: return "not a PMTiles archive (the file is empty)"
             case .unsupportedVersion(let v): return "PMTiles version \(v) is not supported (only 3)"
             case .unsupportedCompression(let c): return "PMTiles compression \(c) is not supported (none, gzip, brotli and zstd are)"
+            case .truncated("header", let o): return "PMTiles header cut short: \(o) of its 127 bytes (PM1)"
             case .truncated(let s, let o): return "PMTiles \(s) runs past the end of the file (at byte \(o))"
             case .malformedDirectory(let m, let o): return "PMTiles directory at byte \(o): \(m)"
             case .io(let m): return "PMTiles: \(m)"
@@ -70,9 +74,21 @@ public enum PMTiles {
             return b
         }
 
+        /// Reads the 127-byte header (PM1, PM4).
+        ///
+        /// - Throws: `.unsupportedVersion` for another version of the format, the
+        ///   versions 1 and 2 layout (`PM` and a 16-bit version) included;
+        ///   `.truncated(section: "header")` for a PMTiles magic without a whole header;
+        ///   `.notPMTiles` otherwise.
         public init(decoding b: [UInt8]) throws(Error) {
-            guard b.count >= Self.size, Array(b[0..<7]) == Array("PMTiles".utf8) else { throw .notPMTiles }
+            let magic = Array("PMTiles".utf8)
+            if b.count >= 4, b[0] == magic[0], b[1] == magic[1], b[2] == 1 || b[2] == 2, b[3] == 0 {
+                throw .unsupportedVersion(b[2])
+            }
+            guard b.count >= 7, Array(b[0..<7]) == magic else { throw .notPMTiles }
+            guard b.count >= 8 else { throw .truncated(section: "header", offset: UInt64(b.count)) }
             guard b[7] == 3 else { throw .unsupportedVersion(b[7]) }
+            guard b.count >= Self.size else { throw .truncated(section: "header", offset: UInt64(b.count)) }
             func u64(_ at: Int) -> UInt64 { (0..<8).reduce(0) { $0 | UInt64(b[at + $1]) << (8 * UInt64($1)) } }
             func i32(_ at: Int) -> Int32 { Int32(bitPattern: (0..<4).reduce(0) { $0 | UInt32(b[at + $1]) << (8 * UInt32($1)) }) }
             rootOffset = u64(8); rootLength = u64(16); metadataOffset = u64(24); metadataLength = u64(32)

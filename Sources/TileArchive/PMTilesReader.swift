@@ -37,8 +37,10 @@ public final class PMTilesReader {
         fstat(fd, &st)
         fileSize = Int(st.st_size)
         var head = [UInt8](repeating: 0, count: PMTiles.Header.size)
-        guard pread(fd, &head, head.count, 0) == head.count else { close(fd); throw .notPMTiles }
-        do { header = try PMTiles.Header(decoding: head) } catch { close(fd); throw error }
+        let got = pread(fd, &head, head.count, 0)
+        guard got >= 0 else { close(fd); throw .io("cannot read \(path)") }
+        if got == 0 { close(fd); throw .empty }
+        do { header = try PMTiles.Header(decoding: Array(head.prefix(got))) } catch { close(fd); throw error }
         for c in [header.internalCompression, header.tileCompression] where !(0...4).contains(c) {
             close(fd); throw .unsupportedCompression(c)
         }
