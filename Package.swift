@@ -44,7 +44,8 @@ let package = Package(
         .systemLibrary(name: "CZstd", path: "Sources/CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"])]),
         .target(name: "GraticuleSupport"),
         .target(name: "PBF", dependencies: ["CVarintBlock"]),
-        .target(name: "TileArchive", dependencies: ["CSQLite", "CZlib", "CBrotli", "CZstd", "PBF", "TileCover"]),
+        // GeoJSON for its JSON reader: archive metadata is JSON.
+        .target(name: "TileArchive", dependencies: ["CSQLite", "CZlib", "CBrotli", "CZstd", "PBF", "TileCover", "GeoJSON", "GeoModel"]),
         .target(name: "GeoModel"),
         .target(name: "GeoJSON", dependencies: ["GeoModel", "CJSONSkip"], exclude: ["Internals/generate_pow5.py"]),
         // GeoJSON's C kernel: the skipper of valid JSON values (SSE2 string scans on x86-64),
@@ -62,14 +63,14 @@ let package = Package(
         // BenchKit links no allocator: timing runs under the system's, and allocation metrics come
         // from a child process with jemalloc preloaded (AllocationCounter), found at run time.
         .target(name: "BenchKit", dependencies: ["GraticuleSupport"]),
-        .target(name: "Conformance", dependencies: ["PBF", "VectorTile", "GeoJSON", "GeoModel", "TileCover", "GraticuleSupport", "ConformanceData"]),
+        .target(name: "Conformance", dependencies: ["PBF", "VectorTile", "GeoJSON", "GeoModel", "TileCover", "TileArchive", "GraticuleSupport", "ConformanceData"]),
         // The project's own suites and the rule catalogue, as resources: `conform` finds them
         // from any folder, beside any executable that links Conformance.
         .target(
             name: "ConformanceData",
             path: "corpora/conformance",
             sources: ["ConformanceData.swift"],
-            resources: [.copy("rules.tsv"), .copy("pbf-varint"), .copy("geojson-seq"), .copy("tile-math")]
+            resources: [.copy("rules.tsv"), .copy("pbf-varint"), .copy("geojson-seq"), .copy("tile-math"), .copy("pmtiles")]
         ),
         .target(
             name: "CorpusGenerators",
@@ -112,7 +113,7 @@ let package = Package(
         .testTarget(name: "DatasetProfileTests", dependencies: ["DatasetProfile", "TileCover", "GeoModel", "CorpusGenerators", "TileArchive", "GeoJSON", "CSQLite"]),
         .testTarget(name: "BenchKitTests", dependencies: ["BenchKit", "GraticuleSupport", "GraticuleTestSupport"]),
         .testTarget(name: "GraticuleSupportTests", dependencies: ["GraticuleSupport", "GraticuleTestSupport"]),
-        .testTarget(name: "ConformanceTests", dependencies: ["Conformance", "ConformanceData", "GraticuleSupport", "PBF", "VectorTile", "GeoJSON", "GeoModel", "GraticuleTestSupport"]),
+        .testTarget(name: "ConformanceTests", dependencies: ["Conformance", "ConformanceData", "TileArchive", "GraticuleSupport", "PBF", "VectorTile", "GeoJSON", "GeoModel", "GraticuleTestSupport"]),
         .testTarget(name: "CorpusGeneratorsTests", dependencies: ["CorpusGenerators", "PBF", "VectorTile", "GraticuleSupport", "TileArchive",
                                                                 "TileCover", "GraticuleTestSupport"]),
         .testTarget(name: "PackageStructureTests", dependencies: ["GraticuleTestSupport"]),

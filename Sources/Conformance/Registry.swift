@@ -57,6 +57,8 @@ public enum ConformanceRegistry {
               implementations: [("graticule", { SupermercadoSuite.graticule })]),
         Entry(name: "tile-math", folder: .project("tile-math"), make: { TileMathSuite() },
               implementations: [("graticule", { TileMathSuite.graticule })]),
+        Entry(name: "pmtiles", folder: .project("pmtiles"), make: { PMTilesSuite() },
+              implementations: [("graticule", { PMTilesSuite.graticule })]),
     ] }
 
     public static var names: [String] { entries.map(\.name) }

@@ -15,6 +15,31 @@ public enum PMTiles {
         case truncated(section: String, offset: UInt64)
         case malformedDirectory(String, offset: Int)
         case io(String)
+        /// The id of the rule in `../shared/specs/pmtiles.md` the error breaks: a directory
+        /// message's `[PMn]` prefix, else PM13 (the directory encoding).
+        public var rule: String {
+            switch self {
+            case .notPMTiles, .unsupportedVersion: return "PM4"
+            case .empty, .truncated("header", _): return "PM1"
+            case .truncated: return "PM3"
+            case .unsupportedCompression: return "PM8"
+            case .malformedDirectory(let m, _):
+                if m.hasPrefix("[PM"), let end = m.firstIndex(of: "]") { return String(m[m.index(after: m.startIndex)..<end]) }
+                return "PM13"
+            case .io: return "io"
+            }
+        }
+
+        /// The message without its location and without a `[PMn]` prefix.
+        public var reason: String {
+            switch self {
+            case .malformedDirectory(let m, _):
+                if m.hasPrefix("[PM"), let end = m.firstIndex(of: "]") { return String(m[m.index(after: end)...].drop { $0 == " " }) }
+                return m
+            default: return description
+            }
+        }
+
         public var description: String {
             switch self {
             case .notPMTiles: return "not a PMTiles archive (no PMTiles magic)"
@@ -33,7 +58,22 @@ public enum PMTiles {
     public enum Compression: UInt8, Sendable { case unknown = 0, none = 1, gzip = 2, brotli = 3, zstd = 4 }
 
     /// Tile type values of the header (PMTiles v3 §3.1).
-    public enum TileType: UInt8, Sendable { case unknown = 0, mvt = 1, png = 2, jpeg = 3, webp = 4, avif = 5 }
+    public enum TileType: UInt8, Sendable {
+        case unknown = 0, mvt = 1, png = 2, jpeg = 3, webp = 4, avif = 5
+        /// MapLibre Vector Tiles: counted and sized, not decoded.
+        case mlt = 6
+
+        /// The image format of this tile type, nil for vector and unknown types.
+        public var imageFormat: TileContent.Format? {
+            switch self {
+            case .png: return .png
+            case .jpeg: return .jpeg
+            case .webp: return .webp
+            case .avif: return .avif
+            default: return nil
+            }
+        }
+    }
 
     /// A header compression byte by its name (`gzip`), or `unknown (9)` for a value the
     /// specification does not define.
@@ -52,7 +92,12 @@ public enum PMTiles {
         public var leafOffset: UInt64 = 0, leafLength: UInt64 = 0
         public var dataOffset: UInt64 = 0, dataLength: UInt64 = 0
         public var addressedTiles: UInt64 = 0, tileEntries: UInt64 = 0, tileContents: UInt64 = 0
-        public var clustered = false
+        /// Header byte 96 as stored: 0 not clustered, 1 clustered, anything else undefined (PM7).
+        public var clusteredValue: UInt8 = 0
+        public var clustered: Bool {
+            get { clusteredValue == 1 }
+            set { clusteredValue = newValue ? 1 : 0 }
+        }
         public var internalCompression: UInt8 = 1, tileCompression: UInt8 = 1, tileType: UInt8 = 1
         public var minZoom: UInt8 = 0, maxZoom: UInt8 = 0
         public var minLonE7: Int32 = -1_800_000_000, minLatE7: Int32 = -850_511_287
@@ -68,7 +113,7 @@ public enum PMTiles {
             func i32(_ v: Int32) { let u = UInt32(bitPattern: v); for i in 0..<4 { b.append(UInt8(truncatingIfNeeded: u >> (8 * i))) } }
             for v in [rootOffset, rootLength, metadataOffset, metadataLength, leafOffset, leafLength, dataOffset, dataLength,
                       addressedTiles, tileEntries, tileContents] { u64(v) }
-            b += [clustered ? 1 : 0, internalCompression, tileCompression, tileType, minZoom, maxZoom]
+            b += [clusteredValue, internalCompression, tileCompression, tileType, minZoom, maxZoom]
             i32(minLonE7); i32(minLatE7); i32(maxLonE7); i32(maxLatE7)
             b.append(centerZoom); i32(centerLonE7); i32(centerLatE7)
             return b
@@ -94,7 +139,7 @@ public enum PMTiles {
             rootOffset = u64(8); rootLength = u64(16); metadataOffset = u64(24); metadataLength = u64(32)
             leafOffset = u64(40); leafLength = u64(48); dataOffset = u64(56); dataLength = u64(64)
             addressedTiles = u64(72); tileEntries = u64(80); tileContents = u64(88)
-            clustered = b[96] == 1; internalCompression = b[97]; tileCompression = b[98]; tileType = b[99]
+            clusteredValue = b[96]; internalCompression = b[97]; tileCompression = b[98]; tileType = b[99]
             minZoom = b[100]; maxZoom = b[101]
             minLonE7 = i32(102); minLatE7 = i32(106); maxLonE7 = i32(110); maxLatE7 = i32(114)
             centerZoom = b[118]; centerLonE7 = i32(119); centerLatE7 = i32(123)

@@ -29,7 +29,12 @@ public final class PMTilesReader {
     private let fd: Int32
     public let path: String
 
-    public init(path: String) throws(PMTiles.Error) {
+    /// Opens `path` and reads its header.
+    ///
+    /// - Parameter checkingCompressions: refuse a header whose compressions are not
+    ///   defined (`verify` reports them as findings instead).
+    /// - Throws: `PMTiles.Error`: not PMTiles, empty, another version, a header cut short.
+    public init(path: String, checkingCompressions: Bool = true) throws(PMTiles.Error) {
         self.path = path
         fd = open(path, O_RDONLY)
         guard fd >= 0 else { throw .io("cannot open \(path)") }
@@ -41,7 +46,7 @@ public final class PMTilesReader {
         guard got >= 0 else { close(fd); throw .io("cannot read \(path)") }
         if got == 0 { close(fd); throw .empty }
         do { header = try PMTiles.Header(decoding: Array(head.prefix(got))) } catch { close(fd); throw error }
-        for c in [header.internalCompression, header.tileCompression] where !(0...4).contains(c) {
+        for c in [header.internalCompression, header.tileCompression] where checkingCompressions && !(0...4).contains(c) {
             close(fd); throw .unsupportedCompression(c)
         }
     }
@@ -127,47 +132,49 @@ public final class PMTilesReader {
 
     private func walk(_ entries: [PMTiles.Entry], depth: Int, _ state: inout WalkState,
                       _ body: (TileID, PMTiles.Entry) throws -> Bool) throws -> Bool {
-        guard depth < 8 else { throw PMTiles.Error.malformedDirectory("leaf directories nest deeper than 8", offset: 0) }
+        guard depth < 8 else { throw PMTiles.Error.malformedDirectory("[PM17] leaf directories nest deeper than 8", offset: 0) }
         for e in entries {
             let (entryOffset, over) = (e.runLength == 0 ? header.leafOffset : header.dataOffset).addingReportingOverflow(e.offset)
             guard !over else {
-                throw PMTiles.Error.malformedDirectory("entry for tile id \(e.tileID): offset \(e.offset) overflows", offset: 0)
+                throw PMTiles.Error.malformedDirectory("[PM15] entry for tile id \(e.tileID): offset \(e.offset) overflows", offset: 0)
             }
             if e.runLength == 0 {
                 guard state.leaves.insert(entryOffset).inserted else {
-                    throw PMTiles.Error.malformedDirectory("the leaf directory at byte \(entryOffset) is referenced twice", offset: Int(clamping: entryOffset))
+                    throw PMTiles.Error.malformedDirectory("[PM15] the leaf directory at byte \(entryOffset) is referenced twice", offset: Int(clamping: entryOffset))
                 }
                 guard e.tileID >= state.nextID else {
-                    throw PMTiles.Error.malformedDirectory("tile id \(e.tileID) comes after \(state.nextID) (entries must be in tile id order)", offset: 0)
+                    throw PMTiles.Error.malformedDirectory("[PM17] the leaf directory of tile id \(e.tileID) comes after tile id \(state.nextID) (leaf directories must be in tile id order)", offset: 0)
                 }
+                // A leaf's entries start at the tile id its entry gives (PM15, PM16).
+                state.nextID = e.tileID
                 let leaf = try internalBytes(offset: entryOffset, length: e.length, section: "leaf directory")
                 if try !walk(PMTiles.decodeDirectory(leaf, base: Int(clamping: entryOffset)), depth: depth + 1, &state, body) { return false }
                 continue
             }
             guard e.tileID >= state.nextID else {
-                throw PMTiles.Error.malformedDirectory("tile id \(e.tileID) comes before \(state.nextID) (entries must be in tile id order, runs must not overlap)", offset: 0)
+                throw PMTiles.Error.malformedDirectory("[PM16] tile id \(e.tileID) comes before \(state.nextID) (entries must be in tile id order, runs must not overlap)", offset: 0)
             }
             let (end, endOver) = e.tileID.addingReportingOverflow(e.runLength)
             guard !endOver, end - 1 <= PMTiles.maxTileID else {
-                throw PMTiles.Error.malformedDirectory("tile ids \(e.tileID)+\(e.runLength) go beyond z30", offset: 0)
+                throw PMTiles.Error.malformedDirectory("[PM10] tile ids \(e.tileID)+\(e.runLength) go beyond z30", offset: 0)
             }
             let (addressed, countOver) = state.addressed.addingReportingOverflow(e.runLength)
             state.addressed = addressed
             guard !countOver, addressed <= state.budget else {
-                throw PMTiles.Error.malformedDirectory("the directories address more than \(state.budget) tiles (the header's addressed_tiles, "
+                throw PMTiles.Error.malformedDirectory("[PM6] the directories address more than \(state.budget) tiles (the header's addressed_tiles, "
                     + "or \(Self.maxTilesPerByte) per byte of a \(fileSize)-byte file)", offset: 0)
             }
             state.nextID = end
             if !state.expandRuns {
                 guard let first = PMTiles.tile(id: e.tileID) else {
-                    throw PMTiles.Error.malformedDirectory("tile id \(e.tileID) is beyond z30", offset: 0)
+                    throw PMTiles.Error.malformedDirectory("[PM10] tile id \(e.tileID) is beyond z30", offset: 0)
                 }
                 if try !body(first, e) { return false }
                 continue
             }
             for k in 0..<e.runLength {
                 guard let t = PMTiles.tile(id: e.tileID + k) else {
-                    throw PMTiles.Error.malformedDirectory("tile id \(e.tileID + k) is beyond z30", offset: 0)
+                    throw PMTiles.Error.malformedDirectory("[PM10] tile id \(e.tileID + k) is beyond z30", offset: 0)
                 }
                 if try !body(t, e) { return false }
             }
@@ -203,7 +210,7 @@ public final class PMTilesReader {
             entries = try PMTiles.decodeDirectory(try internalBytes(offset: offset, length: e.length, section: "leaf directory"),
                                                   base: Int(clamping: offset))
         }
-        throw .malformedDirectory("leaf directories nest deeper than 8", offset: 0)
+        throw .malformedDirectory("[PM17] leaf directories nest deeper than 8", offset: 0)
     }
 
     /// A tile's bytes decompressed as the header's tile compression says (gzip, brotli or

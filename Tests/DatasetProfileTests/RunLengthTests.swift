@@ -15,7 +15,10 @@ final class RunLengthTests: XCTestCase {
         var h = PMTiles.Header()
         h.rootOffset = UInt64(PMTiles.Header.size)
         h.rootLength = UInt64(root.count)
-        h.leafOffset = h.rootOffset + h.rootLength
+        let meta = Array(#"{"vector_layers":[{"id":"layer","fields":{}}]}"#.utf8)
+        h.metadataOffset = h.rootOffset + h.rootLength
+        h.metadataLength = UInt64(meta.count)
+        h.leafOffset = h.metadataOffset + h.metadataLength
         h.dataOffset = h.leafOffset
         h.dataLength = UInt64(blobs.count)
         h.addressedTiles = entries.reduce(0) { $0 + $1.runLength }
@@ -25,7 +28,7 @@ final class RunLengthTests: XCTestCase {
         h.minZoom = 0
         h.maxZoom = 30
         let path = temporaryPath("run-\(entries.count).pmtiles")
-        try Data(h.encoded() + root + blobs).write(to: URL(fileURLWithPath: path))
+        try Data(h.encoded() + root + meta + blobs).write(to: URL(fileURLWithPath: path))
         return path
     }
 

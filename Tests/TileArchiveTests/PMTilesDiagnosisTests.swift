@@ -8,7 +8,7 @@ import XCTest
 final class PMTilesDiagnosisTests: XCTestCase {
     func error(_ bytes: [UInt8]) -> PMTiles.Error? {
         let path = NSTemporaryDirectory() + "graticule-diagnosis-\(getpid())-\(UInt32.random(in: 0 ... .max)).pmtiles"
-        FileManager.default.createFile(atPath: path, contents: Data(bytes))
+        XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data(bytes)))
         defer { try? FileManager.default.removeItem(atPath: path) }
         do { _ = try PMTilesReader(path: path); return nil } catch { return error }
     }
