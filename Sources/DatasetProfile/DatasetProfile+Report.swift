@@ -20,7 +20,8 @@ extension DatasetProfile {
             r += [[name, "total", "\(h.total)"], [name, "mean", String(format: "%.2f", h.mean)], [name, "max", "\(h.max)"],
                   [name, "p50_at_most", "\(h.quantileUpperBound(0.5))"], [name, "p99_at_most", "\(h.quantileUpperBound(0.99))"]]
         }
-        for (k, v) in keyCounts.sorted(by: { ($0.value, $1.key) > ($1.value, $0.key) }).prefix(25) { r.append(["property_key", k, "\(v)"]) }
+        for (k, v) in keyCounts.sorted(by: { ($0.value, $1.key) > ($1.value, $0.key) }).prefix(25) { r.append([keySection, k, "\(v)"]) }
+        for (k, v) in tileContents.sorted(by: { $0.key < $1.key }) { r.append(["tile_content_tiles", k, "\(v)"]) }
         for z in tileSizes.keys.sorted() {
             let q = tileSizes[z]!.quantiles()
             r += [["zoom_\(z)", "tiles", "\(tileSizes[z]!.count)"], ["zoom_\(z)", "stored_bytes", "\(tileSizes[z]!.total)"],
@@ -30,11 +31,14 @@ extension DatasetProfile {
         }
         for (k, v) in layers.sorted(by: { $0.key < $1.key }) { r += [["layer", k + ".features", "\(v.features)"], ["layer", k + ".tiles", "\(v.tiles)"]] }
         r += [["coverage", "zoom", "\(zoom)"], ["coverage", "tiles", "\(coverage.count)"],
-              ["coverage", "max_per_tile", "\(coverage.values.max() ?? 0)"]]
+              ["coverage", "max_features_per_tile", "\(coverage.values.max() ?? 0)"]]
         r += [["findings", "errors", "\(errors)"], ["findings", "warnings", "\(warnings)"]]
         for (i, f) in shown.enumerated() { r.append(["finding", "\(i + 1)", f]) }
         return r
     }
+
+    /// The CSV section of the property keys, saying what a key's count counts.
+    var keySection: String { tiles > 0 ? "property_key_layers" : "property_key_features" }
 
     /// The rows as RFC 4180 CSV with the header `section,key,value`.
     public func csv() -> String {
@@ -51,7 +55,12 @@ extension DatasetProfile {
         out += "by type: " + byType.sorted(by: { $0.key < $1.key }).map { "\($0.key) \($0.value)" }.joined(separator: ", ") + "\n"
         out += String(format: "vertices per feature: mean %.1f, p50 ≤ %d, p99 ≤ %d, max %d (total %d)\n", vertices.mean,
                       vertices.quantileUpperBound(0.5), vertices.quantileUpperBound(0.99), vertices.max, vertices.total)
-        out += String(format: "properties per feature: mean %.1f, max %d; %d distinct keys\n", properties.mean, properties.max, keyCounts.count)
+        out += String(format: "properties per feature: mean %.1f, max %d; %d distinct keys", properties.mean, properties.max, keyCounts.count)
+            + (tiles > 0 ? " (a key is counted once per tile layer that has it)\n" : " (a key is counted once per feature that has it)\n")
+        if !tileContents.isEmpty {
+            out += "tiles not decoded as vector tiles: " + tileContents.sorted(by: { $0.key < $1.key }).map { "\($0.key): \($0.value) tiles" }
+                .joined(separator: ", ") + "\n"
+        }
         if !tileSizes.isEmpty {
             var t: [[String]] = []
             for z in tileSizes.keys.sorted() {
@@ -61,7 +70,7 @@ extension DatasetProfile {
             out += TextTable.render(header: ["zoom", "tiles", "min B", "p50 B", "p90 B", "p99 B", "max B", "raw bytes"], rows: t) + "\n"
             out += "layers: " + layers.sorted(by: { $0.key < $1.key }).map { "\($0.key) (\($0.value.features) features in \($0.value.tiles) tiles)" }.joined(separator: ", ") + "\n"
         }
-        out += "coverage at z\(zoom): \(coverage.count) tiles, up to \(coverage.values.max() ?? 0) features per tile"
+        out += "coverage at z\(zoom): \(coverage.count) tiles with features, up to \(coverage.values.max() ?? 0) features per tile"
             + (coverageSkipped > 0 ? " (\(coverageSkipped) tiles below z\(zoom) not counted)" : "") + "\n"
         out += "findings: \(errors) errors, \(warnings) warnings\n"
         for f in shown { out += "  " + f + "\n" }
@@ -105,7 +114,8 @@ extension DatasetProfile {
 
 extension DatasetProfile {
     /// The figures as one JSON object (schema `Benchmarks/Schemas/profile.schema.json`,
-    /// `"schema": "graticule-profile/1"`): the same figures as `rows()`, typed and nested,
+    /// `"schema": "graticule-profile/2"`): the same figures as `rows()`, typed and nested,
+    /// with `units` saying what each count counts (features, tiles, tile layers),
     /// with the two histograms' log2 buckets (bucket k counts values in [2^(k−1), 2^k), 0
     /// counts zeros).
     public func json(path: String) -> String {
@@ -126,8 +136,19 @@ extension DatasetProfile {
                                           ("size", object([("min", int(Int(q.min))), ("p50", int(Int(q.p50))), ("p90", int(Int(q.p90))),
                                                            ("p99", int(Int(q.p99))), ("max", int(Int(q.max)))]))])))
         }
+        let units = object([
+            ("counts.features", .string("features")), ("counts.tiles", .string("tiles")),
+            ("geometry_types", .string("features")), ("vertices", .string("features, by vertices per feature")),
+            ("properties", .string("features, by properties per feature")),
+            ("property_keys", .string(tiles > 0 ? "tile layers that have the key" : "features that have the key")),
+            ("tile_contents", .string("tiles")), ("zooms.tiles", .string("tiles")), ("zooms.stored_bytes", .string("bytes")),
+            ("layers.features", .string("features")), ("layers.tiles", .string("tiles")),
+            ("coverage.tiles", .string("tiles at the coverage zoom with features")),
+            ("coverage.max_features_per_tile", .string("features")), ("findings", .string("findings")),
+        ])
         let doc = object([
-            ("schema", .string("graticule-profile/1")),
+            ("schema", .string("graticule-profile/2")),
+            ("units", units),
             ("source", object([("path", .string(path)), ("format", .string(format)), ("bytes", int(sourceBytes))])),
             ("run", object([("seconds", .double(seconds)), ("mb_per_s", .double(Double(sourceBytes) / 1e6 / max(seconds, 1e-9))),
                             ("peak_resident_bytes", int(peakResident))])),
@@ -137,9 +158,10 @@ extension DatasetProfile {
             ("vertices", histogram(vertices)),
             ("properties", histogram(properties)),
             ("property_keys", object(keyCounts.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.prefix(25).map { ($0.key, int($0.value)) })),
+            ("tile_contents", object(tileContents.sorted { $0.key < $1.key }.map { ($0.key, int($0.value)) })),
             ("zooms", object(zooms)),
             ("layers", object(layers.sorted { $0.key < $1.key }.map { ($0.key, object([("features", int($0.value.features)), ("tiles", int($0.value.tiles))])) })),
-            ("coverage", object([("zoom", int(zoom)), ("tiles", int(coverage.count)), ("max_per_tile", int(coverage.values.max() ?? 0))])),
+            ("coverage", object([("zoom", int(zoom)), ("tiles", int(coverage.count)), ("max_features_per_tile", int(coverage.values.max() ?? 0))])),
             ("findings", object([("errors", int(errors)), ("warnings", int(warnings)), ("shown", .array(shown.map { .string($0) }))])),
         ])
         return GeoJSONWriter.value(doc) + "\n"

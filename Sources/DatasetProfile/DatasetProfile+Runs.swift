@@ -29,6 +29,7 @@ extension DatasetProfile {
         for name in one.layerOrder {
             if let e = one.layers[name] { addLayer(name, features: times(e.features), tiles: times(e.tiles)) }
         }
+        for (c, n) in one.tileContents { tileContents[c, default: 0] = tileContents[c, default: 0].saturatingAdd(times(n)) }
         errors = errors.saturatingAdd(times(one.errors))
         warnings = warnings.saturatingAdd(times(one.warnings))
         for text in one.shown.prefix(max(0, keep - shown.count)) {

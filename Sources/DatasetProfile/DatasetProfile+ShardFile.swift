@@ -9,7 +9,7 @@ extension DatasetProfile.Shard {
     static let members: [String: Set<String>] = [
         "": ["schema", "dataset", "index", "count", "zoom", "keep", "format", "metadata", "seconds", "peakResident",
              "features", "byType", "vertices", "properties", "keyNames", "keyTotals", "otherKeys", "coverage",
-             "coverageSkipped", "tiles", "tileSizes", "rawBytes", "layers", "errors", "warnings", "shown", "sequence"],
+             "coverageSkipped", "tiles", "tileSizes", "rawBytes", "layers", "tileContents", "errors", "warnings", "shown", "sequence"],
         "dataset": ["name", "bytes", "fingerprint"],
         "layers[]": ["name", "features", "tiles"],
         "sequence": ["firstStart", "stoppedAt", "elements", "problemCount", "problems"],
@@ -25,7 +25,7 @@ extension DatasetProfile.Shard {
         for name in ["index", "count", "zoom", "keep", "peakResident", "features", "otherKeys", "coverageSkipped", "tiles",
                      "errors", "warnings", "dataset.bytes", "layers[].features", "layers[].tiles", "sequence.firstStart",
                      "sequence.stoppedAt", "sequence.elements", "sequence.problemCount", "sequence.problems[].index",
-                     "vertices[]", "properties[]", "keyTotals[]", "byType.*", "rawBytes.*"] { k[name] = .int }
+                     "vertices[]", "properties[]", "keyTotals[]", "byType.*", "rawBytes.*", "tileContents.*"] { k[name] = .int }
         for name in ["coverage[][]", "tileSizes.*[][]"] { k[name] = .uint }
         k["seconds"] = .number
         for name in ["schema", "format", "dataset.name", "dataset.fingerprint", "layers[].name", "sequence.problems[].error",
@@ -94,7 +94,7 @@ extension DatasetProfile.Shard {
                 let name = path.isEmpty ? k : path + "." + k
                 guard seen.insert(k).inserted else { throw fail("field '\(name)' is given twice") }
                 // Objects named in `members` have a fixed set of members; the others
-                // (byType, tileSizes, rawBytes) are maps from data keys.
+                // (byType, tileSizes, rawBytes, tileContents) are maps from data keys.
                 if let allowed, !allowed.contains(k) { throw fail("unknown field '\(name)'") }
                 let childSchema = allowed == nil ? schemaPath + ".*" : (schemaPath.isEmpty ? k : schemaPath + "." + k)
                 try checkMembers(child, at: name, schemaPath: childSchema, fail)
@@ -198,6 +198,12 @@ extension DatasetProfile.Shard {
             try Self.checkZoom(z, "rawBytes")
             try nonNegative(n, "rawBytes.\(z)")
         }
+        var contents = 0
+        for (k, n) in (tileContents ?? [:]).sorted(by: { $0.key < $1.key }) {
+            try nonNegative(n, "tileContents.\(k)")
+            contents = contents.saturatingAdd(n)
+        }
+        guard contents <= tiles else { throw fail("tileContents", "counts \(contents) tiles, but tiles is \(tiles)") }
         guard layers.count <= DatasetProfile.maxLayers else { throw fail("layers", "holds more than \(DatasetProfile.maxLayers) layers") }
         var layerNames = Set<String>()
         for (i, l) in layers.enumerated() {

@@ -36,6 +36,8 @@ extension DatasetProfile {
         public var tileSizes: [String: [[UInt64]]]
         public var rawBytes: [String: Int]
         public var layers: [ShardLayer]
+        /// Tiles not decoded as vector tiles, by content (`png 256×256`); absent when none.
+        public var tileContents: [String: Int]?
         public var errors: Int
         public var warnings: Int
         public var shown: [String]
@@ -139,7 +141,7 @@ extension DatasetProfile {
                      tileSizes: Dictionary(uniqueKeysWithValues: tileSizes.map { ("\($0.key)", $0.value.pairs) }),
                      rawBytes: Dictionary(uniqueKeysWithValues: rawBytes.map { ("\($0.key)", $0.value) }),
                      layers: layerOrder.compactMap { n in layers[n].map { ShardLayer(name: n, features: $0.features, tiles: $0.tiles) } },
-                     errors: errors, warnings: warnings, shown: shown, sequence: sequenceShard)
+                     tileContents: tileContents.isEmpty ? nil : tileContents, errors: errors, warnings: warnings, shown: shown, sequence: sequenceShard)
     }
 
     /// The profile one shard holds, checked for consistency.
@@ -184,6 +186,10 @@ extension DatasetProfile {
             guard layers[l.name] == nil else { throw Failure(description: "shard \(s.index): layer \(l.name) twice") }
             layers[l.name] = (l.features, l.tiles)
             layerOrder.append(l.name)
+        }
+        for (k, n) in s.tileContents ?? [:] {
+            guard n >= 0 else { throw Failure(description: "shard \(s.index): tile contents \(k) counts \(n)") }
+            tileContents[k] = n
         }
         errors = s.errors
         warnings = s.warnings

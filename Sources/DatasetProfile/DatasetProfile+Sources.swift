@@ -237,10 +237,18 @@ extension DatasetProfile {
         let r = try MBTilesReader(path: path)
         let total = try r.count()
         sourceBytes = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
-        for (k, v) in try r.metadata() where ["name", "format", "minzoom", "maxzoom", "bounds"].contains(k) { metadata.append((k, v)) }
+        let rows = try r.metadata()
+        for (k, v) in rows where ["name", "format", "minzoom", "maxzoom", "bounds", "center", "attribution"].contains(k) {
+            metadata.append((k, v))
+        }
+        let table = MBTilesMetadata(rows)
+        if let json = table.json, let layers = json.vectorLayers {
+            metadata.append(("vector layers", layers.map { "\($0.id) (fields: \($0.fields.joined(separator: ", ")))" }.joined(separator: "; ")))
+        }
         // Tiles stored twice are findings, reported once (by the first shard), before the
-        // tiles' own: every row is still counted.
+        // tiles' own: every row is still counted. So are the metadata table's.
         if shard == nil || shard?.index == 0 {
+            for p in table.problems { finding(error: p.error, "\(p)") }
             let repeated = try r.repeatedTiles(limit: keep)
             for t in repeated.listed {
                 finding(error: true, "tiles rows with zoom_level \(t.z), tile_column \(t.x), tile_row \(t.row): \(t.rows) rows store one tile (each is counted)")
@@ -264,6 +272,7 @@ extension DatasetProfile {
             try profileMBTilesInParallel(path, reader: r, validate: validate, jobs: jobs) {
                 progress(Progress(done: $0, total: total, count: $0, unit: "tiles"))
             }
+            for p in table.check(tileZooms: Array(tileSizes.keys)) { finding(error: p.error, "\(p)") }
             return
         }
         var n = 0
@@ -271,13 +280,15 @@ extension DatasetProfile {
             n += 1
             if n & 1023 == 0 { progress(Progress(done: n, total: total, count: n, unit: "tiles")) }
         }
+        for p in table.check(tileZooms: Array(tileSizes.keys)) { finding(error: p.error, "\(p)") }
     }
 
     /// Adds the tiles of `r` in `range` (nil: all), in the archive's row order; `tileDone`
     /// is called after each tile.
     mutating func addMBTilesTiles(_ r: MBTilesReader, range: MBTilesReader.RowRange?, validate: Bool, tileDone: () -> Void) throws {
+        let declared = DeclaredContent(mbtilesFormat: try r.metadata().first { $0.0 == "format" }?.1)
         try r.forEachTile(in: range, invalid: { finding(error: true, "tiles row \($0): not a tile") }) { t, bytes in
-            addTile(t, stored: bytes, validate: validate)
+            addTile(t, stored: bytes, validate: validate, declared: declared)
             tileDone()
             return true
         }
@@ -285,7 +296,7 @@ extension DatasetProfile {
 
     mutating func profilePMTilesShard(_ path: String, validate: Bool, shard: (index: Int, count: Int),
                                       progress: (Progress) -> Void) throws {
-        let r = try openPMTiles(path)
+        let r = try openPMTiles(path, findings: shard.index == 0)
         let range = try Self.pmtilesRanges(r, parts: shard.count)[shard.index]
         var n = 0
         try addPMTilesTiles(r, ids: range, validate: validate) { _ in
@@ -294,17 +305,44 @@ extension DatasetProfile {
         }
     }
 
-    /// Opens a PMTiles archive for profiling and records its format and header figures.
-    mutating func openPMTiles(_ path: String) throws -> PMTilesReader {
+    /// Opens a PMTiles archive for profiling and records its format, header figures (codes
+    /// by name, bounds and centre) and metadata (name, attribution, vector layers); with
+    /// `findings`, the header's bounds (PM11) and the metadata's rules (PM18–PM20) are
+    /// findings.
+    mutating func openPMTiles(_ path: String, findings: Bool = true) throws -> PMTilesReader {
         format = "PMTiles v3"
         let r = try PMTilesReader(path: path)
         sourceBytes = r.fileSize
         let h = r.header
-        metadata += [("addressed tiles", "\(h.addressedTiles)"), ("tile entries", "\(h.tileEntries)"),
-                     ("tile contents", "\(h.tileContents)"), ("clustered", "\(h.clustered)"),
+        func pos(_ lon: Int32, _ lat: Int32) -> String { "\(PMTiles.degrees(lon)), \(PMTiles.degrees(lat))" }
+        metadata += [("addressed tiles (header)", "\(h.addressedTiles)"), ("tile entries (header)", "\(h.tileEntries)"),
+                     ("distinct tile contents (header)", "\(h.tileContents)"), ("clustered", "\(h.clustered)"),
                      ("zooms", "\(h.minZoom)–\(h.maxZoom)"), ("tile compression", PMTiles.compressionName(h.tileCompression)),
-                     ("tile type", PMTiles.tileTypeName(h.tileType))]
+                     ("internal compression", PMTiles.compressionName(h.internalCompression)),
+                     ("tile type", PMTiles.tileTypeName(h.tileType)),
+                     ("bounds", pos(h.minLonE7, h.minLatE7) + " to " + pos(h.maxLonE7, h.maxLatE7)),
+                     ("centre", pos(h.centerLonE7, h.centerLatE7) + " at zoom \(h.centerZoom)")]
+        var problems = r.positionProblems().map { ($0.rule, $0.message) }
+        do {
+            let m = ArchiveMetadata(text: try r.metadata(), vector: h.tileType == PMTiles.TileType.mvt.rawValue)
+            addArchiveMetadata(m)
+            problems += m.problems.map { ($0.rule, $0.message) }
+        } catch {
+            problems.append(("PM8", "the metadata cannot be read: \(error.reason)"))
+        }
+        if findings {
+            for (rule, message) in problems { finding(error: !PMTiles.noteRules.contains(rule), "[\(rule)] " + message) }
+        }
         return r
+    }
+
+    /// The metadata's name, attribution and vector layers, as `metadata` rows.
+    mutating func addArchiveMetadata(_ m: ArchiveMetadata) {
+        if let n = m.name { metadata.append(("name", n)) }
+        if let a = m.attribution { metadata.append(("attribution", a)) }
+        if let layers = m.vectorLayers {
+            metadata.append(("vector layers", layers.map { "\($0.id) (fields: \($0.fields.joined(separator: ", ")))" }.joined(separator: "; ")))
+        }
     }
 
     mutating func profilePMTiles(_ path: String, validate: Bool, jobs: Int, progress: (Progress) -> Void) throws {
@@ -366,16 +404,23 @@ extension DatasetProfile {
     /// its magic).
     mutating func addPMTilesTile(_ r: PMTilesReader, _ t: TileID, _ data: [UInt8], validate: Bool) {
         let compression = r.header.tileCompression
+        let declared = DeclaredContent(pmtilesTileType: r.header.tileType)
         if compression == 3 || compression == 4 {
             do {
                 let raw = try r.decodedTile(data)
-                data.withUnsafeBytes { s in raw.withUnsafeBytes { addTile(t, stored: s, decoded: $0, validate: validate) } }
+                data.withUnsafeBytes { s in raw.withUnsafeBytes { addTile(t, stored: s, decoded: $0, validate: validate, declared: declared) } }
             } catch {
                 tiles += 1
                 finding(error: true, "tile \(t): \(error)")
             }
         } else {
-            data.withUnsafeBytes { addTile(t, stored: $0, validate: validate) }
+            // PM21: gzip bytes under a header that says none are read, and said.
+            if compression == 1, TileContent.format(of: data) == .gzip {
+                finding(error: true, "[PM21] tile \(t): gzip bytes, but the header says tile compression none")
+            } else if compression == 2, TileContent.format(of: data) != .gzip {
+                finding(error: true, "[PM21] tile \(t): not gzip bytes, but the header says tile compression gzip")
+            }
+            data.withUnsafeBytes { addTile(t, stored: $0, validate: validate, declared: declared) }
         }
     }
 }

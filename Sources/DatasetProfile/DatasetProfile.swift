@@ -55,6 +55,9 @@ public struct DatasetProfile {
     public internal(set) var tileSizes: [Int: SizeCounts] = [:]
     public internal(set) var rawBytes: [Int: Int] = [:]
     public internal(set) var layers: [String: (features: Int, tiles: Int)] = [:]
+    /// Tiles that are not decoded as vector tiles, by what they are: `png 256×256`,
+    /// `jpeg 512×512`, `mlt (not decoded)`.
+    public internal(set) var tileContents: [String: Int] = [:]
     /// The names of `layers` in the order they were first seen.
     var layerOrder: [String] = []
 
@@ -101,6 +104,7 @@ public struct DatasetProfile {
         for name in later.layerOrder {
             if let e = later.layers[name] { addLayer(name, features: e.features, tiles: e.tiles) }
         }
+        for (k, n) in later.tileContents { tileContents[k, default: 0] += n }
         errors += later.errors
         warnings += later.warnings
         shown += later.shown.prefix(max(0, keep - shown.count))
@@ -176,9 +180,55 @@ public struct DatasetProfile {
         mutating func ringPoint(x: Int64, y: Int64) { n += 1 }
     }
 
-    /// Adds one vector tile as stored (gzip-compressed or not), validating it (MVT 2.1)
-    /// when `validate` is set.
-    public mutating func addTile(_ t: TileID, stored: UnsafeRawBufferPointer, validate: Bool) {
+    /// What an archive says its tiles are (PMTiles header tile type, MBTiles `format`).
+    public enum DeclaredContent: Equatable, Sendable {
+        /// Mapbox Vector Tiles: decoded and counted by layer and feature.
+        case vector
+        /// Images of one format: counted by format and dimensions.
+        case image(TileContent.Format)
+        /// MapLibre Vector Tiles: counted and sized, not decoded.
+        case mlt
+        /// Nothing declared: images are told from their bytes, anything else is read as MVT.
+        case unknown
+
+        /// The content a PMTiles header's tile type declares.
+        public init(pmtilesTileType v: UInt8) {
+            switch PMTiles.TileType(rawValue: v) {
+            case .mvt?: self = .vector
+            case .mlt?: self = .mlt
+            case let t?: self = t.imageFormat.map { .image($0) } ?? .unknown
+            case nil: self = .unknown
+            }
+        }
+
+        /// The content an MBTiles `format` value declares (`pbf`, `png`, `jpg`, `webp`…).
+        public init(mbtilesFormat f: String?) {
+            switch f?.lowercased() {
+            case "pbf"?, "mvt"?: self = .vector
+            case "png"?: self = .image(.png)
+            case "jpg"?, "jpeg"?: self = .image(.jpeg)
+            case "webp"?: self = .image(.webp)
+            case "avif"?: self = .image(.avif)
+            case "mlt"?: self = .mlt
+            default: self = .unknown
+            }
+        }
+
+        var name: String {
+            switch self {
+            case .vector: return "mvt"
+            case .image(let f): return f.rawValue
+            case .mlt: return "mlt"
+            case .unknown: return "unknown"
+            }
+        }
+    }
+
+    /// Adds one tile as stored (gzip-compressed or not, told by its magic), of the content
+    /// `declared`: a vector tile is decoded and validated (MVT 2.1) when `validate` is set,
+    /// an image counted by format and size, a tile whose bytes contradict `declared` is a
+    /// finding (PM21) and counted as what its bytes are.
+    public mutating func addTile(_ t: TileID, stored: UnsafeRawBufferPointer, validate: Bool, declared: DeclaredContent = .unknown) {
         tiles += 1
         tileSizes[Int(t.z), default: SizeCounts()].add(UInt32(clamping: stored.count))
         var inflated: [UInt8]?
@@ -188,19 +238,46 @@ public struct DatasetProfile {
                 return
             }
         }
-        if let inflated { inflated.withUnsafeBytes { addDecodedTile(t, $0, validate: validate) } }
-        else { addDecodedTile(t, stored, validate: validate) }
+        if let inflated { inflated.withUnsafeBytes { addDecodedTile(t, $0, validate: validate, declared: declared) } }
+        else { addDecodedTile(t, stored, validate: validate, declared: declared) }
     }
 
     /// A tile whose stored bytes were decoded by the caller (brotli or zstd archives).
-    public mutating func addTile(_ t: TileID, stored: UnsafeRawBufferPointer, decoded: UnsafeRawBufferPointer, validate: Bool) {
+    public mutating func addTile(_ t: TileID, stored: UnsafeRawBufferPointer, decoded: UnsafeRawBufferPointer, validate: Bool,
+                                 declared: DeclaredContent = .unknown) {
         tiles += 1
         tileSizes[Int(t.z), default: SizeCounts()].add(UInt32(clamping: stored.count))
-        addDecodedTile(t, decoded, validate: validate)
+        addDecodedTile(t, decoded, validate: validate, declared: declared)
     }
 
-    mutating func addDecodedTile(_ t: TileID, _ raw: UnsafeRawBufferPointer, validate: Bool) {
+    mutating func addDecodedTile(_ t: TileID, _ raw: UnsafeRawBufferPointer, validate: Bool, declared: DeclaredContent) {
         rawBytes[Int(t.z), default: 0] += raw.count
+        if declared == .mlt {
+            tileContents["mlt (not decoded)", default: 0] += 1
+            return
+        }
+        let found = TileContent.format(of: raw)
+        switch (declared, found) {
+        case (.image(let want), _) where found != want:
+            finding(error: true, "[PM21] tile \(t): declared \(want), but its bytes are " + (found == .other ? "not an image" : "\(found)"))
+            if found == .other { tileContents["\(want) (unreadable)", default: 0] += 1; return }
+        case (.vector, .png), (.vector, .jpeg), (.vector, .webp), (.vector, .avif), (.vector, .zstd), (.vector, .gzip):
+            finding(error: true, "[PM21] tile \(t): declared mvt, but its bytes are \(found)")
+        default:
+            break
+        }
+        switch found {
+        case .png, .jpeg, .webp, .avif:
+            let size = TileContent.imageSize(raw)
+            if size == nil { finding(error: true, "tile \(t): the \(found) header is cut short or gives no dimensions") }
+            tileContents["\(found) " + (size.map { "\($0)" } ?? "(no dimensions)"), default: 0] += 1
+            return
+        case .gzip, .zstd:
+            tileContents["\(found) (compressed twice)", default: 0] += 1
+            return
+        case .other:
+            break
+        }
         let tile = VectorTile(bytes: raw)
         if validate {
             for f in MVTValidator.validate(tile) {

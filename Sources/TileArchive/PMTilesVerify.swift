@@ -138,16 +138,28 @@ extension PMTilesReader {
 
     /// PM11: bounds a box within the world, the centre a position.
     func checkPositions(_ out: inout FindingList) {
+        for f in positionProblems() { out.add(f.rule, f.offset, f.message) }
+    }
+
+    /// What is wrong with the header's bounds and centre (PM11): a coordinate beyond ±180°
+    /// or ±90°, a minimum above its maximum.
+    public func positionProblems() -> [PMTiles.Finding] {
         let h = header
+        var out: [PMTiles.Finding] = []
         func deg(_ v: Int32) -> String { PMTiles.degrees(v) }
         for (what, v, at, lim) in [("min longitude", h.minLonE7, UInt64(102), 180), ("min latitude", h.minLatE7, 106, 90),
                                    ("max longitude", h.maxLonE7, 110, 180), ("max latitude", h.maxLatE7, 114, 90),
                                    ("centre longitude", h.centerLonE7, 119, 180), ("centre latitude", h.centerLatE7, 123, 90)]
         where abs(Int64(v)) > Int64(lim) * 10_000_000 {
-            out.add("PM11", at, "\(what) \(deg(v))° is beyond ±\(lim)°")
+            out.append(.init(rule: "PM11", offset: at, message: "\(what) \(deg(v))° is beyond ±\(lim)°"))
         }
-        if h.minLonE7 > h.maxLonE7 { out.add("PM11", 102, "min longitude \(deg(h.minLonE7))° is east of max longitude \(deg(h.maxLonE7))°") }
-        if h.minLatE7 > h.maxLatE7 { out.add("PM11", 106, "min latitude \(deg(h.minLatE7))° is north of max latitude \(deg(h.maxLatE7))°") }
+        if h.minLonE7 > h.maxLonE7 {
+            out.append(.init(rule: "PM11", offset: 102, message: "min longitude \(deg(h.minLonE7))° is east of max longitude \(deg(h.maxLonE7))°"))
+        }
+        if h.minLatE7 > h.maxLatE7 {
+            out.append(.init(rule: "PM11", offset: 106, message: "min latitude \(deg(h.minLatE7))° is north of max latitude \(deg(h.maxLatE7))°"))
+        }
+        return out
     }
 
     /// PM18–PM20 (and PM8 for metadata that does not decompress).

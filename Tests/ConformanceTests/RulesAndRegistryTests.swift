@@ -169,7 +169,7 @@ final class ConformanceDataTests: XCTestCase {
         let folder = try XCTUnwrap(ConformanceData.folder, ConformanceData.missingFolder)
         XCTAssertTrue(folder.hasPrefix("/"), folder)
         let source = TestPaths.repositoryRoot + "/corpora/conformance"
-        for file in ["rules.tsv", "pbf-varint/cases.tsv", "geojson-seq/cases.tsv", "tile-math/cases.tsv"] {
+        for file in ["rules.tsv", "pbf-varint/cases.tsv", "geojson-seq/cases.tsv", "tile-math/cases.tsv", "pmtiles/cases.tsv"] {
             let bundled = try XCTUnwrap(FileManager.default.contents(atPath: folder + "/" + file), "\(folder)/\(file)")
             XCTAssertEqual(bundled, FileManager.default.contents(atPath: source + "/" + file), file)
         }

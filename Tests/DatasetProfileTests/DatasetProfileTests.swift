@@ -28,7 +28,8 @@ final class DatasetProfileTests: XCTestCase {
         XCTAssertTrue(p.heatmapGeoJSON().contains("\"count\":"))
         // The JSON form holds the same figures.
         let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(p.json(path: path).utf8)) as? [String: Any])
-        XCTAssertEqual(json["schema"] as? String, "graticule-profile/1")
+        XCTAssertEqual(json["schema"] as? String, "graticule-profile/2")
+        XCTAssertEqual((json["units"] as? [String: String])?["property_keys"], "features that have the key")
         XCTAssertEqual((json["counts"] as? [String: Any])?["features"] as? Int, 2)
         XCTAssertEqual(json["geometry_types"] as? [String: Int], ["Point": 1, "LineString": 1])
         XCTAssertEqual((json["vertices"] as? [String: Any])?["total"] as? Int, 3)

@@ -15,6 +15,7 @@ final class MBTilesRowTests: XCTestCase {
         func exec(_ sql: String) { XCTAssertEqual(sqlite3_exec(db, sql, nil, nil, nil), SQLITE_OK, sql) }
         let hex = Gzip.compress(SyntheticTiles.tile(z: 1, x: 0, y: 0, density: 0.05)).map { String(format: "%02x", $0) }.joined()
         exec("CREATE TABLE metadata (name text, value text); CREATE TABLE tiles (zoom_level integer, tile_column integer, tile_row integer, tile_data blob)")
+        exec(#"INSERT INTO metadata VALUES ('name', 'rows'), ('format', 'pbf'), ('json', '{"vector_layers":[{"id":"poi","fields":{}}]}')"#)
         exec("INSERT INTO tiles VALUES (1, 0, 1, x'\(hex)')")        // rowid 1: 1/0/0
         exec("INSERT INTO tiles VALUES (1, 0, 1, x'\(hex)')")        // rowid 2: the same tile again
         exec("INSERT INTO tiles VALUES (1, 1, 1, NULL)")             // rowid 3: no data
