@@ -96,6 +96,43 @@ struct MVT: ParsableCommand {
             }
         }
 
+        /// A tile that is an image, or a MapLibre tile by its archive's declaration, is
+        /// described, not decoded as MVT: exit 0 when it is what the archive declares, 1 when
+        /// its bytes contradict the declaration (PM21) or a tile file is an image.
+        func describeIfNotMVT(_ bytes: [UInt8], note: String) throws {
+            let declared: String?
+            do { declared = isArchive ? try TileArchiveFile.declaredType(path: file) : nil } catch { fail("\(file): \(error)") }
+            let name = isArchive ? "\(file) \(address.map(String.init).joined(separator: "/"))" : file
+            if declared == "mlt" {
+                print("\(name): \(bytes.count) bytes\(note), a MapLibre Vector Tile (tile type mlt): not decoded")
+                try stop(ok: true)
+            }
+            let format = TileContent.format(of: bytes)
+            switch format {
+            case .png, .jpeg, .webp, .avif:
+                let size = TileContent.imageSize(bytes).map { "\($0)" } ?? "no dimensions (header cut short)"
+                print("\(name): \(bytes.count) bytes\(note), a \(format) image, \(size)")
+                if let declared, TileArchiveFile.declares(declared, image: format) {
+                    print("the archive declares \(declared) tiles: not a vector tile, nothing to decode")
+                    try stop(ok: TileContent.imageSize(bytes) != nil)
+                }
+                print(declared.map { "[PM21] the archive declares \($0) tiles, but this tile is a \(format) image" }
+                      ?? "not a vector tile")
+                try stop(ok: false)
+            default:
+                if let declared, ["png", "jpg", "jpeg", "webp", "avif"].contains(declared.lowercased()) {
+                    print("\(name): \(bytes.count) bytes\(note): [PM21] the archive declares \(declared) tiles, but this tile is not an image of a known format")
+                    try stop(ok: false)
+                }
+            }
+        }
+
+        /// Ends the command after a description: exit 0, or 1.
+        func stop(ok: Bool) throws -> Never {
+            if ok { throw ExitCode.success }
+            throw ExitCode(1)
+        }
+
         /// Exits 2 when --layer names a layer the tile does not have.
         func checkLayer(_ tile: VectorTile) {
             guard let layer, let layers = try? tile.layers() else { return }
@@ -115,6 +152,7 @@ struct MVT: ParsableCommand {
             guard findings >= 0 else { fail("--findings must be 0 or more, got \(findings)") }
             if geojson { return try printGeoJSON() }
             let (bytes, note) = tileBytes()
+            try describeIfNotMVT(bytes, note: note)
             let (findings, layers): ([MVTFinding], [LayerSummary]) = bytes.withUnsafeBytes { raw in
                 let tile = VectorTile(bytes: raw)
                 checkLayer(tile)

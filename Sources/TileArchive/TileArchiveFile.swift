@@ -20,4 +20,25 @@ public enum TileArchiveFile {
         guard let entry = try reader.entry(for: t) else { return nil }
         return try reader.decodedTile(try reader.tileData(entry))
     }
+
+    /// The tile type the archive declares, by name: the PMTiles header's tile type
+    /// (`mvt`, `png`, `jpeg`, `webp`, `avif`, `mlt`, `unknown (0)`), or the MBTiles
+    /// `format` row (`pbf`, `png`, `jpg`, …); nil when it declares none.
+    public static func declaredType(path: String) throws -> String? {
+        if path.hasSuffix(".mbtiles") {
+            return try MBTilesReader(path: path).metadata().first { $0.0 == "format" }?.1
+        }
+        return PMTiles.tileTypeName(try PMTilesReader(path: path).header.tileType)
+    }
+
+    /// Whether a declared type (`declaredType`) names image tiles of `format`.
+    public static func declares(_ declared: String, image format: TileContent.Format) -> Bool {
+        switch declared.lowercased() {
+        case "png": return format == .png
+        case "jpg", "jpeg": return format == .jpeg
+        case "webp": return format == .webp
+        case "avif": return format == .avif
+        default: return false
+        }
+    }
 }
