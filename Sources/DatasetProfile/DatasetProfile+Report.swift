@@ -52,7 +52,7 @@ extension DatasetProfile {
             + ", peak resident \(peakResident / (1 << 20)) MiB\n"
         for (k, v) in metadata { out += "  \(k): \(v)\n" }
         out += "features \(features)" + (tiles > 0 ? ", tiles \(tiles)" : "") + "\n"
-        out += "by type: " + byType.sorted(by: { $0.key < $1.key }).map { "\($0.key) \($0.value)" }.joined(separator: ", ") + "\n"
+        out += "features by geometry type: " + byType.sorted(by: { $0.key < $1.key }).map { "\($0.key) \($0.value)" }.joined(separator: ", ") + "\n"
         out += String(format: "vertices per feature: mean %.1f, p50 ≤ %d, p99 ≤ %d, max %d (total %d)\n", vertices.mean,
                       vertices.quantileUpperBound(0.5), vertices.quantileUpperBound(0.99), vertices.max, vertices.total)
         out += String(format: "properties per feature: mean %.1f, max %d; %d distinct keys", properties.mean, properties.max, keyCounts.count)
