@@ -85,7 +85,7 @@ let package = Package(
         ),
         .target(
             name: "Workloads",
-            dependencies: ["BenchKit", "PBF", "GeoModel", "GeoJSON", "SourceDiff", "TileCover", "VectorTile", "CorpusGenerators", "GraticuleSupport", "GPX", "DatasetProfile"],
+            dependencies: ["BenchKit", "PBF", "GeoModel", "GeoJSON", "SourceDiff", "TileCover", "VectorTile", "CorpusGenerators", "GraticuleSupport", "GPX", "DatasetProfile", "TileArchive"],
             path: "Benchmarks/Suites"
         ),
         .target(

@@ -93,8 +93,27 @@ def compass(path, pan_at="200"):
     return f"compass mode and user pan: {len(table)} updates, auto-pan off from {n}"
 
 
+def tiles_load(path, cache_tiles="8", clear_at="150"):
+    """`tiles load --cache-tiles N --clear-cache-at K`: every update balances (requested =
+    loaded + no tile + not available; in view = from cache + requested + known absent), the
+    cache stays within N tiles, and the clear at K empties it (nothing from the cache)."""
+    table = rows(path)
+    cap, k = int(cache_tiles), int(clear_at)
+    assert len(table) > k, f"{len(table)} updates, none at {k}"
+    n = lambda r, c: int(r[c])
+    for r in table:
+        assert n(r, "requested") == n(r, "loaded") + n(r, "no_tile") + n(r, "unavailable"), f"update {r['update']}: requests"
+        assert n(r, "in_view") == n(r, "from_cache") + n(r, "requested") + n(r, "known_absent"), f"update {r['update']}: tiles in view"
+        assert n(r, "cache_tiles") <= cap, f"update {r['update']}: cache above {cap}"
+        assert (r["cleared"] == "true") == (n(r, "update") == k), f"update {r['update']}: cleared column"
+    cleared = table[k]
+    assert n(cleared, "from_cache") == 0 and n(cleared, "known_absent") == 0, "the clear must make every tile load again"
+    assert sum(n(r, "loaded") for r in table) > 0 and sum(n(r, "from_cache") for r in table) > 0, "nothing loaded or reused"
+    return f"tiles load: {len(table)} updates balanced, cache within {cap} tiles, cleared at {k}"
+
+
 CHECKS = {"gate-counts": gate_counts, "allocators": allocators, "trap": trap, "mvt-layer": mvt_layer,
-          "conform-matrix": conform_matrix, "peer-speedups": peer_speedups, "compass": compass}
+          "conform-matrix": conform_matrix, "peer-speedups": peer_speedups, "compass": compass, "tiles-load": tiles_load}
 
 
 def self_test():
@@ -148,6 +167,14 @@ def self_test():
     bad = [list(r) for r in good]
     bad[250][3] = "true"
     assert fails(compass, write("c2.csv", c, bad))
+    t = ["update", "cleared", "in_view", "from_cache", "requested", "loaded", "no_tile", "known_absent", "unavailable", "cache_tiles"]
+    ok = [[str(i), "true" if i == 2 else "false", "4", "0" if i in (0, 2) else "3", "4" if i in (0, 2) else "1",
+           "3" if i in (0, 2) else "1", "1" if i in (0, 2) else "0", "0", "0", "3"] for i in range(4)]
+    assert not fails(tiles_load, write("tl1.csv", t, ok), "3", "2")
+    off = [list(r) for r in ok]
+    off[1][5] = "0"
+    assert fails(tiles_load, write("tl2.csv", t, off), "3", "2")
+    assert fails(tiles_load, write("tl3.csv", t, ok), "2", "2")
     for f in os.listdir(d):
         os.remove(os.path.join(d, f))
     os.rmdir(d)

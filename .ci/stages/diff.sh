@@ -16,7 +16,8 @@ rm -f reports/ci-applied-twice.geojson
 code=0; "$BIN" diff apply reports/ci-new.json reports/ci-diff.json --output reports/ci-applied-twice.geojson > /dev/null 2> reports/ci-apply-strict.err || code=$?
 [ "$code" -eq 2 ] && [ ! -e reports/ci-applied-twice.geojson ] && grep -qE '(remove|update|add) of id' reports/ci-apply-strict.err \
   || fail "a strict apply that cannot succeed must exit 2 naming the operation and write nothing (exit $code)"
-"$BIN" diff apply reports/ci-new.json reports/ci-diff.json --lenient --output reports/ci-applied-twice.geojson | grep -q 'skipped'
+"$BIN" diff apply reports/ci-new.json reports/ci-diff.json --lenient --output reports/ci-applied-twice.geojson > reports/ci-apply-lenient.txt
+grep -q 'skipped' reports/ci-apply-lenient.txt
 for side in old new; do python3 .ci/make_inputs.py strip-ids "reports/ci-$side.json" "reports/ci-$side-noid.json"; done
 rm -f reports/ci-diff-noid.json
 code=0; "$BIN" diff reports/ci-old-noid.json reports/ci-new-noid.json --out reports/ci-diff-noid.json > /dev/null 2> reports/ci-diff-noid.err || code=$?
@@ -26,4 +27,17 @@ code=0; "$BIN" diff reports/ci-old-noid.json reports/ci-new-noid.json --out repo
 grep -q '^matched by id, and features without an id by their position' reports/ci-diff-noid.txt
 "$BIN" diff reports/ci-old-noid.json reports/ci-new-noid.json --match geometry+properties --out reports/ci-diff-noid.json \
   | grep -q '^matched by id, and features without an id by their geometry and properties'
+# A diff of id-less features applies with the --match it was made with, and round-trips.
+for m in index geometry+properties; do
+  "$BIN" diff reports/ci-old-noid.json reports/ci-new-noid.json --match "$m" --out reports/ci-diff-noid.json > /dev/null
+  expect_exit 2 "$BIN" diff apply reports/ci-old-noid.json reports/ci-diff-noid.json --output reports/ci-applied-noid.geojson
+  "$BIN" diff apply reports/ci-old-noid.json reports/ci-diff-noid.json --match "$m" --output reports/ci-applied-noid.geojson > /dev/null
+  "$BIN" diff reports/ci-new-noid.json reports/ci-applied-noid.geojson --match "$m" --out reports/ci-roundtrip-noid.json \
+    | grep -q '^added 0, removed 0, updated 0' || fail "apply --match $m (old, diff --match $m (old, new)) must equal new"
+done
+# --lenient keeps features without an id in place and lists every skipped change.
+"$BIN" diff apply reports/ci-old-noid.json reports/ci-diff.json --lenient --output reports/ci-applied-mixed.geojson > reports/ci-apply-mixed.txt
+grep -q '^features without an id kept in place: 20000' reports/ci-apply-mixed.txt || fail "lenient apply must keep the id-less features"
+[ "$(grep -c '^  skipped in the diff: ' reports/ci-apply-mixed.txt)" -eq "$(sed -nE 's/.*; skipped ([0-9]+) \(lenient\).*/\1/p' reports/ci-apply-mixed.txt)" ] \
+  || fail "every skipped change must be listed"
 expect_exit 2 "$BIN" diff reports/ci-old.json /nonexistent.json

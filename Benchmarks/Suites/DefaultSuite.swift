@@ -9,7 +9,7 @@ public enum DefaultSuite {
     public static let benchmarkNames: Set<String> = [
         "baseline.memscan", "pbf.varint.decode", "geojson.parse", "geojson.write", "tilecover.polygon", "tilecover.lines",
         "tilecover.points", "tilecover.camera", "tilecover.follow", "tilecover.stream", "source.update", "source.live", "diff.compute",
-        "diff.merge", "mvt.decode", "mvt.encode", "geojson.validate", "geojson.profile",
+        "diff.merge", "mvt.decode", "mvt.encode", "geojson.validate", "geojson.profile", "tiles.load",
     ]
 
     /// - Parameters:
@@ -33,6 +33,7 @@ public enum DefaultSuite {
         GeoJSONBenchmarks.register(in: &suite, datasets: datasets)
         ScalingBenchmarks.register(in: &suite)
         TileCoverBenchmarks.register(in: &suite, datasets: datasets)
+        TileLayerBenchmarks.register(in: &suite, datasets: datasets)
         SourceDiffBenchmarks.register(in: &suite, datasets: datasets)
         MVTBenchmarks.register(in: &suite, datasets: datasets)
         MVTBenchmarks.registerLayers(mvtLayers, in: &suite, datasets: datasets)

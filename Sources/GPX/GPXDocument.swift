@@ -27,22 +27,54 @@ public struct GPXDocument: Sendable, Equatable {
     /// The heading of each route point, nil where it has none; shaped like `routes`.
     public var routeCourses: [[Double?]] = []
 
+    /// A track or a route, by its index in `tracks` or `routes`.
+    public enum PathRef: Sendable, Equatable {
+        case track(Int)
+        case route(Int)
+    }
+
+    /// The tracks and routes in the order the file gives them (the reader fills it; a
+    /// document built by hand may leave it empty, and then tracks come before routes).
+    public var order: [PathRef] = []
+
     public init() {}
 
-    /// The path a simulated device follows: the points of the first track that has any
-    /// (its segments joined in order), or else of the first route that has any; nil when
-    /// the file has neither.
+    /// The tracks and routes in file order: `order` when it names each one once, else every
+    /// track and then every route.
+    public var paths: [PathRef] {
+        if order.count == tracks.count + routes.count { return order }
+        return tracks.indices.map { .track($0) } + routes.indices.map { .route($0) }
+    }
+
+    /// The first track or route in the file's order that has points: the path a simulated
+    /// device follows, as the map SDKs' GPX location sources take "the first track or
+    /// route".
+    public var firstPathRef: PathRef? {
+        paths.first { ref in
+            switch ref {
+            case .track(let t): return tracks[t].contains { !$0.isEmpty }
+            case .route(let r): return !routes[r].isEmpty
+            }
+        }
+    }
+
+    /// The points of `firstPathRef` (a track's segments joined in order); nil when the file
+    /// has no track or route with points.
     public var firstPath: [Point]? {
-        if let t = tracks.first(where: { $0.contains { !$0.isEmpty } }) { return t.flatMap { $0 } }
-        if let r = routes.first(where: { !$0.isEmpty }) { return r }
-        return nil
+        switch firstPathRef {
+        case .track(let t)?: return tracks[t].flatMap { $0 }
+        case .route(let r)?: return routes[r]
+        case nil: return nil
+        }
     }
 
     /// The headings of `firstPath`'s points, one per point (nil where a point has none);
     /// nil when there is no path.
     public var firstPathCourses: [Double?]? {
-        if let t = tracks.firstIndex(where: { $0.contains { !$0.isEmpty } }) { return trackCourses[t].flatMap { $0 } }
-        if let r = routes.firstIndex(where: { !$0.isEmpty }) { return routeCourses[r] }
-        return nil
+        switch firstPathRef {
+        case .track(let t)?: return trackCourses[t].flatMap { $0 }
+        case .route(let r)?: return routeCourses[r]
+        case nil: return nil
+        }
     }
 }

@@ -256,12 +256,14 @@ struct _GPXScanner {
         let parent = stack.last
         switch n {
         case "trk" where parent == "gpx":
+            doc.order.append(.track(doc.tracks.count))
             doc.tracks.append([])
             doc.trackCourses.append([])
         case "trkseg" where parent == "trk":
             doc.tracks[doc.tracks.count - 1].append([])
             doc.trackCourses[doc.trackCourses.count - 1].append([])
         case "rte" where parent == "gpx":
+            doc.order.append(.route(doc.routes.count))
             doc.routes.append([])
             doc.routeCourses.append([])
         case "trkpt" where parent == "trkseg":

@@ -71,7 +71,7 @@ extension CoverCommand {
             let px = options.tilePixels
             let images = "\(px)x\(px)-px images (\(tileSize)-pt tiles at scale \(tileScale)), "
                 + String(format: "%.1f", Double(tiles.count * px * px) / 1e6) + " Mpx"
-            let state = cameraState(limited, limits.profile)
+            let state = cameraState(limited, limits.profile, limits.zoomConvention)
             if output == nil { FileHandle.standardError.write(Data("\(state)\n".utf8)) }
             writeOrPrint(text, to: output, summary: "\(state)\n\(tiles.count) tiles, zooms \(zooms), \(images) (\(String(format: "%.3f", seconds * 1000)) ms)")
         }

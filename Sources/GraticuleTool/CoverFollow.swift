@@ -13,14 +13,18 @@ extension CoverCommand {
             commandName: "follow",
             abstract: "Follow a GPX route with a map camera and report the tiles to load and drop per location update.",
             discussion: """
-                The route is the GPX file's first track with points, or its first route. Each vertex is \
+                The route is the GPX file's first track or route with points, in file order. Each vertex is \
                 an update, or with --speed a device moving at that speed reports --rate times a \
                 second. Modes: off (the camera stays), recenter (recentres when the location leaves \
                 the centred --wander fraction of the view), navigation (heading-up from the direction \
                 of travel, the location pinned at --height-factor of the view's height from the bottom \
-                edge: 0 bottom, 1 top) and compass (centred, the bearing from the device's compass \
+                edge: 0 bottom, 1 top; default 0.125) and compass (the bearing from the device's compass \
                 heading per route point: the GPX <course> or extension heading, or --headings \
-                FILE). --pan-at N scripts a user pan at update N: auto-pan is off from then on. Writes one CSV row per update (auto_pan on or off) and \
+                FILE; the location pinned at --height-factor as in navigation, default 0.5: centred). \
+                --pan-at N scripts a user pan at update N: auto-pan is off from then on. \
+                --viewport-at N:WIDTHxHEIGHT (repeatable) changes the viewport from update N on, as an \
+                interface orientation change does; the mode's rule places the location in the new view. \
+                Writes one CSV row per update (auto_pan on or off, the viewport) and \
                 prints a summary. Exit status: 0, 2 unreadable GPX or invalid options.
                 """)
 
@@ -41,8 +45,10 @@ extension CoverCommand {
         @OptionGroup var limits: CameraLimitOptions
         @Option(help: "Recenter mode: the wander extent as a fraction of the view (0–1).")
         var wander: Double = 0.5
-        @Option(help: "Navigation mode: where the location is pinned on the vertical centre line, as a fraction of the view's height from the bottom edge (0 bottom, 1 top; the location displays' default 0.125).")
-        var heightFactor: Double = 0.125
+        @Option(help: "Navigation and compass modes: where the location is pinned on the vertical centre line, as a fraction of the view's height from the bottom edge (0 bottom, 1 top; default 0.125 in navigation mode, the location displays' default, and 0.5, centred, in compass mode).")
+        var heightFactor: Double?
+        @Option(help: "N:WIDTHxHEIGHT: from update N on, the viewport is WIDTHxHEIGHT points (an orientation change); repeatable, N increasing.")
+        var viewportAt: [String] = []
         @Option(help: "Device speed in metres per second (default: one update per vertex).")
         var speed: Double?
         @Option(help: "Updates per second with --speed.")
@@ -63,9 +69,24 @@ extension CoverCommand {
             switch mode {
             case "off": followMode = .off
             case "recenter": followMode = .recenter(factor: wander)
-            case "navigation": followMode = .navigation(heightFactor: heightFactor)
-            case "compass": followMode = .compass
+            case "navigation": followMode = .navigation(heightFactor: heightFactor ?? 0.125)
+            case "compass": followMode = .compass(heightFactor: heightFactor ?? 0.5)
             default: fail("--mode must be off, recenter, navigation or compass")
+            }
+            if heightFactor != nil, mode != "navigation" && mode != "compass" {
+                fail("--height-factor applies to --mode navigation and compass, not \(mode)")
+            }
+            var changes: [RouteFollower.ViewportChange] = []
+            for v in viewportAt {
+                let parts = v.split(separator: ":", maxSplits: 1)
+                guard parts.count == 2, let n = Int(parts[0]), n >= 0, let (vw, vh) = parseViewport(String(parts[1])) else {
+                    fail("--viewport-at must be N:WIDTHxHEIGHT (update N ≥ 0), e.g. 120:844x390, got '\(v)'")
+                }
+                if let last = changes.last, n <= last.update {
+                    fail("--viewport-at updates must increase: \(n) after \(last.update)")
+                }
+                checkView(width: vw, height: vh, fieldOfView: Camera.defaultFieldOfView, viewport: String(parts[1]))
+                changes.append(.init(update: n, width: vw, height: vh))
             }
             var compass: [Double]?
             if let headings {
@@ -78,7 +99,7 @@ extension CoverCommand {
             let doc: GPXDocument
             do { doc = try GPXReader.read(try FileIO.readAll(file)) } catch { fail("\(file): \(error)") }
             guard let path = doc.firstPath else { fail("\(file): no track or route points") }
-            if followMode == .compass && compass == nil {
+            if case .compass = followMode, compass == nil {
                 // The headings the file records with each point (<course>, or a heading in
                 // the point's extensions), when every point has one.
                 let courses = doc.firstPathCourses ?? []
@@ -99,7 +120,7 @@ extension CoverCommand {
                 follower = try RouteFollower(route: path, template: template,
                                              options: CameraCoverOptions(tileSize: tileSize, maxZoom: sourceMaxZoom), mode: followMode,
                                              sampling: speed.map { .speed(metresPerSecond: $0, hertz: rate) } ?? .vertices,
-                                             headings: compass, panAt: panAt)
+                                             headings: compass, panAt: panAt, viewportChanges: changes)
             } catch { fail("\(error)") }
             let expected = follower.estimatedUpdates
             guard expected <= Double(maxUpdates) else {
@@ -110,24 +131,30 @@ extension CoverCommand {
                 fail("the route has \(String(format: "%.0f", expected)) vertices, one update each, more than --max-updates "
                      + "\(maxUpdates); raise --max-updates, or give --speed and --rate to sample it in time")
             }
-            var csv = "update,time_s,longitude,latitude,center_longitude,center_latitude,bearing,moved,tiles,load,drop,auto_pan\n"
+            var csv = "update,time_s,longitude,latitude,center_longitude,center_latitude,bearing,moved,tiles,load,drop,auto_pan,viewport\n"
             var summary = RouteFollower.Summary()
             let t0 = Date()
             follower.run { u in
                 summary.add(u)
                 func f(_ v: Double, _ digits: Int = 7) -> String { String(format: "%.\(digits)f", v) }
                 csv += "\(u.index),\(f(u.time, 3)),\(f(u.longitude)),\(f(u.latitude)),\(f(u.camera.longitude)),\(f(u.camera.latitude)),"
-                    + "\(f(u.camera.bearing, 2)),\(u.moved),\(u.tiles),\(u.load.count),\(u.drop.count),\(u.autoPan ? "on" : "off")\n"
+                    + "\(f(u.camera.bearing, 2)),\(u.moved),\(u.tiles),\(u.load.count),\(u.drop.count),\(u.autoPan ? "on" : "off"),"
+                    + "\(viewportText(u.camera.width))x\(viewportText(u.camera.height))\n"
             }
             let seconds = Date().timeIntervalSince(t0)
             do { try FileIO.writeText(output, csv) } catch { fail("cannot write \(output): \(error)") }
             print("""
                 \(file): \(path.count) route points, \(summary.updates) updates, mode \(mode), viewport \(viewport)
-                \(cameraState(limited, limits.profile))
+                \(cameraState(limited, limits.profile, limits.zoomConvention))
                 camera moved on \(summary.moves) updates; tiles in view: \(summary.maxTiles) at most\(panAt.map { "; auto-pan off from update \($0) (user pan)" } ?? "")
                 tiles loaded after the first view: \(summary.loads) (at most \(summary.maxLoad) in one update); dropped: \(summary.drops)
                 \(String(format: "%.1f", seconds / Double(max(summary.updates, 1)) * 1e6)) µs per update (cover + delta) -> \(output)
                 """)
         }
     }
+}
+
+/// A viewport side as given (390, or 390.5).
+func viewportText(_ v: Double) -> String {
+    v == v.rounded() && abs(v) < 1e9 ? String(Int(v)) : String(v)
 }

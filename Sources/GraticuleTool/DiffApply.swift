@@ -17,11 +17,17 @@ extension DiffCommand {
                 snapshot lacks, an add of an id it has, or a feature without an id is an error \
                 naming the operation and the id, and nothing is written. --lenient applies what it \
                 can as the map SDKs do (unknown ids skipped, an add of a present id replaces the \
-                feature) and lists what it skipped. The output is a FeatureCollection: the \
-                snapshot's features in their order (updated in place, removed ones left out), then \
-                the added ones in the diff's order; it is written to a temporary file and renamed, \
-                so a failed run leaves no partial file. Exit status: 0; 2 for unreadable input or \
-                a change that cannot be applied.
+                feature), keeps the snapshot's features without an id in place, and lists every \
+                change it skipped with the reason. --match must be the one the diff was made with \
+                (graticule diff records index and geometry+properties in a "match" member): the \
+                snapshot's features without an id are keyed the same way (index:N, \
+                content:HASH:N) and written back without the synthetic keys. The output is a \
+                FeatureCollection: the snapshot's features in their order (updated in place, \
+                removed ones left out; an add replacing a present feature keeps its place), then \
+                the added ones in the diff's order, a feature removed and added again by the \
+                same diff among them; it is written to a temporary file and renamed, so a failed \
+                run leaves no partial file. Exit status: 0; 2 for unreadable input, a diff made \
+                with another --match, or a change that cannot be applied.
                 """)
 
         @Argument(help: "The snapshot (GeoJSON).")
@@ -34,6 +40,8 @@ extension DiffCommand {
         var lenient = false
         @Option(help: "Key features by this property instead of their id.")
         var promoteId: String?
+        @Option(help: "How the diff paired features without an id: id (the default), index or geometry+properties; must match the diff's.")
+        var match: String = "id"
         @Option(help: "Zoom range of the touched tiles reported, MIN-MAX (within 0-29).")
         var zoom: String = "0-14"
         @Option(help: "Refuse (exit 2, nothing written) when the snapshot's tile index over --zoom is estimated above this many tiles: the index holds each of them (about 32 bytes a tile), so a larger one is also refused when it would not fit in memory.")
@@ -41,6 +49,7 @@ extension DiffCommand {
 
         func run() throws {
             do { try FileIO.checkWritable(output) } catch { fail("\(error)") }
+            guard let matching = FeatureMatching(rawValue: match) else { fail("--match must be id, index or geometry+properties") }
             let zooms = DiffCommand.zoomRange(zoom)
             let mode: FeatureStore.Mode = lenient ? .lenient : .strict
             var features: [GeoFeature] = []
@@ -49,28 +58,78 @@ extension DiffCommand {
             do { change = try GeoJSONSourceDiff(json: try FileIO.readAll(diff)) } catch {
                 fail("\(diff): \(error)")
             }
-            checkIndexEstimate(features, zooms)
+            guard change.matching == matching else {
+                fail("\(diff) was made with --match \(change.matching.rawValue), and its keys of features without an id "
+                     + "mean nothing under --match \(matching.rawValue); apply it with --match \(change.matching.rawValue). Nothing written")
+            }
+            // Features without an id: keyed as the diff keyed them (index, content), or, under
+            // --match id with --lenient, kept aside and written back at their places.
+            var matcher = FeatureMatcher(policy: matching, promoteId: promoteId)
+            let keyed = matching == .id ? features : features.map { matcher.keyed($0) }
+            let unkeyed = lenient && matching == .id ? keyed.filter { FeatureKey.of($0, promoteId: promoteId) == nil }.count : 0
+            let stored = unkeyed > 0 ? keyed.filter { FeatureKey.of($0, promoteId: promoteId) != nil } : keyed
+            checkIndexEstimate(stored, zooms)
             var store: FeatureStore
             do {
-                store = try FeatureStore(features, promoteId: promoteId, indexZooms: zooms, mode: mode)
+                store = try FeatureStore(stored, promoteId: promoteId, indexZooms: zooms, mode: mode)
             } catch {
-                fail("\(snapshot): \(error) (strict; --lenient keeps the last copy and skips features without an id)")
+                fail("\(snapshot): \(error) (strict; --lenient keeps the last copy of a repeated id and features without an id "
+                     + "in place; a diff made with --match index or geometry+properties pairs them)")
             }
             let report: FeatureStore.ApplyReport
             do { report = try store.apply(change, mode: mode) } catch {
                 fail("\(diff): \(change.failingChange(error)); nothing written (--lenient skips it)")
             }
+            let result = store.snapshot(after: change, appliedTo: keyed, keepingUnkeyed: unkeyed > 0).map { matcher.unkeyed($0) }
             let written: Int
-            do { written = try Self.writeAtomically(output, store.snapshot(after: change, appliedTo: features)) } catch {
+            do { written = try Self.writeAtomically(output, result) } catch {
                 fail("cannot write \(output): \(error)")
             }
+            let skipped = store.skippedAtBuild + report.skipped
             print("applied: added \(report.added), removed \(report.removed), updated \(report.updated)"
-                  + (report.skipped.isEmpty ? "" : "; skipped \(report.skipped.count) (lenient)"))
-            for s in report.skipped.prefix(10) {
-                print("  skipped: \(s.reason) \(s.id.map { "\($0)" } ?? "")")
+                  + (skipped.isEmpty ? "" : "; skipped \(skipped.count) (lenient): " + Self.countsByReason(skipped)))
+            if matching != .id {
+                print("features without an id in the snapshot: \(matcher.missingIDs), keyed "
+                      + (matching == .index ? "by position (index:N)" : "by geometry and properties (content:HASH:N)")
+                      + " as the diff keyed them, written back without those keys")
             }
+            if unkeyed > 0 { print("features without an id kept in place: \(unkeyed) (no change names them under --match id)") }
+            for s in store.skippedAtBuild { print("  skipped in the snapshot: " + Self.describe(s, addList: false)) }
+            for s in report.skipped { print("  skipped in the diff: " + Self.describe(s, addList: true)) }
             print("touched tiles over z\(zooms.lowerBound)-\(zooms.upperBound): \(report.touchedTileCount)")
-            print("\(store.count) features -> \(output) (\(written) bytes)")
+            print("\(result.count) features -> \(output) (\(written) bytes)")
+        }
+
+        /// `3 unknown removes, 1 add replacing a feature`.
+        static func countsByReason(_ skipped: [FeatureStore.Skipped]) -> String {
+            var counts: [(String, Int)] = []
+            for s in skipped {
+                let name = reasonName(s.reason)
+                if let i = counts.firstIndex(where: { $0.0 == name }) { counts[i].1 += 1 } else { counts.append((name, 1)) }
+            }
+            return counts.map { "\($0.1) × \($0.0)" }.joined(separator: ", ")
+        }
+
+        static func reasonName(_ r: FeatureStore.Skipped.Reason) -> String {
+            switch r {
+            case .unknownRemove: return "remove of an unknown id"
+            case .unknownUpdate: return "update of an unknown id"
+            case .missingID: return "without an id"
+            case .duplicateAddReplaced: return "replacing a present id"
+            }
+        }
+
+        /// One skipped change or snapshot feature, with its reason and where it is.
+        static func describe(_ s: FeatureStore.Skipped, addList: Bool) -> String {
+            let id = s.id.map { " \($0)" } ?? ""
+            switch s.reason {
+            case .unknownRemove: return "remove of id\(id): no feature with that id"
+            case .unknownUpdate: return "update of id\(id): no feature with that id"
+            case .missingID: return (addList ? "add[\(s.index ?? 0)]" : "feature \(s.index ?? 0)") + ": no id"
+            case .duplicateAddReplaced:
+                return addList ? "add[\(s.index ?? 0)] of id\(id): replaced the feature with that id (in place)"
+                    : "feature \(s.index ?? 0) repeats id\(id): the later copy stands"
+            }
         }
 
         /// Exits 2 when the tiles the store's index would hold (each feature's cover at the

@@ -34,6 +34,12 @@ struct DiffCommand: ParsableCommand {
 
         func zooms() -> ClosedRange<Int> { DiffCommand.zoomRange(zoom) }
 
+        /// `--match` as a policy; exit 2 for another value.
+        var matching: FeatureMatching {
+            guard let policy = FeatureMatching(rawValue: match) else { fail("--match must be id, index or geometry+properties") }
+            return policy
+        }
+
         /// Exits 2 when the diff's touched tiles are estimated above --max-tiles.
         func checkTouchedEstimate(_ diff: SnapshotDiff) {
             guard maxTiles > 0 else { fail("--max-tiles must be positive, got \(maxTiles)") }
@@ -56,9 +62,7 @@ struct DiffCommand: ParsableCommand {
         /// (nothing written) when ids repeat under `--duplicates error` or features have no id
         /// under `--match id`, saying which option pairs them.
         func diff(_ old: String, _ new: String) throws -> SnapshotPairing.Result {
-            guard let policy = FeatureMatching(rawValue: match) else {
-                fail("--match must be id, index or geometry+properties")
-            }
+            let policy = matching
             guard let duplicates = SnapshotPairing.Duplicates(rawValue: duplicates) else {
                 fail("--duplicates must be error, first or last")
             }
@@ -112,7 +116,8 @@ struct DiffCommand: ParsableCommand {
             let t0 = Date()
             let paired = try pairing.diff(old, new)
             var finished = paired.diff
-            let d = finished.finish()
+            var d = finished.finish()
+            d.matching = pairing.matching
             pairing.checkTouchedEstimate(finished)
             let bytes = d.jsonBytes()
             do { try FileIO.writeAll(out, bytes) } catch { fail("cannot write \(out): \(error)") }
@@ -157,7 +162,8 @@ struct DiffCommand: ParsableCommand {
             let zooms = pairing.zooms()
             let paired = try pairing.diff(old, new)
             var finished = paired.diff
-            let d = finished.finish()
+            var d = finished.finish()
+            d.matching = pairing.matching
             pairing.checkTouchedEstimate(finished)
             let out: OutputFile
             do { out = try OutputFile(path: output) } catch { fail("cannot write \(output): \(error)") }

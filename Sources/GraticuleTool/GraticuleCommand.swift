@@ -8,7 +8,7 @@ struct GraticuleCommand: ParsableCommand {
         commandName: "graticule",
         abstract: "Benchmarks, conformance and comparisons for Graticule's map-data cores.",
         version: GraticuleVersion.current,
-        subcommands: [Bench.self, Compare.self, Report.self, Conform.self, MVT.self, GeoJSONCommand.self, CoverCommand.self, DiffCommand.self, CorpusCommand.self, Profile.self, Verify.self]
+        subcommands: [Bench.self, Compare.self, Report.self, Conform.self, MVT.self, GeoJSONCommand.self, CoverCommand.self, DiffCommand.self, CorpusCommand.self, Profile.self, Verify.self, TilesCommand.self]
     )
 }
 

@@ -105,7 +105,7 @@ struct MVT: ParsableCommand {
             let name = isArchive ? "\(file) \(address.map(String.init).joined(separator: "/"))" : file
             if declared == "mlt" {
                 print("\(name): \(bytes.count) bytes\(note), a MapLibre Vector Tile (tile type mlt): not decoded")
-                try stop(ok: true)
+                throw ExitCode.success
             }
             let format = TileContent.format(of: bytes)
             switch format {
@@ -114,23 +114,17 @@ struct MVT: ParsableCommand {
                 print("\(name): \(bytes.count) bytes\(note), a \(format) image, \(size)")
                 if let declared, TileArchiveFile.declares(declared, image: format) {
                     print("the archive declares \(declared) tiles: not a vector tile, nothing to decode")
-                    try stop(ok: TileContent.imageSize(bytes) != nil)
+                    throw TileContent.imageSize(bytes) != nil ? ExitCode.success : ExitCode(1)
                 }
                 print(declared.map { "[PM21] the archive declares \($0) tiles, but this tile is a \(format) image" }
                       ?? "not a vector tile")
-                try stop(ok: false)
+                throw ExitCode(1)
             default:
                 if let declared, ["png", "jpg", "jpeg", "webp", "avif"].contains(declared.lowercased()) {
                     print("\(name): \(bytes.count) bytes\(note): [PM21] the archive declares \(declared) tiles, but this tile is not an image of a known format")
-                    try stop(ok: false)
+                    throw ExitCode(1)
                 }
             }
-        }
-
-        /// Ends the command after a description: exit 0, or 1.
-        func stop(ok: Bool) throws -> Never {
-            if ok { throw ExitCode.success }
-            throw ExitCode(1)
         }
 
         /// Exits 2 when --layer names a layer the tile does not have.

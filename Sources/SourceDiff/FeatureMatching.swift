@@ -83,6 +83,30 @@ public struct FeatureMatcher {
         return g
     }
 
+    /// Whether `s` has the form of a synthetic key (`index:N`, `content:HASH:N`).
+    public static func isSyntheticKey(_ s: String) -> Bool {
+        let parts = s.split(separator: ":", omittingEmptySubsequences: false)
+        func number(_ p: Substring) -> Bool { !p.isEmpty && p.allSatisfy { $0.isASCII && $0.isNumber } }
+        if parts.count == 2 && parts[0] == "index" { return number(parts[1]) }
+        if parts.count == 3 && parts[0] == "content" { return !parts[1].isEmpty && parts[1].allSatisfy(\.isHexDigit) && number(parts[2]) }
+        return false
+    }
+
+    /// The feature as it was before `keyed(_:)` gave it a synthetic key: the id removed
+    /// (and the promoted property, when it holds the key). A feature with a real key is
+    /// returned unchanged; so is one whose id only looks synthetic under the `id` policy.
+    public func unkeyed(_ f: GeoFeature) -> GeoFeature {
+        guard policy != .id, case .string(let s)? = f.id, Self.isSyntheticKey(s) else { return f }
+        var g = f
+        g.id = nil
+        if let p = promoteId, var props = g.properties, let i = props.keys.firstIndex(of: p), props.values[i] == .string(s) {
+            props.keys.remove(at: i)
+            props.values.remove(at: i)
+            g.properties = props
+        }
+        return g
+    }
+
     /// A 64-bit hash of a feature's geometry and properties; property order is ignored (the
     /// members' hashes are summed).
     public static func contentHash(_ f: GeoFeature) -> UInt64 {

@@ -11,7 +11,8 @@ import GeoModel
 /// ```
 ///
 /// Members that say nothing (false, empty) are left out when writing and optional when
-/// reading.
+/// reading. A diff of snapshots paired by position or content adds `"match": "index"` (or
+/// `"geometry+properties"`), which MapLibre ignores and `graticule diff apply` checks.
 extension GeoJSONSourceDiff {
     /// The diff as JSON text (UTF-8).
     public func jsonBytes() -> [UInt8] {
@@ -42,6 +43,7 @@ extension GeoJSONSourceDiff {
                 return "{" + m.joined(separator: ",") + "}"
             }.joined(separator: ",") + "]")
         }
+        if matching != .id { parts.append("\"match\":" + GeoJSONWriter.string(matching.rawValue)) }
         return Array(("{" + parts.joined(separator: ",") + "}").utf8)
     }
 
@@ -54,7 +56,7 @@ extension GeoJSONSourceDiff {
         do { root = try JSONValueReader.read(bytes) } catch { throw .invalidDiff("\(error)") }
         guard case .object(let o) = root else { throw .invalidDiff("the diff is not a JSON object") }
         self.init()
-        try Self.checkMembers(o, allowed: ["removeAll", "remove", "add", "update"], path: "", what: "a diff")
+        try Self.checkMembers(o, allowed: ["removeAll", "remove", "add", "update", "match"], path: "", what: "a diff")
         for (k, v) in o {
             switch k {
             case "removeAll": removeAll = try Self.bool(v, "removeAll")
@@ -66,6 +68,11 @@ extension GeoJSONSourceDiff {
                 }
             case "update":
                 update = try Self.array(v, "update").enumerated().map { (i, x) throws(SourceDiffError) in try Self.update(x, "update[\(i)]") }
+            case "match":
+                guard case .string(let m) = v, let policy = FeatureMatching(rawValue: m) else {
+                    throw .invalidDiff("match must be \"id\", \"index\" or \"geometry+properties\"")
+                }
+                matching = policy
             default:
                 break   // refused by checkMembers
             }

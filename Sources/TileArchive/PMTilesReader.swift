@@ -28,11 +28,16 @@ public final class PMTilesReader {
     public let fileSize: Int
     private let fd: Int32
     public let path: String
+    /// Directories decoded by `entry(for:)`, by their byte offset (so `entry(for:)` is for one
+    /// thread at a time; the walks and `tileData` may run on several).
+    private var directoryCache: [UInt64: [PMTiles.Entry]] = [:]
 
     /// Opens `path` and reads its header.
     ///
-    /// - Parameter checkingCompressions: refuse a header whose compressions are not
-    ///   defined (`verify` reports them as findings instead).
+    /// - Parameters:
+    ///   - path: the archive's file.
+    ///   - checkingCompressions: refuse a header whose compressions are not defined
+    ///     (`verify` reports them as findings instead).
     /// - Throws: `PMTiles.Error`: not PMTiles, empty, another version, a header cut short.
     public init(path: String, checkingCompressions: Bool = true) throws(PMTiles.Error) {
         self.path = path
@@ -189,9 +194,7 @@ public final class PMTilesReader {
     /// - Throws: `PMTiles.Error` for a malformed or truncated directory on the way.
     public func entry(for t: TileID) throws(PMTiles.Error) -> PMTiles.Entry? {
         let id = PMTiles.tileID(z: Int(t.z), x: t.x, y: t.y)
-        var entries = try PMTiles.decodeDirectory(try internalBytes(offset: header.rootOffset, length: header.rootLength,
-                                                                      section: "root directory"),
-                                                  base: Int(clamping: header.rootOffset))
+        var entries = try directory(at: header.rootOffset, length: header.rootLength, section: "root directory")
         for _ in 0..<8 {
             // The last entry whose first tile id is at or before the one asked for.
             var lo = 0, hi = entries.count
@@ -207,10 +210,19 @@ public final class PMTilesReader {
             }
             let (offset, over) = header.leafOffset.addingReportingOverflow(e.offset)
             guard !over else { throw .malformedDirectory("leaf offset \(e.offset) overflows", offset: 0) }
-            entries = try PMTiles.decodeDirectory(try internalBytes(offset: offset, length: e.length, section: "leaf directory"),
-                                                  base: Int(clamping: offset))
+            entries = try directory(at: offset, length: e.length, section: "leaf directory")
         }
         throw .malformedDirectory("[PM17] leaf directories nest deeper than 8", offset: 0)
+    }
+
+    /// A directory decoded, from the cache of the last directories looked up (at most 64,
+    /// so lookups of nearby tiles decode each directory once).
+    func directory(at offset: UInt64, length: UInt64, section: String) throws(PMTiles.Error) -> [PMTiles.Entry] {
+        if let d = directoryCache[offset] { return d }
+        let d = try PMTiles.decodeDirectory(try internalBytes(offset: offset, length: length, section: section), base: Int(clamping: offset))
+        if directoryCache.count >= 64 { directoryCache.removeAll(keepingCapacity: true) }
+        directoryCache[offset] = d
+        return d
     }
 
     /// A tile's bytes decompressed as the header's tile compression says (gzip, brotli or

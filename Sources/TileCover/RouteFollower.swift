@@ -23,10 +23,25 @@ public struct RouteFollower {
         /// (the navigation point height factor of the map SDKs' location displays, whose
         /// default is 0.125: near the bottom, so the view shows the route ahead).
         case navigation(heightFactor: Double)
-        /// Compass navigation: the camera is centred on the location and its bearing is the
-        /// device's compass heading at that location (``RouteFollower/headings``), not the
-        /// direction of travel, so the map turns when the device turns, even standing still.
-        case compass
+        /// Compass navigation: the camera's bearing is the device's compass heading at the
+        /// location (``RouteFollower/headings``), not the direction of travel, so the map
+        /// turns when the device turns, even standing still; the location is pinned at
+        /// `heightFactor` of the viewport's height from the bottom edge as in navigation
+        /// mode (0.5, the default, centres it).
+        case compass(heightFactor: Double = 0.5)
+    }
+
+    /// A change of the viewport from an update on, as an interface orientation change
+    /// makes it: the location symbol is placed again by the mode's rule.
+    public struct ViewportChange: Sendable, Equatable {
+        public var update: Int
+        public var width: Double
+        public var height: Double
+        public init(update: Int, width: Double, height: Double) {
+            self.update = update
+            self.width = width
+            self.height = height
+        }
     }
 
     /// Where the location updates come from.
@@ -63,27 +78,30 @@ public struct RouteFollower {
     public let mode: Mode
     public let sampling: Sampling
     /// The device's compass heading at each route vertex, in degrees clockwise from north
-    /// (``Mode/compass`` needs one per vertex; an update between vertices uses the heading
+    /// (``Mode/compass(heightFactor:)`` needs one per vertex; an update between vertices uses the heading
     /// of the vertex it left).
     public let headings: [Double]?
     /// The update at which the user pans the map. As in the map SDKs, a viewpoint change by
     /// the user switches auto-pan off: from this update on the camera stays where it is
     /// and the location may leave the view.
     public let panAt: Int?
+    /// Viewport changes in update order (at most one per update).
+    public let viewportChanges: [ViewportChange]
 
     /// - Throws: `CameraError.outOfRange` for an empty route, a factor outside 0...1, a
     ///   non-positive speed or rate, compass mode without one finite heading per route
     ///   vertex, a negative pan index, or a template camera the camera cover rejects.
     public init(route: [GeoPosition], template: Camera, options: CameraCoverOptions = .init(),
                 mode: Mode, sampling: Sampling = .vertices, headings: [Double]? = nil,
-                panAt: Int? = nil) throws(CameraError)
+                panAt: Int? = nil, viewportChanges: [ViewportChange] = []) throws(CameraError)
     {
         guard !route.isEmpty else { throw .outOfRange("route points", 0) }
         switch mode {
         case .off: break
         case .recenter(let f): if !(0...1).contains(f) { throw .outOfRange("wander factor", f) }
         case .navigation(let h): if !(0...1).contains(h) { throw .outOfRange("height factor", h) }
-        case .compass:
+        case .compass(let h):
+            if !(0...1).contains(h) { throw .outOfRange("height factor", h) }
             guard let headings, headings.count == route.count else {
                 throw .outOfRange("compass headings (one per route vertex)", Double(headings?.count ?? 0))
             }
@@ -97,6 +115,16 @@ public struct RouteFollower {
             if !(hz > 0 && hz.isFinite) { throw .outOfRange("update rate", hz) }
         }
         _ = try CameraCoverage.tiles(for: template, options: options)
+        var last = -1
+        for v in viewportChanges {
+            if v.update <= last { throw .outOfRange("viewport change update (changes in increasing update order)", Double(v.update)) }
+            last = v.update
+            var c = template
+            c.width = v.width
+            c.height = v.height
+            _ = try CameraCoverage.tiles(for: c, options: options)
+        }
+        self.viewportChanges = viewportChanges
         self.route = route
         self.template = template
         self.options = options
@@ -168,13 +196,25 @@ public struct RouteFollower {
     ///   cover when the camera moved.
     public func run(_ body: (Update) -> Void) {
         let (locs, vertexOf) = locationsAndVertices()
+        var changes = viewportChanges[...]
+        /// The viewport change at update k, if any (consumed in order).
+        func viewportChange(at k: Int) -> ViewportChange? {
+            while let c = changes.first, c.update < k { changes.removeFirst() }
+            guard let c = changes.first, c.update == k else { return nil }
+            changes.removeFirst()
+            return c
+        }
         var camera = template
+        if let v = viewportChange(at: 0) { camera.width = v.width; camera.height = v.height }
         camera.longitude = locs[0].longitude
         camera.latitude = locs[0].latitude
         var heading = template.bearing
         if case .navigation = mode { heading = headingAt(0, locs); camera.bearing = heading }
         if case .navigation(let h) = mode { camera = pinned(camera, at: locs[0], heightFactor: h) }
-        if case .compass = mode, let headings { camera.bearing = Self.normalised(headings[vertexOf[0]]) }
+        if case .compass(let h) = mode {
+            if let headings { camera.bearing = Self.normalised(headings[vertexOf[0]]) }
+            if h != 0.5 { camera = pinned(camera, at: locs[0], heightFactor: h) }
+        }
         var current: [CameraTile] = (try? CameraCoverage.tiles(for: camera, options: options)) ?? []
         body(Update(index: 0, time: locs[0].time, longitude: locs[0].longitude, latitude: locs[0].latitude,
                     camera: camera, moved: true, autoPan: panAt.map { $0 > 0 } ?? true,
@@ -182,18 +222,23 @@ public struct RouteFollower {
         for k in 1..<max(locs.count, 1) {
             let loc = locs[k]
             var next = camera
+            // An orientation change resizes the view whether or not auto-pan is on; the
+            // mode's rule then places the location in the new view.
+            if let v = viewportChange(at: k) { next.width = v.width; next.height = v.height }
             let autoPan = panAt.map { k < $0 } ?? true
             switch autoPan ? mode : .off {
-            case .compass:
+            case .compass(let h):
                 next.longitude = loc.longitude
                 next.latitude = loc.latitude
                 if let headings { next.bearing = Self.normalised(headings[vertexOf[k]]) }
+                if h != 0.5 { next = pinned(next, at: loc, heightFactor: h) }
             case .off:
                 break
             case .recenter(let factor):
-                if let p = camera.project(longitude: loc.longitude, latitude: loc.latitude) {
-                    let dx = abs(p.x - camera.width / 2), dy = abs(p.y - camera.height / 2)
-                    if dx > factor * camera.width / 2 || dy > factor * camera.height / 2 || factor == 0 {
+                // `next` is the camera with this update's viewport.
+                if let p = next.project(longitude: loc.longitude, latitude: loc.latitude) {
+                    let dx = abs(p.x - next.width / 2), dy = abs(p.y - next.height / 2)
+                    if dx > factor * next.width / 2 || dy > factor * next.height / 2 || factor == 0 {
                         next.longitude = loc.longitude
                         next.latitude = loc.latitude
                     }

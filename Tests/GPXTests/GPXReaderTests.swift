@@ -47,6 +47,30 @@ final class GPXReaderTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(checked, 10)
     }
 
+    /// "The first track or route" is the first in the file's order with points: a route
+    /// before a track is followed, as is a track before a route; empty ones are passed over.
+    func testFirstTrackOrRouteInFileOrder() throws {
+        let route = #"<rte><rtept lat="1" lon="2"><course>90</course></rtept><rtept lat="1.5" lon="2.5"/></rte>"#
+        let track = #"<trk><trkseg><trkpt lat="10" lon="20"/></trkseg></trk>"#
+        let routeFirst = try GPXReader.read(Array("<gpx>\(route)\(track)</gpx>".utf8))
+        XCTAssertEqual(routeFirst.firstPathRef, .route(0))
+        XCTAssertEqual(routeFirst.firstPath, [.init(latitude: 1, longitude: 2), .init(latitude: 1.5, longitude: 2.5)])
+        XCTAssertEqual(routeFirst.firstPathCourses, [90, nil])
+        let trackFirst = try GPXReader.read(Array("<gpx>\(track)\(route)</gpx>".utf8))
+        XCTAssertEqual(trackFirst.firstPathRef, .track(0))
+        XCTAssertEqual(trackFirst.firstPath, [.init(latitude: 10, longitude: 20)])
+        let emptyFirst = try GPXReader.read(Array("<gpx><rte/><trk><trkseg/></trk>\(track)\(route)</gpx>".utf8))
+        XCTAssertEqual(emptyFirst.order, [.route(0), .track(0), .track(1), .route(1)])
+        XCTAssertEqual(emptyFirst.firstPathRef, .track(1))
+        // A document built by hand, without an order: tracks first.
+        var byHand = GPXDocument()
+        byHand.routes = [[.init(latitude: 1, longitude: 1)]]
+        byHand.routeCourses = [[nil]]
+        byHand.tracks = [[[.init(latitude: 2, longitude: 2)]]]
+        byHand.trackCourses = [[[nil]]]
+        XCTAssertEqual(byHand.firstPathRef, .track(0))
+    }
+
     func testFirstPathAndMalformedInput() throws {
         let fells = try read(try gpxFolder() + "/openlayers/fells_loop.gpx")
         XCTAssertEqual(fells.firstPath?.count, 46, "no track: the first route")

@@ -30,12 +30,30 @@ final class ArgumentTests: XCTestCase {
         XCTAssertEqual(limited.camera.zoom, 16)
         XCTAssertEqual(limited.camera.pitch, 67.5)
         XCTAssertEqual(cameraState(limited, camera.limits.profile),
-                       "camera: zoom 16 (asked 20, clamped to the view's zoom range), tilt 67.5° (asked 70°, clipped: "
+                       "camera: maplibre zoom 16 (asked 20, clamped to the view's zoom range), tilt 67.5° (asked 70°, clipped: "
                        + "the maximum tilt at zoom 16 is 67.5° under profile 0:30,10:45,16:67.5)")
         let defaults = try XCTUnwrap(try GraticuleCommand.parseAsRoot(["cover", "camera", "--center", "0,0", "--zoom", "3",
                                                                        "--pitch", "-5"]) as? CoverCommand.CameraCover)
         XCTAssertEqual(defaults.pitch, -5)
         XCTAssertEqual(defaults.limits.profile, .mapLibre)
         XCTAssertEqual(defaults.sourceMaxZoom, 22)
+    }
+
+    /// `--zoom-convention google` counts a 256-point world at zoom 0: zoom 3 is MapLibre zoom
+    /// 2, and a 256-point tile source then loads z3 tiles, the SDK's own zoom; limits are
+    /// read in the same count, and the camera line says which count it uses.
+    func testGoogleZoomConvention() throws {
+        let parsed = try GraticuleCommand.parseAsRoot(["cover", "camera", "--center", "0,0", "--zoom", "3", "--tile-size", "256",
+                                                       "--zoom-convention", "google", "--max-zoom", "20"])
+        let camera = try XCTUnwrap(parsed as? CoverCommand.CameraCover)
+        let limited = camera.limits.apply(to: Camera(longitude: 0, latitude: 0, zoom: 3, width: 390, height: 844))
+        XCTAssertEqual(limited.camera.zoom, 2)
+        XCTAssertTrue(cameraState(limited, camera.limits.profile, .google).hasPrefix("camera: google zoom 3 = maplibre zoom 2, tilt 0°"))
+        let tiles = try CameraCoverage.tiles(for: limited.camera, options: CameraCoverOptions(tileSize: 256))
+        XCTAssertEqual(Set(tiles.map(\.tile.z)), [3])
+        let high = camera.limits.apply(to: Camera(longitude: 0, latitude: 0, zoom: 21, width: 390, height: 844))
+        XCTAssertEqual(high.camera.zoom, 19, "clamped to --max-zoom 20 in google's count")
+        XCTAssertTrue(cameraState(high, camera.limits.profile, .google).contains("(asked 21, clamped"))
+        XCTAssertThrowsError(try GraticuleCommand.parseAsRoot(["cover", "camera", "--center", "0,0", "--zoom", "3", "--zoom-convention", "bing"]))
     }
 }

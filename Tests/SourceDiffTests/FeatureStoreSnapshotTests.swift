@@ -51,9 +51,30 @@ final class FeatureStoreSnapshotTests: XCTestCase {
         var store = try FeatureStore(old, indexZooms: 0...4)
         let diff = GeoJSONSourceDiff(remove: [.integer(1)], add: [point(1, 5)])
         _ = try store.apply(diff)
-        // The old order places id 1 first, where its key was: a key is placed once, at its
-        // first place in the old snapshot.
-        XCTAssertEqual(store.snapshot(after: diff, appliedTo: old).map(\.id), [.int(1), .int(2)])
+        // As a keyed map deletes the key and sets it again: at the end, with the adds.
+        XCTAssertEqual(store.snapshot(after: diff, appliedTo: old).map(\.id), [.int(2), .int(1)])
+        XCTAssertEqual(store.snapshot(after: diff, appliedTo: old).last?.geometry?.coordinates, [5, 0])
+    }
+
+    /// A lenient add of a present id, without a remove, replaces the feature where it is
+    /// (a keyed map's set of a present key); features without a key are kept at their
+    /// places when asked, and dropped by a removeAll.
+    func testReplacedInPlaceAndUnkeyedKept() throws {
+        var unkeyed = point(7, 7)
+        unkeyed.id = nil
+        let old = [point(1, 1), unkeyed, point(2, 2)]
+        var store = try FeatureStore(old.filter { $0.id != nil }, indexZooms: 0...4)
+        let diff = GeoJSONSourceDiff(add: [point(1, 6), point(3, 3)])
+        let report = try store.apply(diff, mode: .lenient)
+        XCTAssertEqual(report.skipped.map(\.reason), [.duplicateAddReplaced])
+        let after = store.snapshot(after: diff, appliedTo: old, keepingUnkeyed: true)
+        XCTAssertEqual(after.map(\.id), [.int(1), nil, .int(2), .int(3)])
+        XCTAssertEqual(after[0].geometry?.coordinates, [6, 0], "replaced in place")
+        XCTAssertEqual(store.snapshot(after: diff, appliedTo: old).map(\.id), [.int(1), .int(2), .int(3)])
+        var cleared = try FeatureStore(old.filter { $0.id != nil }, indexZooms: 0...4)
+        let all = GeoJSONSourceDiff(removeAll: true, add: [point(5, 5)])
+        _ = try cleared.apply(all)
+        XCTAssertEqual(cleared.snapshot(after: all, appliedTo: old, keepingUnkeyed: true).map(\.id), [.int(5)])
     }
 
     func testFailingChangeNamesTheOperation() throws {

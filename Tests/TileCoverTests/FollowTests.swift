@@ -121,7 +121,7 @@ extension FollowTests {
         let r = try route()
         let headings = r.indices.map { Double(($0 * 37) % 360) - 180 }   // unrelated to travel, some negative
         let template = Camera(longitude: 0, latitude: 0, zoom: 16, pitch: 30, width: 390, height: 844)
-        let f = try RouteFollower(route: r, template: template, mode: .compass, headings: headings)
+        let f = try RouteFollower(route: r, template: template, mode: .compass(), headings: headings)
         let updates = checkConservation(f)
         XCTAssertEqual(updates.count, r.count)
         for u in updates {
@@ -133,11 +133,11 @@ extension FollowTests {
         }
         // Standing still and turning: the same location twice with different headings moves the camera.
         let still = [r[0], r[0]]
-        let g = try RouteFollower(route: still, template: template, mode: .compass, headings: [10, 100])
+        let g = try RouteFollower(route: still, template: template, mode: .compass(), headings: [10, 100])
         var moved: [Bool] = []
         g.run { moved.append($0.moved) }
         XCTAssertEqual(moved, [true, true])
-        XCTAssertThrowsError(try RouteFollower(route: r, template: template, mode: .compass, headings: [1, 2]),
+        XCTAssertThrowsError(try RouteFollower(route: r, template: template, mode: .compass(), headings: [1, 2]),
                              "one heading per route point")
     }
 
@@ -155,5 +155,54 @@ extension FollowTests {
         }
         XCTAssertTrue(updates[..<panAt].dropFirst().contains { $0.moved }, "auto-pan moved the camera before the pan")
         XCTAssertThrowsError(try RouteFollower(route: r, template: template, mode: .off, panAt: -1))
+    }
+}
+
+extension FollowTests {
+    /// Compass mode places the location at the height factor as navigation mode does
+    /// (y = (1 − factor) × height from the top), with the compass bearing; 0.5 centres it.
+    func testCompassModeHonoursTheHeightFactor() throws {
+        let r = try route()
+        let headings = r.indices.map { Double(($0 * 53) % 360) }
+        let template = Camera(longitude: 0, latitude: 0, zoom: 16, pitch: 20, width: 390, height: 844)
+        for factor in [0.125, 0.3, 0.5, 0.9] {
+            let f = try RouteFollower(route: r, template: template, mode: .compass(heightFactor: factor), headings: headings)
+            for u in checkConservation(f) {
+                let p = try XCTUnwrap(u.camera.project(longitude: u.longitude, latitude: u.latitude))
+                XCTAssertEqual(p.x, 195, accuracy: 1e-5)
+                XCTAssertEqual(p.y, (1 - factor) * 844, accuracy: 1e-5, "factor \(factor)")
+                XCTAssertEqual(u.camera.bearing, headings[u.index], accuracy: 1e-9)
+            }
+        }
+        XCTAssertThrowsError(try RouteFollower(route: r, template: template, mode: .compass(heightFactor: 1.5), headings: headings))
+    }
+
+    /// An orientation change resizes the view from its update on; navigation keeps the
+    /// location at its height factor of the new height, the tiles follow the new view.
+    func testViewportChangesRepositionTheLocation() throws {
+        let r = try route()
+        let template = Camera(longitude: 0, latitude: 0, zoom: 16, width: 390, height: 844)
+        let at = r.count / 2
+        let f = try RouteFollower(route: r, template: template, mode: .navigation(heightFactor: 0.125),
+                                  viewportChanges: [.init(update: at, width: 844, height: 390)])
+        let updates = checkConservation(f)
+        for u in updates {
+            let (w, h) = u.index < at ? (390.0, 844.0) : (844.0, 390.0)
+            XCTAssertEqual(u.camera.width, w)
+            XCTAssertEqual(u.camera.height, h)
+            let p = try XCTUnwrap(u.camera.project(longitude: u.longitude, latitude: u.latitude))
+            XCTAssertEqual(p.x, w / 2, accuracy: 1e-5)
+            XCTAssertEqual(p.y, 0.875 * h, accuracy: 1e-5)
+        }
+        XCTAssertTrue(updates[at].moved, "the view changed")
+        XCTAssertEqual(updates[at].tiles, try CameraCoverage.tiles(for: updates[at].camera).count)
+        // With auto-pan off the camera keeps its centre, and the view still changes size.
+        let off = try RouteFollower(route: r, template: template, mode: .off, viewportChanges: [.init(update: 3, width: 500, height: 500)])
+        let o = checkConservation(off)
+        XCTAssertEqual(o[3].camera.longitude, o[2].camera.longitude)
+        XCTAssertEqual(o[3].camera.width, 500)
+        XCTAssertTrue(o[3].moved)
+        XCTAssertThrowsError(try RouteFollower(route: r, template: template, mode: .off,
+                                               viewportChanges: [.init(update: 5, width: 1, height: 1), .init(update: 5, width: 2, height: 2)]))
     }
 }
