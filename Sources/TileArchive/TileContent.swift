@@ -26,15 +26,24 @@ public enum TileContent {
     ///
     /// - Complexity: O(1).
     public static func format(of b: UnsafeRawBufferPointer) -> Format {
-        func at(_ i: Int, _ s: [UInt8]) -> Bool {
-            b.count >= i + s.count && (0..<s.count).allSatisfy { b[i + $0] == s[$0] }
+        // Byte compares on the buffer: this runs once per tile a profile reads.
+        func at(_ i: Int, _ s: StaticString) -> Bool {
+            let n = s.utf8CodeUnitCount
+            guard b.count >= i + n else { return false }
+            let p = s.utf8Start
+            for k in 0..<n where b[i + k] != p[k] { return false }
+            return true
         }
-        if at(0, [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
-        if at(0, [0xFF, 0xD8, 0xFF]) { return .jpeg }
-        if at(0, Array("RIFF".utf8)) && at(8, Array("WEBP".utf8)) { return .webp }
-        if at(4, Array("ftyp".utf8)) && (at(8, Array("avif".utf8)) || at(8, Array("avis".utf8))) { return .avif }
-        if at(0, [0x1F, 0x8B]) { return .gzip }
-        if at(0, [0x28, 0xB5, 0x2F, 0xFD]) { return .zstd }
+        guard b.count >= 2 else { return .other }
+        switch b[0] {
+        case 0x89: if at(1, "PNG\r\n\u{1A}\n") { return .png }
+        case 0xFF: if b.count >= 3 && b[1] == 0xD8 && b[2] == 0xFF { return .jpeg }
+        case 0x52: if at(0, "RIFF") && at(8, "WEBP") { return .webp }
+        case 0x1F: if b[1] == 0x8B { return .gzip }
+        case 0x28: if b.count >= 4 && b[1] == 0xB5 && b[2] == 0x2F && b[3] == 0xFD { return .zstd }
+        default: break
+        }
+        if at(4, "ftyp") && (at(8, "avif") || at(8, "avis")) { return .avif }
         return .other
     }
 
