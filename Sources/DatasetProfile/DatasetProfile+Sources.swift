@@ -242,9 +242,7 @@ extension DatasetProfile {
             metadata.append((k, v))
         }
         let table = MBTilesMetadata(rows)
-        if let json = table.json, let layers = json.vectorLayers {
-            metadata.append(("vector layers", layers.map { "\($0.id) (fields: \($0.fields.joined(separator: ", ")))" }.joined(separator: "; ")))
-        }
+        if let layers = table.json?.vectorLayers { metadata.append(("vector layers", Self.layersText(layers))) }
         // Tiles stored twice are findings, reported once (by the first shard), before the
         // tiles' own: every row is still counted. So are the metadata table's.
         if shard == nil || shard?.index == 0 {
@@ -340,9 +338,12 @@ extension DatasetProfile {
     mutating func addArchiveMetadata(_ m: ArchiveMetadata) {
         if let n = m.name { metadata.append(("name", n)) }
         if let a = m.attribution { metadata.append(("attribution", a)) }
-        if let layers = m.vectorLayers {
-            metadata.append(("vector layers", layers.map { "\($0.id) (fields: \($0.fields.joined(separator: ", ")))" }.joined(separator: "; ")))
-        }
+        if let layers = m.vectorLayers { metadata.append(("vector layers", Self.layersText(layers))) }
+    }
+
+    /// `roads (fields: class, lanes); poi (fields: name)`.
+    static func layersText(_ layers: [ArchiveMetadata.VectorLayer]) -> String {
+        layers.map { "\($0.id) (fields: \($0.fields.joined(separator: ", ")))" }.joined(separator: "; ")
     }
 
     mutating func profilePMTiles(_ path: String, validate: Bool, jobs: Int, progress: (Progress) -> Void) throws {

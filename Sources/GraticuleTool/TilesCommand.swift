@@ -133,9 +133,9 @@ struct TilesCommand: ParsableCommand {
             let limited = limits.apply(to: template)
             let cache = [cacheTiles.map { "\($0) tiles" }, cacheBytes.map { "\($0) bytes" }].compactMap { $0 }
             print("""
+                \(cameraState(limited, limits.profile, limits.zoomConvention))\(cameras != nil ? " (the template; the CSV's columns override it)" : "")
                 \(source): \(views.count) updates, \(tileSize)-pt tiles at scale \(tileScale), source zooms \(zooms.min)–\(zooms.max), \
                 cache \(cache.isEmpty ? "unbounded" : cache.joined(separator: ", "))\(clearCount > 0 ? ", cleared \(clearCount) times" : "")
-                \(cameraState(limited, limits.profile, limits.zoomConvention))\(cameras != nil ? " (the template; the CSV's columns override it)" : "")
                 tiles in view: \(total.inView) over all updates; from the cache: \(total.fromCache)
                 requested: \(total.requested) = loaded \(total.loaded) (\(total.loadedBytes) bytes) + no tile \(total.noTile) + not available \(total.unavailable)
                 not requested again after "no tile": \(total.knownAbsent); evicted: \(total.evicted); cache at most \(peakTiles) tiles, \(peakBytes) bytes

@@ -67,3 +67,41 @@ final class FeatureMatchingTests: XCTestCase {
         XCTAssertEqual(FeatureMatching(rawValue: "id"), .id)
     }
 }
+
+extension FeatureMatchingTests {
+    /// Applying a diff of id-less features to the old snapshot keyed the same way, then
+    /// taking the synthetic keys off, gives the new snapshot; under `index` and `content`.
+    func testKeyedApplyRoundTripsIdlessSnapshots() throws {
+        let old = [point(1, 1, ["n": .int(1)]), point(2, 2, ["n": .int(2)], id: .string("a")), point(3, 3, ["n": .int(3)])]
+        let new = [point(1, 1, ["n": .int(10)]), point(2, 2, ["n": .int(2)], id: .string("a")), point(4, 4, ["n": .int(4)]),
+                   point(5, 5)]
+        for policy in [FeatureMatching.index, .content] {
+            var (d, _) = diff(old, new, policy)
+            d.matching = policy
+            var m = FeatureMatcher(policy: policy)
+            let keyed = old.map { m.keyed($0) }
+            var store = try FeatureStore(keyed, indexZooms: 0...6)
+            try store.apply(d)
+            let after = store.snapshot(after: d, appliedTo: keyed).map { m.unkeyed($0) }
+            XCTAssertEqual(after.count, new.count, "\(policy)")
+            for f in new {
+                XCTAssertTrue(after.contains { FeatureStore.sameContent($0, f) && $0.id == f.id }, "\(policy): \(f) missing")
+            }
+            XCTAssertTrue(after.allSatisfy { $0.id == nil || $0.id == .string("a") }, "no synthetic key is left")
+        }
+    }
+
+    func testSyntheticKeysAndUnkeying() {
+        XCTAssertTrue(FeatureMatcher.isSyntheticKey("index:12"))
+        XCTAssertTrue(FeatureMatcher.isSyntheticKey("content:9f3a:0"))
+        for s in ["index:", "index:1a", "content:zz:0", "content:9f:", "idx:1", "a"] { XCTAssertFalse(FeatureMatcher.isSyntheticKey(s), s) }
+        var m = FeatureMatcher(policy: .index, promoteId: "key")
+        let keyed = m.keyed(point(0, 0, ["v": .int(1)]))
+        XCTAssertEqual(keyed.id, .string("index:0"))
+        let back = m.unkeyed(keyed)
+        XCTAssertNil(back.id)
+        XCTAssertEqual(back.properties, ["v": .int(1)], "the promoted property the key was written to is taken off")
+        // Under the id policy nothing is taken off, whatever the id looks like.
+        XCTAssertEqual(FeatureMatcher(policy: .id).unkeyed(point(0, 0, id: .string("index:3"))).id, .string("index:3"))
+    }
+}

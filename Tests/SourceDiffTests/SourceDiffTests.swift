@@ -419,6 +419,14 @@ final class SourceDiffTests: XCTestCase {
         XCTAssertEqual(error(#"{"remove":[true]}"#), "remove[0] must be a string or a number")
         XCTAssertTrue(error(#"{"add":[{"type":"Feature","geometry":{"type":"Point","coordinates":[1]},"properties":{}}]}"#)?.hasPrefix("add[0]") ?? false)
         XCTAssertNotNil(error("{"))
+        // How the snapshots were paired: written when not id, read back, checked.
+        var keyed = GeoJSONSourceDiff(remove: [.string("index:3")], matching: .index)
+        XCTAssertTrue(String(decoding: keyed.jsonBytes(), as: UTF8.self).hasSuffix(#","match":"index"}"#))
+        XCTAssertEqual(try GeoJSONSourceDiff(json: keyed.jsonBytes()), keyed)
+        keyed.matching = .content
+        XCTAssertEqual(try GeoJSONSourceDiff(json: keyed.jsonBytes()).matching, .content)
+        XCTAssertFalse(String(decoding: GeoJSONSourceDiff(remove: [.integer(1)]).jsonBytes(), as: UTF8.self).contains("match"))
+        XCTAssertEqual(error(#"{"match":"position"}"#), #"match must be "id", "index" or "geometry+properties""#)
     }
 
     /// Mutated diff documents (bytes changed, cut short) either read or fail with a typed
