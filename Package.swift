@@ -48,8 +48,8 @@ let package = Package(
         .target(name: "TileArchive", dependencies: ["CSQLite", "CZlib", "CBrotli", "CZstd", "PBF", "TileCover", "GeoJSON", "GeoModel"]),
         .target(name: "GeoModel"),
         .target(name: "GeoJSON", dependencies: ["GeoModel", "CJSONSkip"], exclude: ["Internals/generate_pow5.py"]),
-        // GeoJSON's C kernel: the skipper of valid JSON values (SSE2 string scans on x86-64),
-        // inline C in its header, compiled into GeoJSON.
+        // GeoJSON's C kernels: the skipper of valid JSON values (SSE2 string scans on x86-64)
+        // and the structural index of 64-byte blocks, inline C in their headers.
         .target(name: "CJSONSkip"),
         // PBF's SIMD kernels (x86: the SSSE3 zigzag pair decoder, the SSE2 pair bound check):
         // inline C in its header, compiled into the modules that use it.
