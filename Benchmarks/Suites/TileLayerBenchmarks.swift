@@ -57,14 +57,16 @@ enum TileLayerBenchmarks {
     }
 
     /// A PMTiles archive of every tile in `views` but those with (x + y) % 10 == 0, each of
-    /// 64–127 bytes; the file is unlinked once open (the reader keeps it).
+    /// 64–127 bytes, in the run's scratch folder; the file is removed once open (the reader
+    /// keeps its descriptor).
     static func archive(for views: [[TileID]]) throws -> TileSizeLookup {
         let tiles = Set(views.joined()).filter { ($0.x + $0.y) % 10 != 0 }
             .sorted { PMTiles.tileID(z: Int($0.z), x: $0.x, y: $0.y) < PMTiles.tileID(z: Int($1.z), x: $1.x, y: $1.y) }
-        let dir = NSTemporaryDirectory() + "/graticule-tiles-load-\(getpid())-\(UInt64.random(in: 0 ... .max))"
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: dir) }
-        let path = dir + "/drive.pmtiles"
+        // The run's scratch folder (unique to this run, under $TMPDIR), made here if missing.
+        let dir = RunConfiguration().scratchDirectory
+        try ScratchFolder.make(dir)
+        let path = dir + "/tiles-load-\(UInt64.random(in: 0 ... .max)).pmtiles"
+        defer { try? FileManager.default.removeItem(atPath: path) }
         let w = try PMTilesWriter(path: path, tileCompression: .none, minZoom: 0, maxZoom: 22)
         for t in tiles { try w.add(t, data: [UInt8](repeating: UInt8(t.x & 0xFF), count: 64 + Int(t.x % 64))) }
         try w.finish(metadataJSON: #"{"name":"tiles.load","vector_layers":[]}"#)

@@ -79,12 +79,17 @@ public struct PMTilesSuite: ConformanceSuite {
 
     public static var graticule: ConformanceImplementation {
         ConformanceImplementation(name: "graticule") { c in
-            let dir = NSTemporaryDirectory()
-            let path = dir + (dir.hasSuffix("/") ? "" : "/") + "graticule-pmtiles-\(getpid())-\(UUID().uuidString).pmtiles"
+            // The archive is read from a file: a folder of the case's own, made under $TMPDIR.
+            var root = NSTemporaryDirectory()
+            while root.count > 1 && root.hasSuffix("/") { root.removeLast() }
+            var template = Array((root + "/graticule-pmtiles-XXXXXX").utf8CString)
+            guard let made = mkdtemp(&template) else { return .noVerdict(.adapterError, detail: "cannot make a folder under \(root)") }
+            let folder = String(cString: made)
+            defer { try? FileManager.default.removeItem(atPath: folder) }
+            let path = folder + "/case.pmtiles"
             guard FileManager.default.createFile(atPath: path, contents: Data(c.input)) else {
                 return .noVerdict(.adapterError, detail: "cannot write \(path)")
             }
-            defer { try? FileManager.default.removeItem(atPath: path) }
             return verdict(path: path)
         }
     }

@@ -91,7 +91,5 @@ func checkView(width: Double, height: Double, fieldOfView: Double, viewport: Str
 
 /// Parses "W x H" viewport sizes such as 390x844.
 func parseViewport(_ s: String) -> (Double, Double)? {
-    let parts = s.lowercased().split(separator: "x")
-    guard parts.count == 2, let w = Double(parts[0]), let h = Double(parts[1]), w > 0, h > 0, w.isFinite, h.isFinite else { return nil }
-    return (w, h)
+    MapViewBounds.viewport(parsing: s).map { ($0.width, $0.height) }
 }

@@ -66,8 +66,8 @@ extension DiffCommand {
             // --match id with --lenient, kept aside and written back at their places.
             var matcher = FeatureMatcher(policy: matching, promoteId: promoteId)
             let keyed = matching == .id ? features : features.map { matcher.keyed($0) }
-            let unkeyed = lenient && matching == .id ? keyed.filter { FeatureKey.of($0, promoteId: promoteId) == nil }.count : 0
-            let stored = unkeyed > 0 ? keyed.filter { FeatureKey.of($0, promoteId: promoteId) != nil } : keyed
+            let stored = lenient && matching == .id ? keyed.filter { FeatureKey.of($0, promoteId: promoteId) != nil } : keyed
+            let unkeyed = keyed.count - stored.count
             checkIndexEstimate(stored, zooms)
             var store: FeatureStore
             do {

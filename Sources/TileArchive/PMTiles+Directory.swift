@@ -47,7 +47,7 @@ extension PMTiles {
         } catch {
             throw .malformedDirectory("\(error)", offset: base)
         }
-        guard !entries.isEmpty else { throw .malformedDirectory("[PM12] the directory has no entries (it must have at least one)", offset: base) }
+        guard !entries.isEmpty else { throw .malformedDirectory("the directory has no entries (it must have at least one)", offset: base, rule: "PM12") }
         return entries
     }
 }

@@ -13,29 +13,26 @@ public enum PMTiles {
         case unsupportedVersion(UInt8)
         case unsupportedCompression(UInt8)
         case truncated(section: String, offset: UInt64)
-        case malformedDirectory(String, offset: Int)
+        /// A directory that does not decode or breaks a directory rule: what is wrong, the
+        /// directory's byte offset, and the rule's id (PM13, the encoding, unless another).
+        case malformedDirectory(String, offset: Int, rule: String = "PM13")
         case io(String)
-        /// The id of the rule in `../shared/specs/pmtiles.md` the error breaks: a directory
-        /// message's `[PMn]` prefix, else PM13 (the directory encoding).
+        /// The id of the rule in `../shared/specs/pmtiles.md` the error breaks.
         public var rule: String {
             switch self {
             case .notPMTiles, .unsupportedVersion: return "PM4"
             case .empty, .truncated("header", _): return "PM1"
             case .truncated: return "PM3"
             case .unsupportedCompression: return "PM8"
-            case .malformedDirectory(let m, _):
-                if m.hasPrefix("[PM"), let end = m.firstIndex(of: "]") { return String(m[m.index(after: m.startIndex)..<end]) }
-                return "PM13"
+            case .malformedDirectory(_, _, let rule): return rule
             case .io: return "io"
             }
         }
 
-        /// The message without its location and without a `[PMn]` prefix.
+        /// The message without its location.
         public var reason: String {
             switch self {
-            case .malformedDirectory(let m, _):
-                if m.hasPrefix("[PM"), let end = m.firstIndex(of: "]") { return String(m[m.index(after: end)...].drop { $0 == " " }) }
-                return m
+            case .malformedDirectory(let m, _, _): return m
             default: return description
             }
         }
@@ -48,7 +45,7 @@ public enum PMTiles {
             case .unsupportedCompression(let c): return "PMTiles compression \(c) is not supported (none, gzip, brotli and zstd are)"
             case .truncated("header", let o): return "PMTiles header cut short: \(o) of its 127 bytes (PM1)"
             case .truncated(let s, let o): return "PMTiles \(s) runs past the end of the file (at byte \(o))"
-            case .malformedDirectory(let m, let o): return "PMTiles directory at byte \(o): \(m)"
+            case .malformedDirectory(let m, let o, let rule): return "PMTiles directory at byte \(o): [\(rule)] \(m)"
             case .io(let m): return "PMTiles: \(m)"
             }
         }

@@ -137,18 +137,19 @@ public final class PMTilesReader {
 
     private func walk(_ entries: [PMTiles.Entry], depth: Int, _ state: inout WalkState,
                       _ body: (TileID, PMTiles.Entry) throws -> Bool) throws -> Bool {
-        guard depth < 8 else { throw PMTiles.Error.malformedDirectory("[PM17] leaf directories nest deeper than 8", offset: 0) }
+        guard depth < 8 else { throw PMTiles.Error.malformedDirectory("leaf directories nest deeper than 8", offset: 0, rule: "PM17") }
         for e in entries {
             let (entryOffset, over) = (e.runLength == 0 ? header.leafOffset : header.dataOffset).addingReportingOverflow(e.offset)
             guard !over else {
-                throw PMTiles.Error.malformedDirectory("[PM15] entry for tile id \(e.tileID): offset \(e.offset) overflows", offset: 0)
+                throw PMTiles.Error.malformedDirectory("entry for tile id \(e.tileID): offset \(e.offset) overflows", offset: 0, rule: "PM15")
             }
             if e.runLength == 0 {
                 guard state.leaves.insert(entryOffset).inserted else {
-                    throw PMTiles.Error.malformedDirectory("[PM15] the leaf directory at byte \(entryOffset) is referenced twice", offset: Int(clamping: entryOffset))
+                    throw PMTiles.Error.malformedDirectory("the leaf directory at byte \(entryOffset) is referenced twice", offset: Int(clamping: entryOffset),
+                                                           rule: "PM15")
                 }
                 guard e.tileID >= state.nextID else {
-                    throw PMTiles.Error.malformedDirectory("[PM17] the leaf directory of tile id \(e.tileID) comes after tile id \(state.nextID) (leaf directories must be in tile id order)", offset: 0)
+                    throw PMTiles.Error.malformedDirectory("the leaf directory of tile id \(e.tileID) comes after tile id \(state.nextID) (leaf directories must be in tile id order)", offset: 0, rule: "PM17")
                 }
                 // A leaf's entries start at the tile id its entry gives (PM15, PM16).
                 state.nextID = e.tileID
@@ -157,29 +158,29 @@ public final class PMTilesReader {
                 continue
             }
             guard e.tileID >= state.nextID else {
-                throw PMTiles.Error.malformedDirectory("[PM16] tile id \(e.tileID) comes before \(state.nextID) (entries must be in tile id order, runs must not overlap)", offset: 0)
+                throw PMTiles.Error.malformedDirectory("tile id \(e.tileID) comes before \(state.nextID) (entries must be in tile id order, runs must not overlap)", offset: 0, rule: "PM16")
             }
             let (end, endOver) = e.tileID.addingReportingOverflow(e.runLength)
             guard !endOver, end - 1 <= PMTiles.maxTileID else {
-                throw PMTiles.Error.malformedDirectory("[PM10] tile ids \(e.tileID)+\(e.runLength) go beyond z30", offset: 0)
+                throw PMTiles.Error.malformedDirectory("tile ids \(e.tileID)+\(e.runLength) go beyond z30", offset: 0, rule: "PM10")
             }
             let (addressed, countOver) = state.addressed.addingReportingOverflow(e.runLength)
             state.addressed = addressed
             guard !countOver, addressed <= state.budget else {
-                throw PMTiles.Error.malformedDirectory("[PM6] the directories address more than \(state.budget) tiles (the header's addressed_tiles, "
-                    + "or \(Self.maxTilesPerByte) per byte of a \(fileSize)-byte file)", offset: 0)
+                throw PMTiles.Error.malformedDirectory("the directories address more than \(state.budget) tiles (the header's addressed_tiles, "
+                    + "or \(Self.maxTilesPerByte) per byte of a \(fileSize)-byte file)", offset: 0, rule: "PM6")
             }
             state.nextID = end
             if !state.expandRuns {
                 guard let first = PMTiles.tile(id: e.tileID) else {
-                    throw PMTiles.Error.malformedDirectory("[PM10] tile id \(e.tileID) is beyond z30", offset: 0)
+                    throw PMTiles.Error.malformedDirectory("tile id \(e.tileID) is beyond z30", offset: 0, rule: "PM10")
                 }
                 if try !body(first, e) { return false }
                 continue
             }
             for k in 0..<e.runLength {
                 guard let t = PMTiles.tile(id: e.tileID + k) else {
-                    throw PMTiles.Error.malformedDirectory("[PM10] tile id \(e.tileID + k) is beyond z30", offset: 0)
+                    throw PMTiles.Error.malformedDirectory("tile id \(e.tileID + k) is beyond z30", offset: 0, rule: "PM10")
                 }
                 if try !body(t, e) { return false }
             }
@@ -212,7 +213,7 @@ public final class PMTilesReader {
             guard !over else { throw .malformedDirectory("leaf offset \(e.offset) overflows", offset: 0) }
             entries = try directory(at: offset, length: e.length, section: "leaf directory")
         }
-        throw .malformedDirectory("[PM17] leaf directories nest deeper than 8", offset: 0)
+        throw .malformedDirectory("leaf directories nest deeper than 8", offset: 0, rule: "PM17")
     }
 
     /// A directory decoded, from the cache of the last directories looked up (at most 64,

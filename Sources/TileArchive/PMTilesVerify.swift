@@ -238,7 +238,7 @@ extension PMTilesReader {
     func errorOffset(_ e: PMTiles.Error) -> UInt64? {
         switch e {
         case .truncated(_, let o): return o
-        case .malformedDirectory(_, let o): return o > 0 ? UInt64(o) : nil
+        case .malformedDirectory(_, let o, _): return o > 0 ? UInt64(o) : nil
         default: return nil
         }
     }

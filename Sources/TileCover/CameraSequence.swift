@@ -43,12 +43,11 @@ public enum CameraSequence {
             if let b { c.bearing = try number(b) }
             if let p { c.pitch = try number(p) }
             if let v {
-                let parts = f[v].lowercased().split(separator: "x")
-                guard parts.count == 2, let w = Double(parts[0]), let h = Double(parts[1]), w > 0, h > 0, w.isFinite, h.isFinite else {
+                guard let size = MapViewBounds.viewport(parsing: f[v]) else {
                     throw ParseError(line: i + 1, reason: "viewport '\(f[v])' is not WIDTHxHEIGHT")
                 }
-                c.width = w
-                c.height = h
+                c.width = size.width
+                c.height = size.height
             }
             out.append(c)
         }

@@ -15,3 +15,13 @@ public enum MapViewBounds {
         guard height <= maxCanvasSide else { throw .outOfRange("height", height) }
     }
 }
+
+extension MapViewBounds {
+    /// A viewport written `WIDTHxHEIGHT` (`390x844`, `X` too): both sides positive and
+    /// finite; nil otherwise. Whether the view is within bounds is `check`'s to say.
+    public static func viewport(parsing s: some StringProtocol) -> (width: Double, height: Double)? {
+        let parts = s.lowercased().split(separator: "x")
+        guard parts.count == 2, let w = Double(parts[0]), let h = Double(parts[1]), w > 0, h > 0, w.isFinite, h.isFinite else { return nil }
+        return (w, h)
+    }
+}

@@ -1,4 +1,5 @@
 import Foundation
+import GraticuleTestSupport
 import TileArchive
 import XCTest
 
@@ -7,9 +8,13 @@ import XCTest
 /// included), a header cut short; a directory without entries breaks PM12 and is said so.
 final class PMTilesDiagnosisTests: XCTestCase {
     func error(_ bytes: [UInt8]) -> PMTiles.Error? {
-        let path = NSTemporaryDirectory() + "graticule-diagnosis-\(getpid())-\(UInt32.random(in: 0 ... .max)).pmtiles"
+        guard let folder = try? TestPaths.newFolder("graticule-diagnosis") else {
+            XCTFail("cannot make a folder under $TMPDIR")
+            return nil
+        }
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/archive.pmtiles"
         XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data(bytes)))
-        defer { try? FileManager.default.removeItem(atPath: path) }
         do { _ = try PMTilesReader(path: path); return nil } catch { return error }
     }
 
@@ -26,8 +31,9 @@ final class PMTilesDiagnosisTests: XCTestCase {
 
     func testADirectoryWithoutEntriesBreaksPM12() {
         XCTAssertThrowsError(try PMTiles.decodeDirectory([0], base: 127)) { e in
-            guard case .malformedDirectory(let why, 127)? = e as? PMTiles.Error else { return XCTFail("\(e)") }
-            XCTAssertTrue(why.contains("[PM12]"), why)
+            guard case .malformedDirectory(let why, 127, "PM12")? = e as? PMTiles.Error else { return XCTFail("\(e)") }
+            XCTAssertTrue(why.contains("no entries"), why)
+            XCTAssertTrue("\(e)".contains("[PM12]"), "\(e)")
         }
     }
 }

@@ -64,7 +64,7 @@ final class TileArchiveTests: XCTestCase {
         XCTAssertEqual(try PMTiles.decodeDirectory(bytes), entries)
         for cut in 0..<bytes.count {
             XCTAssertThrowsError(try PMTiles.decodeDirectory(Array(bytes.prefix(cut)), base: 40)) { e in
-                guard case .malformedDirectory(_, 40) = e as? PMTiles.Error else { return XCTFail("\(e)") }
+                guard case .malformedDirectory(_, 40, _) = e as? PMTiles.Error else { return XCTFail("\(e)") }
             }
         }
         // A count of half a billion entries in five bytes is refused before anything is allocated.
