@@ -116,6 +116,20 @@ public final class GeoJSONFeatureReader {
         state = .afterFeatures
     }
 
+    /// A reader over a whole text held by the caller (`GeoJSONBatchReader`), which must
+    /// outlive the reader.
+    init(borrowing bytes: UnsafeRawBufferPointer, options: GeoJSONReadOptions, onInvalidFeature: InvalidFeaturePolicy) {
+        parser = _GeoJSONParser(cursor: _Tokenizer(borrowing: bytes, maxDepth: options.maxDepth), options: options)
+        policy = onInvalidFeature
+        readsElementsOnly = false
+    }
+
+    /// What `next()` returns for a feature read into `parser.batch` (its row holds it).
+    static let inBatch = GeoFeature(geometry: nil, properties: nil)
+
+    /// Where the root object starts (a root Feature's offset in a batch).
+    var rootStart: Int { root.start }
+
     /// Reads the file at `path`.
     ///
     /// - Throws: `GeoJSONSourceError` when the file cannot be opened.
@@ -315,6 +329,10 @@ public final class GeoJSONFeatureReader {
         parser.findingPrefix = [.key("features"), .index(index)]
         parser.tokens.forgetRemembered()
         do {
+            if parser.batch != nil {
+                try parser.parseFeatureIntoBatch(depth: 2, start: start)
+                return GeoJSONFeatureReader.inBatch
+            }
             return try parser.parseFeature(depth: 2)
         } catch {
             let e = error.prefixed(.index(index)).prefixed(.key("features"))

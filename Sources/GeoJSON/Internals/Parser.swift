@@ -58,6 +58,9 @@ struct _PendingCoordinates {
     var deepestLevel: Int
     var extraValues: Bool
     var location: Int          // absolute offset of the member's value
+    /// True when the positions are still in the parser's scratch, not copied here (a
+    /// feature's geometry read into a batch, which takes them from the scratch).
+    var inScratch = false
 }
 
 /// Everything an object said that matters to GeoJSON, gathered before its type is known.
@@ -129,6 +132,10 @@ struct _GeoJSONParser {
     var findings: [GeoJSONFinding]?
     /// Path prefix for findings (streaming readers set `features[i]`).
     var findingPrefix: [JSONPathComponent] = []
+    /// The batch a columnar reader fills (`GeoJSONBatchReader`); nil otherwise.
+    var batch: GeoJSONFeatureBatch?
+    /// The depth of the feature being read into `batch`; -1 when none is.
+    var columnarDepth = -1
 
     init(cursor: _Tokenizer, options: GeoJSONReadOptions) {
         self.tokens = cursor
@@ -299,6 +306,11 @@ struct _GeoJSONParser {
     }
 
     mutating func parseMember(_ member: _Member, into parts: inout _ObjectParts, depth: Int) throws(GeoJSONError) {
+        if depth == columnarDepth + 1, parts.coordinates?.inScratch == true,
+           member == .geometries || member == .geometry || member == .features {
+            // Objects read in this member would overwrite positions left in the scratch.
+            parts.coordinates = copyScratch(at: parts.coordinates!.location)
+        }
         switch member {
         case .type:
             guard try tokens.peekNonWhitespace() == UInt8(ascii: "\"") else {
@@ -314,22 +326,16 @@ struct _GeoJSONParser {
             tokens.remember(tokens.pos)
             scratch.reset()
             try parseCoordinateArray(level: 0, depth: depth)
-            // Exact-size copies: the scratch keeps its capacity (and stays uniquely
-            // referenced, so the next reset allocates nothing), and each geometry holds
-            // only its own positions. The starts of arrays are copied only at the depths
-            // `build` reads for positions at this depth (part starts two levels up,
-            // polygon starts three); elsewhere they hold one entry per position, which a
-            // LineString or a MultiPoint never reads (and any other type fails the
-            // nesting check first). With no positions at all, the shape checks read them.
-            let level = scratch.positionLevel
-            let parts2 = level == 2 || level == -1, parts3 = level == 3 || level == -1
-            parts.coordinates = _PendingCoordinates(
-                values: _exactCopy(scratch.values), dims: scratch.dims,
-                level1: parts2 ? _exactCopy(scratch.level1) : [],
-                level1Parts: parts3 ? _exactCopy(scratch.level1Parts) : [],
-                level2: parts3 ? _exactCopy(scratch.level2) : [],
-                positionLevel: level, deepestLevel: scratch.deepestLevel,
-                extraValues: scratch.extraValues, location: at)
+            if depth == columnarDepth + 1 {
+                // A feature's geometry read into a batch: the positions stay in the
+                // scratch until the geometry's end takes them (`appendFeatureGeometry`).
+                parts.coordinates = _PendingCoordinates(
+                    values: [], dims: scratch.dims, level1: [], level1Parts: [], level2: [],
+                    positionLevel: scratch.positionLevel, deepestLevel: scratch.deepestLevel,
+                    extraValues: scratch.extraValues, location: at, inScratch: true)
+                return
+            }
+            parts.coordinates = copyScratch(at: at)
         case .geometries:
             var list: [Geometry] = []
             if try openArray("RFC 7946 §3.1.8", "\"geometries\" must be an array") {
@@ -352,6 +358,10 @@ struct _GeoJSONParser {
                 parts.geometry = nil
             } else if b == UInt8(ascii: "{") {
                 var p = try parseObject(depth: depth + 1, role: .featureGeometry)
+                if depth == columnarDepth {
+                    try appendFeatureGeometry(&p)
+                    return
+                }
                 guard case .geometry(let g) = try finish(&p, role: .featureGeometry) else { fatalError("unreachable") }
                 parts.geometry = g
             } else {
@@ -367,6 +377,11 @@ struct _GeoJSONParser {
                 if options.skipProperties {
                     try tokens.skipValue(depth: depth)
                     parts.properties = PropertyList()
+                } else if depth == columnarDepth {
+                    let at = tokens.offset(tokens.pos)
+                    tokens.remember(tokens.pos)
+                    try readPropertiesIntoBatch(depth: depth + 1, at: at)
+                    parts.properties = PropertyList()      // empty: the values are in the batch
                 } else {
                     let at = tokens.offset(tokens.pos)
                     tokens.remember(tokens.pos)
@@ -395,6 +410,10 @@ struct _GeoJSONParser {
         case .id:
             guard let b = try tokens.peekNonWhitespace() else { throw tokens.error(.unexpectedEnd, at: tokens.end) }
             if b == UInt8(ascii: "\"") {
+                if depth == columnarDepth {
+                    try readStringIDIntoBatch()
+                    return
+                }
                 parts.id = .string(try tokens.readString())
             } else if b == UInt8(ascii: "-") || NumberParser.isDigit(b) {
                 parts.id = try tokens.readNumber().featureID
@@ -430,6 +449,28 @@ struct _GeoJSONParser {
             // semantics do not apply inside it.
             try tokens.skipValue(depth: depth)
         }
+    }
+
+    /// The positions just read into the scratch, copied out for an object whose `type`
+    /// may come later; `at` is where the `coordinates` value starts.
+    ///
+    /// Exact-size copies: the scratch keeps its capacity (and stays uniquely referenced,
+    /// so the next reset allocates nothing), and each geometry holds only its own
+    /// positions. The starts of arrays are copied only at the depths `build` reads for
+    /// positions at this depth (part starts two levels up, polygon starts three);
+    /// elsewhere they hold one entry per position, which a LineString or a MultiPoint never
+    /// reads (and any other type fails the nesting check first). With no positions at all,
+    /// the shape checks read them.
+    func copyScratch(at: Int) -> _PendingCoordinates {
+        let level = scratch.positionLevel
+        let parts2 = level == 2 || level == -1, parts3 = level == 3 || level == -1
+        return _PendingCoordinates(
+            values: _exactCopy(scratch.values), dims: scratch.dims,
+            level1: parts2 ? _exactCopy(scratch.level1) : [],
+            level1Parts: parts3 ? _exactCopy(scratch.level1Parts) : [],
+            level2: parts3 ? _exactCopy(scratch.level2) : [],
+            positionLevel: level, deepestLevel: scratch.deepestLevel,
+            extraValues: scratch.extraValues, location: at)
     }
 
     /// A foreign member of a feature (RFC 7946 §6.1), read as JSON and kept, so a round
@@ -625,6 +666,7 @@ struct _GeoJSONParser {
             guard var coords = p.coordinates.take() else {
                 throw fail("RFC 7946 §3.1", "a \(type) must have a \"coordinates\" member", at: p.start)
             }
+            if coords.inScratch { coords = copyScratch(at: coords.location) }
             return .geometry(try build(kind, &coords))
         }
     }
@@ -632,6 +674,33 @@ struct _GeoJSONParser {
     /// Cuts pending positions into a geometry of `kind`, checking the §3.1 shape rules.
     /// Takes the arrays of `pc` (left empty) into the geometry.
     mutating func build(_ kind: Geometry.Kind, _ pc: inout _PendingCoordinates) throws(GeoJSONError) -> Geometry {
+        if try checkNesting(kind, positionLevel: pc.positionLevel, deepestLevel: pc.deepestLevel,
+                            hasValues: !pc.values.isEmpty, extraValues: pc.extraValues, at: pc.location) {
+            return Geometry(kind: .point)
+        }
+        var g = Geometry(kind: kind, coordinates: _take(&pc.values), dimensions: pc.dims)
+        switch kind {
+        case .point, .multiPoint, .geometryCollection: break
+        case .lineString:
+            g.partStarts = g.coordinates.isEmpty ? [] : _GeoJSONParser.firstPartOnly
+        case .multiLineString:
+            g.partStarts = _take(&pc.level1)
+        case .polygon:
+            g.partStarts = _take(&pc.level1)
+            g.polygonStarts = g.partStarts.isEmpty ? [] : _GeoJSONParser.firstPartOnly
+        case .multiPolygon:
+            g.partStarts = _take(&pc.level2)
+            g.polygonStarts = _take(&pc.level1Parts)
+        }
+        try checkParts(_ShapeView(kind: kind, values: g.coordinates, dims: g.dimensions,
+                                  parts: g.partStarts, polygons: g.polygonStarts), at: pc.location)
+        return g
+    }
+
+    /// The §3.1 nesting rules of `coordinates` for a geometry of `kind`, from what the
+    /// positions' reading saw. True for an empty Point (`[]`), which has no positions.
+    mutating func checkNesting(_ kind: Geometry.Kind, positionLevel: Int, deepestLevel: Int, hasValues: Bool,
+                               extraValues: Bool, at location: Int) throws(GeoJSONError) -> Bool {
         let expectedLevel: Int
         let shape: String
         switch kind {
@@ -643,77 +712,77 @@ struct _GeoJSONParser {
         case .multiPolygon: expectedLevel = 3; shape = "a MultiPolygon's coordinates must be an array of Polygon coordinate arrays"
         case .geometryCollection: fatalError("unreachable")
         }
-        let rule: String
-        switch kind {
-        case .point: rule = "RFC 7946 §3.1.2"
-        case .multiPoint: rule = "RFC 7946 §3.1.3"
-        case .lineString: rule = "RFC 7946 §3.1.4"
-        case .multiLineString: rule = "RFC 7946 §3.1.5"
-        case .polygon: rule = "RFC 7946 §3.1.6"
-        case .multiPolygon: rule = "RFC 7946 §3.1.7"
-        case .geometryCollection: rule = ""
-        }
-        // One shared array: an array literal here was an allocation per geometry.
-        let path = _GeoJSONParser.coordinatesPath
-        if pc.positionLevel == -1 {
+        if positionLevel == -1 {
             // No positions at all: `[]` is an empty geometry (§3.1); deeper empty arrays
             // must still fit the type's nesting.
-            if pc.deepestLevel > max(expectedLevel - 1, 0) || (kind == .point && pc.deepestLevel > 0) {
-                throw fail(rule, shape, at: pc.location).prefixed(.key("coordinates"))
+            if deepestLevel > max(expectedLevel - 1, 0) || (kind == .point && deepestLevel > 0) {
+                throw fail(_GeoJSONParser.rule(of: kind), shape, at: location).prefixed(.key("coordinates"))
             }
-            if kind == .point && pc.values.isEmpty {
-                warn("RFC 7946 §3.1", "empty Point coordinates", at: pc.location, path: path)
-                return Geometry(kind: .point)
+            if kind == .point && !hasValues {
+                warn("RFC 7946 §3.1", "empty Point coordinates", at: location, path: _GeoJSONParser.coordinatesPath)
+                return true
             }
-        } else if pc.positionLevel != expectedLevel {
-            throw fail(rule, shape, at: pc.location).prefixed(.key("coordinates"))
+        } else if positionLevel != expectedLevel {
+            throw fail(_GeoJSONParser.rule(of: kind), shape, at: location).prefixed(.key("coordinates"))
         }
-        if pc.extraValues {
-            warn("RFC 7946 §3.1.1", "positions with more than three values (extra values dropped)", at: pc.location, path: path)
+        if extraValues {
+            warn("RFC 7946 §3.1.1", "positions with more than three values (extra values dropped)", at: location,
+                 path: _GeoJSONParser.coordinatesPath)
         }
-        var g = Geometry(kind: kind, coordinates: _take(&pc.values), dimensions: pc.dims)
+        return false
+    }
+
+    /// The section of RFC 7946 that defines `kind`.
+    static func rule(of kind: Geometry.Kind) -> String {
         switch kind {
-        case .point, .multiPoint: break
+        case .point: return "RFC 7946 §3.1.2"
+        case .multiPoint: return "RFC 7946 §3.1.3"
+        case .lineString: return "RFC 7946 §3.1.4"
+        case .multiLineString: return "RFC 7946 §3.1.5"
+        case .polygon: return "RFC 7946 §3.1.6"
+        case .multiPolygon: return "RFC 7946 §3.1.7"
+        case .geometryCollection: return ""
+        }
+    }
+
+    /// The §3.1 rules on a geometry's parts (lines of two positions or more, closed rings
+    /// of four or more, polygons with an exterior ring), then, when collecting findings,
+    /// its warnings.
+    mutating func checkParts(_ g: _ShapeView, at location: Int) throws(GeoJSONError) {
+        let rule = _GeoJSONParser.rule(of: g.kind)
+        switch g.kind {
+        case .point, .multiPoint, .geometryCollection: break
         case .lineString:
-            g.partStarts = _GeoJSONParser.firstPartOnly
-            if g.coordinates.isEmpty {
-                g.partStarts = []
-                warn("RFC 7946 §3.1", "empty LineString coordinates", at: pc.location, path: path)
+            if g.values.isEmpty {
+                warn("RFC 7946 §3.1", "empty LineString coordinates", at: location, path: _GeoJSONParser.coordinatesPath)
             } else if g.positionCount < 2 {
-                throw fail(rule, "a LineString needs two or more positions", at: pc.location).prefixed(.key("coordinates"))
+                throw fail(rule, "a LineString needs two or more positions", at: location).prefixed(.key("coordinates"))
             }
         case .multiLineString:
-            g.partStarts = _take(&pc.level1)
-            for i in 0..<g.partStarts.count where g.partRange(i).count < 2 {
-                throw fail(rule, "each line of a MultiLineString needs two or more positions", at: pc.location)
+            for i in 0..<g.parts.count where g.partRange(i).count < 2 {
+                throw fail(rule, "each line of a MultiLineString needs two or more positions", at: location)
                     .prefixed(.index(i)).prefixed(.key("coordinates"))
             }
         case .polygon:
-            g.partStarts = _take(&pc.level1)
-            g.polygonStarts = g.partStarts.isEmpty ? [] : _GeoJSONParser.firstPartOnly
-            try checkRings(g, 0..<g.partStarts.count, rule: rule, at: pc.location, polygon: nil)
+            try checkRings(g, 0..<g.parts.count, rule: rule, at: location, polygon: nil)
         case .multiPolygon:
-            g.partStarts = _take(&pc.level2)
-            g.polygonStarts = _take(&pc.level1Parts)
-            for poly in 0..<g.polygonStarts.count {
+            for poly in 0..<g.polygons.count {
                 let parts = g.polygonRange(poly)
                 if parts.isEmpty {
-                    throw fail(rule, "each polygon of a MultiPolygon needs an exterior ring", at: pc.location)
+                    throw fail(rule, "each polygon of a MultiPolygon needs an exterior ring", at: location)
                         .prefixed(.index(poly)).prefixed(.key("coordinates"))
                 }
-                try checkRings(g, parts, rule: rule, at: pc.location, polygon: poly)
+                try checkRings(g, parts, rule: rule, at: location, polygon: poly)
             }
-        case .geometryCollection: break
         }
-        if findings != nil { lint(g, at: pc.location) }
-        return g
+        if findings != nil { lint(g, at: location) }
     }
 
     /// §3.1.6: a linear ring has four or more positions and ends where it starts.
     /// `polygon` is the polygon's index in a MultiPolygon, for the path. The path is built
     /// only for an error (built for every ring, it was an allocation per ring).
-    func checkRings(_ g: Geometry, _ parts: Range<Int>, rule: String, at: Int, polygon: Int?) throws(GeoJSONError) {
-        let d = g.dimensions
+    func checkRings(_ g: _ShapeView, _ parts: Range<Int>, rule: String, at: Int, polygon: Int?) throws(GeoJSONError) {
+        let d = g.dims
         for (n, part) in parts.enumerated() {
             let r = g.partRange(part)
             var problem: String?
@@ -721,7 +790,7 @@ struct _GeoJSONParser {
                 problem = "a linear ring needs four or more positions"
             } else {
                 for k in 0..<d {
-                    let a = g.coordinates[r.lowerBound * d + k], b = g.coordinates[(r.upperBound - 1) * d + k]
+                    let a = g.values[r.lowerBound * d + k], b = g.values[(r.upperBound - 1) * d + k]
                     if a != b && !(a.isNaN && b.isNaN) {
                         problem = "a linear ring's first and last positions must be identical"
                         break
@@ -739,13 +808,13 @@ struct _GeoJSONParser {
     }
 
     /// Warnings a parser must not reject on (RFC 7946 §3.1.6 winding, §3.1.9 antimeridian).
-    mutating func lint(_ g: Geometry, at: Int) {
+    mutating func lint(_ g: _ShapeView, at: Int) {
         for i in 0..<g.positionCount where abs(g.x(i)) > 180 || abs(g.y(i)) > 90 {
             warn("RFC 7946 §4", "a position outside longitude ±180 / latitude ±90", at: at, path: [.key("coordinates")])
             break
         }
         if g.kind == .polygon || g.kind == .multiPolygon {
-            for poly in 0..<g.polygonStarts.count {
+            for poly in 0..<g.polygons.count {
                 for (n, part) in g.polygonRange(poly).enumerated() {
                     let r = g.partRange(part)
                     var twiceArea = 0.0
@@ -764,7 +833,7 @@ struct _GeoJSONParser {
             }
         }
         if g.kind != .point && g.kind != .multiPoint {
-            for part in 0..<g.partStarts.count {
+            for part in 0..<g.parts.count {
                 let r = g.partRange(part)
                 guard r.count >= 2 else { continue }
                 for i in r.lowerBound..<(r.upperBound - 1) where abs(g.x(i + 1) - g.x(i)) > 180 {
@@ -775,6 +844,24 @@ struct _GeoJSONParser {
             }
         }
     }
+}
+
+/// A geometry's positions and parts as the shape checks read them, whether they sit in a
+/// `Geometry` or still in the reader's scratch (positions and part starts counted from 0).
+struct _ShapeView {
+    let kind: Geometry.Kind
+    let values: [Double]
+    let dims: Int
+    /// Position index where each part starts.
+    let parts: [Int]
+    /// Part index where each polygon starts.
+    let polygons: [Int]
+
+    var positionCount: Int { values.count / dims }
+    @inline(__always) func x(_ i: Int) -> Double { values[i * dims] }
+    @inline(__always) func y(_ i: Int) -> Double { values[i * dims + 1] }
+    func partRange(_ i: Int) -> Range<Int> { parts[i]..<(i + 1 < parts.count ? parts[i + 1] : positionCount) }
+    func polygonRange(_ i: Int) -> Range<Int> { polygons[i]..<(i + 1 < polygons.count ? polygons[i + 1] : parts.count) }
 }
 
 /// The array in `a`, moved out (`a` is left empty): no retain and release, as a copy

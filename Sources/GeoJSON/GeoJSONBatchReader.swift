@@ -1,0 +1,103 @@
+import GeoModel
+
+/// Reads the features of a GeoJSON text into column batches (`GeoJSONFeatureBatch`), a
+/// batch of about `batchBytes` of input at a time, reusing the batch's buffers: once they
+/// have grown, reading allocates nothing per feature.
+///
+/// It is the streaming reader's parser (`GeoJSONFeatureReader`) with the values written to
+/// columns instead of built as `GeoFeature`s, so it accepts and rejects exactly what that
+/// reader does, with the same errors at the same places (byte offset, line, column, member
+/// path), the same findings and the same skipped features. A top-level Feature or
+/// geometry is a batch of one feature.
+///
+/// ```swift
+/// let reader = try GeoJSONBatchReader(path: "big.geojson")
+/// var batch = GeoJSONFeatureBatch()
+/// while try reader.next(into: &batch) {
+///     for i in 0..<batch.count { ... batch.geometryTypes ... batch.columns ... }
+/// }
+/// ```
+public final class GeoJSONBatchReader {
+    let reader: GeoJSONFeatureReader
+    /// Input bytes after which a batch is closed (it always holds at least one feature).
+    public let batchBytes: Int
+    /// The whole text, when the reader was made from an array (kept alive while borrowed).
+    private let owned: [UInt8]?
+
+    /// Reads from `source` in reads of `chunkSize` bytes.
+    public init(source: some GeoJSONByteSource, chunkSize: Int = 65_536, options: GeoJSONReadOptions = GeoJSONReadOptions(),
+                onInvalidFeature: GeoJSONFeatureReader.InvalidFeaturePolicy = .fail, batchBytes: Int = 8 << 20) {
+        reader = GeoJSONFeatureReader(source: source, chunkSize: chunkSize, options: options, onInvalidFeature: onInvalidFeature)
+        self.batchBytes = max(batchBytes, 1)
+        owned = nil
+    }
+
+    /// Reads the file at `path`.
+    ///
+    /// - Throws: `GeoJSONSourceError` when the file cannot be opened.
+    public convenience init(path: String, chunkSize: Int = 65_536, options: GeoJSONReadOptions = GeoJSONReadOptions(),
+                            onInvalidFeature: GeoJSONFeatureReader.InvalidFeaturePolicy = .fail,
+                            batchBytes: Int = 8 << 20) throws(GeoJSONSourceError) {
+        self.init(source: try FileByteSource(path: path), chunkSize: chunkSize, options: options,
+                  onInvalidFeature: onInvalidFeature, batchBytes: batchBytes)
+    }
+
+    /// Reads a whole text held in memory, in place (no copy into a read window).
+    public init(bytes: [UInt8], options: GeoJSONReadOptions = GeoJSONReadOptions(),
+                onInvalidFeature: GeoJSONFeatureReader.InvalidFeaturePolicy = .fail, batchBytes: Int = 8 << 20) {
+        owned = bytes
+        // Safe: `owned` holds the array's buffer unchanged for the reader's lifetime.
+        let raw = bytes.withUnsafeBytes { $0 }
+        reader = GeoJSONFeatureReader(borrowing: raw, options: options, onInvalidFeature: onInvalidFeature)
+        self.batchBytes = max(batchBytes, 1)
+    }
+
+    /// Empties `batch` and fills it with the next features; false when none was left.
+    /// After an error the batch holds the features read before the one that failed, and
+    /// the reader is finished.
+    ///
+    /// - Throws: `GeoJSONError`, as `GeoJSONFeatureReader.next()` throws it.
+    public func next(into batch: inout GeoJSONFeatureBatch) throws(GeoJSONError) -> Bool {
+        batch.removeAll()
+        batch.firstIndex = reader.nextIndex
+        reader.parser.batch = GeoJSONFeatureBatch(unallocated: ())
+        swap(&reader.parser.batch!, &batch)
+        let outcome = fill()
+        swap(&reader.parser.batch!, &batch)
+        reader.parser.batch = nil
+        batch.padColumns()
+        if let error = outcome { throw error }
+        return batch.count > 0
+    }
+
+    /// Reads features into `reader.parser.batch` up to `batchBytes` of input; the error
+    /// that stopped it, if one did.
+    private func fill() -> GeoJSONError? {
+        let start = reader.bytesConsumed
+        do {
+            while reader.bytesConsumed - start < batchBytes {
+                let before = reader.parser.batch!.count
+                guard let f = try reader.next() else { break }
+                if reader.parser.batch!.count == before {
+                    // A top-level Feature or geometry, built by the model path.
+                    reader.parser.batch!.append(f, at: reader.rootStart)
+                }
+            }
+        } catch {
+            return error
+        }
+        return nil
+    }
+
+    /// Bytes consumed so far.
+    public var bytesConsumed: Int { reader.bytesConsumed }
+
+    /// Features skipped so far (policy `.skip`).
+    public var skipped: [GeoJSONFeatureReader.SkippedFeature] { reader.skipped }
+
+    /// Warnings collected so far when `options.collectFindings` is set.
+    public var findings: [GeoJSONFinding] { reader.findings }
+
+    /// The collection's `bbox` member, once read.
+    public var bbox: [Double]? { reader.bbox }
+}
