@@ -7,7 +7,12 @@ import GeoModel
 /// - `whole`: the whole text in memory into a model (graticule: GeoModel);
 /// - `stream-64k`: graticule's feature reader over 64 KiB reads of the same bytes (every
 ///   feature built, then dropped);
-/// - `geometry-only`: graticule with properties skipped (validated, not built).
+/// - `geometry-only`: graticule with properties skipped (validated, not built);
+/// - `columnar`: graticule's column batches (`GeoJSONBatchReader`, a reused batch), every
+///   property value kept; `columnar-geometry-only`: the same with properties skipped,
+///   parameter `skip`: `validated` (every skipped byte checked) or `structural`
+///   (simdjson's contract, `GeoJSONReadOptions.SkipContract`). The simdjson adapters'
+///   `whole` and `geometry-only` runs are their peers (simdjson skips structurally).
 ///
 /// Peers (mode `whole`): Foundation's `JSONSerialization` (untyped tree, then every number
 /// walked, as a consumer must) and `JSONDecoder` into Codable GeoJSON types; Python's `json`
@@ -49,6 +54,36 @@ enum GeoJSONBenchmarks {
                 options.skipProperties = true
                 return Workload { n in
                     for _ in 0..<n { blackHole(try? GeoJSONReader.read(bytes, options: options)) }
+                }
+            }
+            // Columnar batches (GeoJSONBatchReader): every feature into a reused batch of
+            // flat columns, 8 MiB of input per batch; the digest is read from the columns.
+            // Skipped properties are checked under either contract (`skip` parameter).
+            let columnarModes: [(String, GeoJSONReadOptions.SkipContract?)] =
+                [("columnar", nil), ("columnar-geometry-only", .validated), ("columnar-geometry-only", .structural)]
+            for (mode, contract) in columnarModes {
+                var options = GeoJSONReadOptions()
+                options.skipProperties = contract != nil
+                options.skipContract = contract ?? .validated
+                var parameters = ["mode": mode]
+                if let contract { parameters["skip"] = contract.rawValue }
+                suite.add("geojson.parse", implementation: "graticule", dataset: d, parameters: parameters,
+                          check: { d in
+                              ResultCheck(digest: try ResultDigests.geoJSON(batchesOf: try d.bytes(), options: options),
+                                          locatedElements: {
+                                              try ResultDigests.geoJSONLocated(batchesOf: try d.bytes(), options: options)
+                                          })
+                          }) { d in
+                    let bytes = try d.bytes()
+                    var batch = GeoJSONFeatureBatch()
+                    let first = GeoJSONBatchReader(bytes: bytes, options: options)
+                    while try first.next(into: &batch) {}   // fail at setup; sizes the buffers
+                    return Workload { n in
+                        for _ in 0..<n {
+                            let reader = GeoJSONBatchReader(bytes: bytes, options: options)
+                            while (try? reader.next(into: &batch)) == true { blackHole(batch.count) }
+                        }
+                    }
                 }
             }
             // geojson.write: the model back to GeoJSON text (dataset bytes = the input file).

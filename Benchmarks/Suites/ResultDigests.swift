@@ -1,4 +1,5 @@
 import BenchKit
+import GeoJSON
 import GeoModel
 import TileCover
 
@@ -299,6 +300,47 @@ public enum ResultDigests {
         var d = GeoJSONDigest(recording: true)
         geoJSON(object, into: &d)
         return d.located
+    }
+
+    /// The digest of a text read in column batches, from the columns (no `GeoFeature`
+    /// is built).
+    public static func geoJSON(batchesOf bytes: [UInt8], options: GeoJSONReadOptions) throws -> ResultDigest {
+        var d = GeoJSONDigest()
+        try geoJSON(batchesOf: bytes, options: options, into: &d)
+        return d.digest
+    }
+
+    /// The located elements of a text read in column batches.
+    public static func geoJSONLocated(batchesOf bytes: [UInt8], options: GeoJSONReadOptions) throws -> [String] {
+        var d = GeoJSONDigest(recording: true)
+        try geoJSON(batchesOf: bytes, options: options, into: &d)
+        return d.located
+    }
+
+    static func geoJSON(batchesOf bytes: [UInt8], options: GeoJSONReadOptions, into d: inout GeoJSONDigest) throws {
+        let reader = GeoJSONBatchReader(bytes: bytes, options: options)
+        var b = GeoJSONFeatureBatch()
+        while try reader.next(into: &b) {
+            for i in 0..<b.count {
+                d.feature()
+                // Geometry entries in order: a collection's members follow it.
+                for g in b.featureGeometryOffsets[i]..<b.featureGeometryOffsets[i + 1] {
+                    for p in b.geometryPositionOffsets[g]..<b.geometryPositionOffsets[g + 1] {
+                        d.position(b.coordinates[p * b.dimensions], b.coordinates[p * b.dimensions + 1])
+                    }
+                }
+                guard b.hasProperties[i] else { continue }
+                for m in b.memberOffsets[i]..<b.memberOffsets[i + 1] {
+                    let c = Int(b.memberColumns[m])
+                    if c >= 0 {
+                        d.property(b.columns[c].name, DigestValue(b.columns[c].value(at: i) ?? .null))
+                    } else {
+                        let r = b.repeatedMembers[-1 - c]
+                        d.property(r.name, DigestValue(r.value))
+                    }
+                }
+            }
+        }
     }
 
     /// `n` with leading zeros to 8 digits, so that places sort as numbers.

@@ -60,11 +60,11 @@ public final class GeoJSONBatchReader {
     public func next(into batch: inout GeoJSONFeatureBatch) throws(GeoJSONError) -> Bool {
         batch.removeAll()
         batch.firstIndex = reader.nextIndex
-        reader.parser.batch = GeoJSONFeatureBatch(unallocated: ())
-        swap(&reader.parser.batch!, &batch)
+        swap(&reader.parser.batch, &batch)
+        reader.parser.fillsBatch = true
         let outcome = fill()
-        swap(&reader.parser.batch!, &batch)
-        reader.parser.batch = nil
+        reader.parser.fillsBatch = false
+        swap(&reader.parser.batch, &batch)
         batch.padColumns()
         if let error = outcome { throw error }
         return batch.count > 0
@@ -76,11 +76,12 @@ public final class GeoJSONBatchReader {
         let start = reader.bytesConsumed
         do {
             while reader.bytesConsumed - start < batchBytes {
-                let before = reader.parser.batch!.count
+                if try reader.readFeatureRun(until: start + batchBytes) { continue }
+                let before = reader.parser.batch.count
                 guard let f = try reader.next() else { break }
-                if reader.parser.batch!.count == before {
+                if reader.parser.batch.count == before {
                     // A top-level Feature or geometry, built by the model path.
-                    reader.parser.batch!.append(f, at: reader.rootStart)
+                    reader.parser.batch.append(f, at: reader.rootStart)
                 }
             }
         } catch {

@@ -318,6 +318,25 @@ public final class GeoJSONFeatureReader {
         }
     }
 
+    /// Reads elements of `features` into `parser.batch` while they start before the
+    /// absolute offset `limit`, in one call into the parser (no access to this object's
+    /// state per feature). False, having read nothing, when the reader is not between
+    /// elements of `features` or reads with `.skip` or reads a part: `next()` goes on
+    /// then.
+    func readFeatureRun(until limit: Int) throws(GeoJSONError) -> Bool {
+        guard case .inFeatures(let first) = state, policy == .fail, !readsPart else { return false }
+        var index = nextIndex
+        do {
+            let ended = try parser.readFeaturesIntoBatch(first: first, index: &index, until: limit)
+            state = ended ? .afterFeatures : .inFeatures(first: first && index == nextIndex)
+            nextIndex = index
+        } catch {
+            state = .done
+            throw error
+        }
+        return true
+    }
+
     /// One element of `features`; nil when it was skipped.
     private func readFeature() throws(GeoJSONError) -> GeoFeature? {
         let index = nextIndex
@@ -326,10 +345,10 @@ public final class GeoJSONFeatureReader {
         let start = parser.tokens.offset(parser.tokens.pos)
         if policy == .skip { parser.tokens.mark = start }
         defer { parser.tokens.mark = nil }
-        parser.findingPrefix = [.key("features"), .index(index)]
+        if parser.findings != nil { parser.findingPrefix = [.key("features"), .index(index)] }
         parser.tokens.forgetRemembered()
         do {
-            if parser.batch != nil {
+            if parser.fillsBatch {
                 try parser.parseFeatureIntoBatch(depth: 2, start: start)
                 return GeoJSONFeatureReader.inBatch
             }

@@ -24,8 +24,24 @@ public struct GeoJSONReadOptions: Sendable {
     /// `depthLimitExceeded`, never a stack overflow).
     public var maxDepth = 512
     /// Skip `properties` members without building them (geometry-only reading). The
-    /// skipped JSON is still validated.
+    /// skipped JSON is still checked, as `skipContract` says.
     public var skipProperties = false
+    /// What is checked in JSON values the reader skips (skipped `properties`, foreign
+    /// members it does not keep).
+    public enum SkipContract: String, Sendable, CaseIterable {
+        /// Everything: each skipped scalar's grammar too, and an error is located at its
+        /// byte, as if the value were read. The default.
+        case validated
+        /// Structure only, as simdjson's On-Demand API skips values: strings closed, no
+        /// control byte in a string, no backslash outside one, brackets matched, nesting
+        /// within `maxDepth`, UTF-8 well-formed; the grammar of skipped numbers and
+        /// literals and the order of their tokens are not checked. A skipped value that
+        /// breaks one of the checked rules, or does not lie whole in the read window, is
+        /// read as under `validated` (and its error located the same way).
+        case structural
+    }
+    /// What is checked in skipped values (default `.validated`).
+    public var skipContract = SkipContract.validated
     /// Reject Features without `geometry` or `properties` members (RFC 7946 §3.2 requires
     /// both). By default they are read as null and reported as warnings.
     public var strict = false

@@ -225,4 +225,93 @@ GR_STRUCT_INLINE gr_structural_result gr_structural_index(const uint8_t *p, size
     return r;
 }
 
+/// The opening and closing brackets of a block (`{` `[`, and `}` `]`), strings not
+/// considered.
+GR_STRUCT_INLINE void gr_bracket_masks(const uint8_t *b, uint64_t *open, uint64_t *close, int simd) {
+    uint64_t o = 0, c = 0;
+#if defined(__x86_64__)
+    if (simd) {
+        const __m128i lbrace = _mm_set1_epi8('{'), rbrace = _mm_set1_epi8('}');
+        const __m128i lbracket = _mm_set1_epi8('['), rbracket = _mm_set1_epi8(']');
+        for (int k = 0; k < 4; k++) {
+            __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(b + 16 * k));
+            uint64_t sh = 16 * (uint64_t)k;
+            o |= (uint64_t)(uint16_t)_mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(v, lbrace), _mm_cmpeq_epi8(v, lbracket))) << sh;
+            c |= (uint64_t)(uint16_t)_mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(v, rbrace), _mm_cmpeq_epi8(v, rbracket))) << sh;
+        }
+        *open = o;
+        *close = c;
+        return;
+    }
+#endif
+    (void)simd;
+    for (int i = 0; i < 64; i++) {
+        if (b[i] == '{' || b[i] == '[') o |= (uint64_t)1 << i;
+        else if (b[i] == '}' || b[i] == ']') c |= (uint64_t)1 << i;
+    }
+    *open = o;
+    *close = c;
+}
+
+/// Skips the array or object whose opening bracket is at `p[start]`, under the structural
+/// contract: strings closed, no control byte in a string, no backslash outside one,
+/// brackets matched, nesting within `max_nesting` levels and the value's bytes well-formed
+/// UTF-8 are checked; the grammar of numbers and literals and the order of tokens are not.
+/// Returns the offset after the closing bracket, or -1 when the value breaks one of those
+/// rules, is deeper than `max_nesting` (or 512) or does not end before `end`: the caller's
+/// validating skipper then reads it and reports what is wrong where.
+GR_STRUCT_INLINE intptr_t gr_skip_structural(const uint8_t *p, intptr_t start, intptr_t end, intptr_t max_nesting, int simd) {
+    gr_structural_state s = {0, 0};
+    uint64_t square[8] = {0, 0, 0, 0, 0, 0, 0, 0};   // bit d: the bracket opened at depth d is '['
+    intptr_t depth = 0;
+    uint8_t tail[64];
+    if (max_nesting > 512) max_nesting = 512;
+    for (intptr_t base = start; base < end; base += 64) {
+        const uint8_t *b = p + base;
+        if (end - base < 64) {
+            intptr_t rest = end - base;
+            for (intptr_t k = 0; k < 64; k++) tail[k] = k < rest ? b[k] : ' ';
+            b = tail;
+        }
+        gr_structural_masks m;
+#if defined(__x86_64__)
+        m = simd ? gr_structural_block_sse2(b, &s) : gr_structural_block_scalar(b, &s);
+#else
+        m = gr_structural_block_scalar(b, &s);
+#endif
+        uint64_t open, close;
+        gr_bracket_masks(b, &open, &close, simd);
+        open &= ~m.in_string;
+        close &= ~m.in_string;
+        uint64_t bad = m.control_in_string | m.backslash_outside;
+        uint64_t bits = open | close;
+        while (bits) {
+            int i = __builtin_ctzll(bits);
+            uint64_t bit = bits & (~bits + 1);
+            bits &= bits - 1;
+            if (bad & (bit - 1)) return -1;          // an error before this bracket
+            int is_square = b[i] == '[' || b[i] == ']';
+            if (open & bit) {
+                if (depth >= max_nesting) return -1;
+                uint64_t w = (uint64_t)1 << (depth & 63);
+                if (is_square) square[depth >> 6] |= w; else square[depth >> 6] &= ~w;
+                depth++;
+            } else {
+                if (depth == 0) return -1;
+                depth--;
+                int opened_square = (square[depth >> 6] >> (depth & 63)) & 1;
+                if (opened_square != is_square) return -1;
+                if (depth == 0) {
+                    intptr_t e = base + i + 1;
+                    size_t at;
+                    if (!gr_utf8_valid(p + start, (size_t)(e - start), &at)) return -1;
+                    return e;
+                }
+            }
+        }
+        if (bad) return -1;
+    }
+    return -1;
+}
+
 #endif

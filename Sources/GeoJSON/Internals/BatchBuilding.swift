@@ -153,6 +153,25 @@ extension GeoJSONFeatureBatch {
 
     // MARK: Properties
 
+    /// The column of member `k` of the feature being read, named by `name` (UTF-8): first
+    /// tried as the column of the previous feature's member `k` (features of a collection
+    /// mostly share their names and order), a byte comparison; else looked up.
+    @inline(__always)
+    mutating func column(named name: UnsafeBufferPointer<UInt8>, member k: Int) -> Int {
+        if count > 0 {
+            let i = memberOffsets[count - 1] + k
+            if i < memberOffsets[count] {
+                let c = Int(memberColumns[i])
+                if c >= 0, columns[c].nameBytes.withUnsafeBufferPointer({ n in
+                    n.count == name.count && (n.count == 0 || _Tokenizer.sameBytes(n.baseAddress!, name.baseAddress!, n.count))
+                }) {
+                    return c
+                }
+            }
+        }
+        return column(named: name)
+    }
+
     /// The index of the column named by `name` (UTF-8), made when the batch has none.
     @inline(__always)
     mutating func column(named name: UnsafeBufferPointer<UInt8>) -> Int {

@@ -7,7 +7,7 @@ extension _GeoJSONParser {
     /// Reads one element of `features`, starting at absolute offset `start`, as the next
     /// row of `batch`; on an error the batch is left as it was before it.
     mutating func parseFeatureIntoBatch(depth: Int, start: Int) throws(GeoJSONError) {
-        let mark = batch!.mark
+        let mark = batch.mark
         let saved = columnarDepth
         columnarDepth = depth
         defer { columnarDepth = saved }
@@ -16,7 +16,7 @@ extension _GeoJSONParser {
             guard p.type == "Feature" else {
                 // Anything else fails here, as it does for `parseFeature`.
                 guard case .feature(let f) = try finish(&p, role: .feature) else { fatalError("unreachable") }
-                batch!.append(f, at: start)
+                batch.append(f, at: start)
                 return
             }
             // The rules `finish` applies to a Feature.
@@ -27,11 +27,42 @@ extension _GeoJSONParser {
                 try violation("RFC 7946 §3.2", "a Feature must have a \"properties\" member", at: p.start, path: [])
             }
             try forbid([.coordinates, .geometries, .features], seen: p.seen, in: "a Feature", at: p.start)
-            if let id = p.id.take() { batch!.setPendingID(id) }
-            batch!.endFeature(at: start, hasProperties: p.properties != nil, bbox: p.bbox, foreignMembers: p.foreign.take())
+            if let id = p.id.take() { batch.setPendingID(id) }
+            batch.endFeature(at: start, hasProperties: p.properties != nil, bbox: p.bbox, foreignMembers: p.foreign.take())
         } catch {
-            batch!.rollback(to: mark)
+            batch.rollback(to: mark)
             throw error
+        }
+    }
+
+    /// Reads elements of a collection's `features` into the batch (after its `[` when
+    /// `first`, else after an element) while they start before the absolute offset
+    /// `limit`; `index` counts them. True when the array's `]` was read. The same steps as
+    /// `GeoJSONFeatureReader.step` and `readFeature` take for each element.
+    mutating func readFeaturesIntoBatch(first: Bool, index: inout Int, until limit: Int) throws(GeoJSONError) -> Bool {
+        var first = first
+        while true {
+            if first {
+                guard let b = try tokens.peekNonWhitespace() else { throw tokens.error(.unexpectedEnd, at: tokens.end) }
+                if b == UInt8(ascii: "]") {
+                    tokens.pos += 1
+                    return true
+                }
+                first = false
+            } else if try !tokens.afterArrayElement() {
+                return true
+            }
+            _ = try tokens.peekNonWhitespace()
+            let start = tokens.offset(tokens.pos)
+            if findings != nil { findingPrefix = [.key("features"), .index(index)] }
+            tokens.forgetRemembered()
+            do {
+                try parseFeatureIntoBatch(depth: 2, start: start)
+            } catch {
+                throw error.prefixed(.index(index)).prefixed(.key("features"))
+            }
+            index += 1
+            if tokens.offset(tokens.pos) >= limit { return false }
         }
     }
 
@@ -42,7 +73,7 @@ extension _GeoJSONParser {
         guard let type = p.type, let kind = _GeoJSONParser.geometryKind(type), kind != .geometryCollection,
               let pc = p.coordinates, pc.inScratch else {
             guard case .geometry(let g) = try finish(&p, role: .featureGeometry) else { fatalError("unreachable") }
-            batch!.appendGeometry(g)
+            batch.appendGeometry(g)
             return
         }
         // The rules `finish` applies to a geometry with coordinates.
@@ -52,7 +83,7 @@ extension _GeoJSONParser {
         }
         if try checkNesting(kind, positionLevel: pc.positionLevel, deepestLevel: pc.deepestLevel,
                             hasValues: !scratch.values.isEmpty, extraValues: pc.extraValues, at: pc.location) {
-            batch!.appendGeometry(.point, values: [], dims: 2, parts: [], polygons: [])
+            batch.appendGeometry(.point, values: [], dims: 2, parts: [], polygons: [])
             return
         }
         let parts: [Int], polygons: [Int]
@@ -65,7 +96,7 @@ extension _GeoJSONParser {
         }
         try checkParts(_ShapeView(kind: kind, values: scratch.values, dims: scratch.dims, parts: parts, polygons: polygons),
                        at: pc.location)
-        batch!.appendGeometry(kind, values: scratch.values, dims: scratch.dims, parts: parts, polygons: polygons)
+        batch.appendGeometry(kind, values: scratch.values, dims: scratch.dims, parts: parts, polygons: polygons)
     }
 
     /// A feature's string id, its bytes written to the batch.
@@ -74,9 +105,9 @@ extension _GeoJSONParser {
         if escaped {
             tokens.decodeEscapes(s, e)
             let decoded = tokens.scratch
-            decoded.withUnsafeBufferPointer { batch!.setPendingStringID($0) }
+            decoded.withUnsafeBufferPointer { batch.setPendingStringID($0) }
         } else {
-            batch!.setPendingStringID(UnsafeBufferPointer(start: tokens.base + s, count: e - s))
+            batch.setPendingStringID(UnsafeBufferPointer(start: tokens.base + s, count: e - s))
         }
     }
 
@@ -90,8 +121,9 @@ extension _GeoJSONParser {
             tokens.pos += 1
             return
         }
-        let row = batch!.count
+        let row = batch.count
         var repeated = false
+        var k = 0
         while true {
             let q = try tokens.nextNonWhitespace(expected: "a member name")
             guard q == UInt8(ascii: "\"") else { throw tokens.error(.unexpectedByte(q, expected: "a member name"), at: tokens.pos - 1) }
@@ -101,21 +133,22 @@ extension _GeoJSONParser {
             if escaped {
                 tokens.decodeEscapes(s, e)
                 let decoded = tokens.scratch
-                c = decoded.withUnsafeBufferPointer { batch!.column(named: $0) }
+                c = decoded.withUnsafeBufferPointer { batch.column(named: $0, member: k) }
             } else {
-                c = batch!.column(named: UnsafeBufferPointer(start: tokens.base + s, count: e - s))
+                c = batch.column(named: UnsafeBufferPointer(start: tokens.base + s, count: e - s), member: k)
             }
+            k += 1
             try tokens.expect(UInt8(ascii: ":"), "':'")
             do {
-                if batch!.isSet(c, row: row) {
+                if batch.isSet(c, row: row) {
                     repeated = true
                     let v = try tokens.readValue(depth: depth)
-                    batch!.appendRepeated(name: batch!.columns[c].name, value: v)
+                    batch.appendRepeated(name: batch.columns[c].name, value: v)
                 } else {
                     try readPropertyValue(column: c, row: row, depth: depth)
                 }
             } catch {
-                throw error.prefixed(.key(batch!.columns[c].name))
+                throw error.prefixed(.key(batch.columns[c].name))
             }
             let d = try tokens.nextNonWhitespace(expected: "',' or '}'")
             if d == UInt8(ascii: "}") { break }
@@ -140,9 +173,9 @@ extension _GeoJSONParser {
             if escaped {
                 tokens.decodeEscapes(s, e)
                 let decoded = tokens.scratch
-                decoded.withUnsafeBufferPointer { batch!.set(c, row: row, kind: .string, number: 0, decoded: $0, raw: raw) }
+                decoded.withUnsafeBufferPointer { batch.set(c, row: row, kind: .string, number: 0, decoded: $0, raw: raw) }
             } else {
-                batch!.set(c, row: row, kind: .string, number: 0, decoded: UnsafeBufferPointer(start: tokens.base + s, count: e - s),
+                batch.set(c, row: row, kind: .string, number: 0, decoded: UnsafeBufferPointer(start: tokens.base + s, count: e - s),
                            raw: raw)
             }
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
@@ -156,17 +189,17 @@ extension _GeoJSONParser {
             let s = startAbs - tokens.baseOffset
             let raw = UnsafeBufferPointer(start: tokens.base + s, count: tokens.pos - s)
             switch value {
-            case .int(let i): batch!.set(c, row: row, kind: .int, number: UInt64(bitPattern: i), decoded: none, raw: raw)
-            case .double(let d): batch!.set(c, row: row, kind: .double, number: d.bitPattern, decoded: none, raw: raw)
-            default: batch!.setJSON(c, row: row, raw: raw)
+            case .int(let i): batch.set(c, row: row, kind: .int, number: UInt64(bitPattern: i), decoded: none, raw: raw)
+            case .double(let d): batch.set(c, row: row, kind: .double, number: d.bitPattern, decoded: none, raw: raw)
+            default: batch.setJSON(c, row: row, raw: raw)
             }
         case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
             let v = try tokens.readLiteral()
             let s = startAbs - tokens.baseOffset
             let raw = UnsafeBufferPointer(start: tokens.base + s, count: tokens.pos - s)
             switch v {
-            case .bool(let t): batch!.set(c, row: row, kind: .bool, number: t ? 1 : 0, decoded: none, raw: raw)
-            default: batch!.set(c, row: row, kind: .null, number: 0, decoded: none, raw: raw)
+            case .bool(let t): batch.set(c, row: row, kind: .bool, number: t ? 1 : 0, decoded: none, raw: raw)
+            default: batch.set(c, row: row, kind: .null, number: 0, decoded: none, raw: raw)
             }
         case UInt8(ascii: "{"), UInt8(ascii: "["):
             // The value's bytes stay in the window until they are copied.
@@ -175,7 +208,7 @@ extension _GeoJSONParser {
             defer { tokens.mark = savedMark }
             try tokens.skipValue(depth: depth)
             let s = startAbs - tokens.baseOffset
-            batch!.setJSON(c, row: row, raw: UnsafeBufferPointer(start: tokens.base + s, count: tokens.pos - s))
+            batch.setJSON(c, row: row, raw: UnsafeBufferPointer(start: tokens.base + s, count: tokens.pos - s))
         default:
             throw tokens.error(.unexpectedByte(b, expected: "a JSON value"), at: tokens.pos)
         }

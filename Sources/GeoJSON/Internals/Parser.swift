@@ -132,13 +132,16 @@ struct _GeoJSONParser {
     var findings: [GeoJSONFinding]?
     /// Path prefix for findings (streaming readers set `features[i]`).
     var findingPrefix: [JSONPathComponent] = []
-    /// The batch a columnar reader fills (`GeoJSONBatchReader`); nil otherwise.
-    var batch: GeoJSONFeatureBatch?
+    /// The batch a columnar reader fills (`GeoJSONBatchReader`, which swaps its batch in
+    /// and sets `fillsBatch`); no buffers otherwise.
+    var batch = GeoJSONFeatureBatch(unallocated: ())
+    var fillsBatch = false
     /// The depth of the feature being read into `batch`; -1 when none is.
     var columnarDepth = -1
 
     init(cursor: _Tokenizer, options: GeoJSONReadOptions) {
         self.tokens = cursor
+        self.tokens.structuralSkip = options.skipContract == .structural
         self.options = options
         if options.collectFindings { findings = [] }
     }

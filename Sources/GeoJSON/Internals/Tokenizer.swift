@@ -197,6 +197,9 @@ struct _Tokenizer {
     var sharedKeyText: [[UInt8]] = []
     var sharedKeyStarts: [[Int]] = []
     var sharedKeyTables: UInt8 = 0
+    /// Arrays and objects are skipped under the structural contract
+    /// (`GeoJSONReadOptions.SkipContract.structural`).
+    var structuralSkip = false
     /// Absolute offset of bytes a reader may need to go back to (the start of the current
     /// feature); refills keep them. Nil: only the current token is kept.
     var mark: Int?
@@ -826,10 +829,13 @@ struct _Tokenizer {
         sharedKeyTables |= 1 << UInt8(slot)
     }
 
-    /// Skips any JSON value, validating it, without building anything.
+    /// Skips any JSON value without building anything, checking it as `structuralSkip`
+    /// says (fully by default).
     ///
     /// Arrays and objects go first through `gr_json_skip` (CJSONSkip), which finds the end
-    /// of a valid value held whole in the window with no call per token; whatever it does
+    /// of a valid value held whole in the window with no call per token (under the
+    /// structural contract, `gr_skip_structural`, which checks structure and UTF-8 over
+    /// 64-byte blocks and leaves scalars' grammar unchecked); whatever it does
     /// not accept (bad input, a value cut by the window's end, rare numbers) is skipped by
     /// `skipValueScalar`, which reports errors. Only the outermost value tries the fast
     /// path: the scalar skipper never calls back into it, so a refused value costs one
@@ -837,7 +843,8 @@ struct _Tokenizer {
     mutating func skipValue(depth: Int) throws(GeoJSONError) {
         guard let b = try peekNonWhitespace() else { throw error(.unexpectedEnd, at: end) }
         if b == UInt8(ascii: "{") || b == UInt8(ascii: "[") {
-            let e = gr_json_skip(base, pos, end, maxDepth - depth)
+            let e = structuralSkip ? gr_skip_structural(base, pos, end, maxDepth - depth, 1)
+                                   : gr_json_skip(base, pos, end, maxDepth - depth)
             if e >= 0 {
                 pos = e
                 return

@@ -1,0 +1,113 @@
+import CJSONSkip
+import GraticuleSupport
+import GraticuleTestSupport
+import XCTest
+import Foundation
+@testable import GeoJSON
+import GeoModel
+
+/// The structural skip contract (`GeoJSONReadOptions.SkipContract.structural`,
+/// `gr_skip_structural`): every value the validating skipper accepts, it accepts and ends
+/// at the same byte; what it accepts beyond that differs only in scalars' grammar; its
+/// SSE2 and scalar block steps agree; and a reader under it reads every valid text as the
+/// validating reader does.
+final class StructuralSkipTests: XCTestCase {
+    func structural(_ bytes: [UInt8], nesting: Int = 512, simd: Int32) -> Int {
+        bytes.withUnsafeBufferPointer { b in gr_skip_structural(b.baseAddress!, 0, b.count, nesting, simd) }
+    }
+
+    func validated(_ bytes: [UInt8]) -> Int? {
+        bytes.withUnsafeBytes { raw in
+            var c = _Tokenizer(borrowing: raw, maxDepth: 512)
+            do throws(GeoJSONError) {
+                try c.skipValueScalar(depth: 0)
+                return c.offset(c.pos)
+            } catch {
+                return nil
+            }
+        }
+    }
+
+    func testAcceptsEveryValidValueAtItsEnd() {
+        var g = JSONSkipTests.Generator(rng: SplitMix64(seed: 5901))
+        for _ in 0..<3_000 {
+            let text = g.pick([true, false]) ? g.object(1) : g.array(1)
+            let bytes = Array(text.utf8)
+            for simd: Int32 in [0, 1] {
+                XCTAssertEqual(structural(bytes, simd: simd), bytes.count, text)
+                XCTAssertEqual(structural(bytes + Array(" ,x".utf8), simd: simd), bytes.count, text)
+            }
+        }
+    }
+
+    /// Edited values: where the validating skipper ends, the structural one ends too; the
+    /// two block steps always agree; and what only the structural skipper accepts has its
+    /// structure intact (the validating reader fails on a scalar, not on a bracket).
+    func testEditedValues() {
+        var g = JSONSkipTests.Generator(rng: SplitMix64(seed: 5902))
+        var onlyStructural = 0, both = 0
+        for _ in 0..<8_000 {
+            let text = g.pick([true, false]) ? g.object(1) : g.array(1)
+            let bytes = g.mutate(Array(text.utf8))
+            guard !bytes.isEmpty, bytes[0] == UInt8(ascii: "{") || bytes[0] == UInt8(ascii: "[") else { continue }
+            let s = structural(bytes, simd: 1)
+            XCTAssertEqual(s, structural(bytes, simd: 0), String(decoding: bytes, as: UTF8.self))
+            if let v = validated(bytes) {
+                both += 1
+                XCTAssertEqual(s, v, String(decoding: bytes, as: UTF8.self))
+            } else if s >= 0 {
+                onlyStructural += 1
+                // Brackets balanced outside strings in what it took.
+                let taken = Array(bytes[..<s])
+                XCTAssertEqual(taken.filter { $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "[") }.count >= 1, true)
+            }
+        }
+        XCTAssertGreaterThan(both, 300)
+        XCTAssertGreaterThan(onlyStructural, 10)
+    }
+
+    func testWhatEachContractRefuses() {
+        // Scalars' grammar: only the validated contract checks it.
+        let badNumber = Array(#"{"a":1x,"b":[tru]}"#.utf8)
+        XCTAssertNil(validated(badNumber))
+        XCTAssertEqual(structural(badNumber, simd: 1), badNumber.count)
+        // Structure, strings and UTF-8: both refuse (-1 hands the value to the validating skipper).
+        for bad in [#"{"a":[1}"#, #"{"a":"x"#, "{\"a\":\"\u{01}\"}", #"{"a":\1}"#, "[[[1]]]"] {
+            let bytes = Array(bad.utf8)
+            XCTAssertEqual(structural(bytes, nesting: bad == "[[[1]]]" ? 2 : 512, simd: 1), -1, bad)
+        }
+        XCTAssertEqual(structural([UInt8(ascii: "["), 0xC3, 0x28, UInt8(ascii: "]")], simd: 1), -1)
+        XCTAssertEqual(structural(Array("[[[1]]]".utf8), nesting: 3, simd: 1), 7)
+    }
+
+    /// Readers: under the structural contract every text the validating reader reads is
+    /// read to the same document (corpora and edited random collections); a skipped
+    /// property with a bad number is read under it and refused, located, under validation.
+    func testReadersAgreeOnValidTexts() throws {
+        var structuralOptions = GeoJSONReadOptions(skipProperties: true)
+        structuralOptions.skipContract = .structural
+        let validatedOptions = GeoJSONReadOptions(skipProperties: true)
+        var files = 0
+        let root = TestPaths.shared("")
+        if let walker = FileManager.default.enumerator(atPath: root) {
+            while let name = walker.nextObject() as? String {
+                guard name.hasSuffix(".json") || name.hasSuffix(".geojson"),
+                      let data = FileManager.default.contents(atPath: root + "/" + name) else { continue }
+                let bytes = [UInt8](data)
+                guard let v = try? GeoJSONReader.read(bytes, options: validatedOptions) else { continue }
+                files += 1
+                XCTAssertTrue(try GeoJSONReader.read(bytes, options: structuralOptions) == v, name)
+                let chunked = try GeoJSONReader.read(from: ChunkedByteSource(bytes, chunkSize: 4096), chunkSize: 4096,
+                                                     options: structuralOptions)
+                XCTAssertTrue(chunked == v, name + " in 4 KiB reads")
+            }
+        }
+        let text = #"{"type":"FeatureCollection","features":[{"type":"Feature","geometry":null,"properties":{"a":01}}]}"#
+        XCTAssertNoThrow(try GeoJSONReader.read(Array(text.utf8), options: structuralOptions))
+        XCTAssertThrowsError(try GeoJSONReader.read(Array(text.utf8), options: validatedOptions)) { e in
+            // "01": the number is "0" (byte 92), and the "1" after it (byte 93) is out of place.
+            XCTAssertEqual((e as? GeoJSONError)?.location.offset, 93)
+        }
+        if files == 0 { throw XCTSkip("no shared corpora") }
+    }
+}
