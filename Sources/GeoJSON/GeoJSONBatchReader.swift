@@ -25,6 +25,13 @@ public final class GeoJSONBatchReader {
     private let owned: [UInt8]?
 
     /// Reads from `source` in reads of `chunkSize` bytes.
+    ///
+    /// - Parameters:
+    ///   - source: the bytes.
+    ///   - chunkSize: bytes per read.
+    ///   - options: what is read and checked, as for `GeoJSONFeatureReader`.
+    ///   - onInvalidFeature: what to do with a feature that is JSON but not GeoJSON.
+    ///   - batchBytes: input bytes after which a batch is closed.
     public init(source: some GeoJSONByteSource, chunkSize: Int = 65_536, options: GeoJSONReadOptions = GeoJSONReadOptions(),
                 onInvalidFeature: GeoJSONFeatureReader.InvalidFeaturePolicy = .fail, batchBytes: Int = 8 << 20) {
         reader = GeoJSONFeatureReader(source: source, chunkSize: chunkSize, options: options, onInvalidFeature: onInvalidFeature)
@@ -34,6 +41,12 @@ public final class GeoJSONBatchReader {
 
     /// Reads the file at `path`.
     ///
+    /// - Parameters:
+    ///   - path: the file.
+    ///   - chunkSize: bytes per read.
+    ///   - options: what is read and checked, as for `GeoJSONFeatureReader`.
+    ///   - onInvalidFeature: what to do with a feature that is JSON but not GeoJSON.
+    ///   - batchBytes: input bytes after which a batch is closed.
     /// - Throws: `GeoJSONSourceError` when the file cannot be opened.
     public convenience init(path: String, chunkSize: Int = 65_536, options: GeoJSONReadOptions = GeoJSONReadOptions(),
                             onInvalidFeature: GeoJSONFeatureReader.InvalidFeaturePolicy = .fail,
@@ -43,6 +56,12 @@ public final class GeoJSONBatchReader {
     }
 
     /// Reads a whole text held in memory, in place (no copy into a read window).
+    ///
+    /// - Parameters:
+    ///   - bytes: the text.
+    ///   - options: what is read and checked, as for `GeoJSONFeatureReader`.
+    ///   - onInvalidFeature: what to do with a feature that is JSON but not GeoJSON.
+    ///   - batchBytes: input bytes after which a batch is closed.
     public init(bytes: [UInt8], options: GeoJSONReadOptions = GeoJSONReadOptions(),
                 onInvalidFeature: GeoJSONFeatureReader.InvalidFeaturePolicy = .fail, batchBytes: Int = 8 << 20) {
         owned = bytes
@@ -56,14 +75,18 @@ public final class GeoJSONBatchReader {
     /// After an error the batch holds the features read before the one that failed, and
     /// the reader is finished.
     ///
+    /// - Parameter batch: the batch to fill (its buffers are reused).
+    /// - Returns: whether the batch holds a feature.
     /// - Throws: `GeoJSONError`, as `GeoJSONFeatureReader.next()` throws it.
     public func next(into batch: inout GeoJSONFeatureBatch) throws(GeoJSONError) -> Bool {
         batch.removeAll()
         batch.firstIndex = reader.nextIndex
         swap(&reader.parser.batch, &batch)
+        reader.parser.exchangeScratchWithBatch()
         reader.parser.fillsBatch = true
         let outcome = fill()
         reader.parser.fillsBatch = false
+        reader.parser.exchangeScratchWithBatch()
         swap(&reader.parser.batch, &batch)
         batch.padColumns()
         if let error = outcome { throw error }

@@ -2,6 +2,8 @@ import GeoModel
 
 extension GeoJSONFeatureBatch {
     /// A batch holding `features`, as a reader would have filled it from their text.
+    ///
+    /// - Parameter features: the features, in order.
     public init(features: [GeoFeature]) {
         self.init()
         removeAll()
@@ -10,6 +12,8 @@ extension GeoJSONFeatureBatch {
     }
 
     /// Feature `i`'s id.
+    ///
+    /// - Parameter i: the feature's index in the batch.
     public func id(_ i: Int) -> FeatureID? {
         switch idKinds[i] {
         case .none: return nil
@@ -23,6 +27,8 @@ extension GeoJSONFeatureBatch {
     }
 
     /// Feature `i`'s geometry; nil for `"geometry": null`.
+    ///
+    /// - Parameter i: the feature's index in the batch.
     public func geometry(_ i: Int) -> Geometry? {
         let first = featureGeometryOffsets[i]
         guard first < featureGeometryOffsets[i + 1] else { return nil }
@@ -60,6 +66,8 @@ extension GeoJSONFeatureBatch {
     }
 
     /// Feature `i`'s properties, in its own member order; nil for `"properties": null`.
+    ///
+    /// - Parameter i: the feature's index in the batch.
     public func properties(_ i: Int) -> PropertyList? {
         guard hasProperties[i] else { return nil }
         var list = PropertyList()
@@ -77,6 +85,8 @@ extension GeoJSONFeatureBatch {
 
     /// Feature `i` as the model holds it: the feature the streaming reader returns for the
     /// same text.
+    ///
+    /// - Parameter i: the feature's index in the batch.
     public func feature(_ i: Int) -> GeoFeature {
         let x = extras[i]
         return GeoFeature(id: id(i), geometry: geometry(i), properties: properties(i),

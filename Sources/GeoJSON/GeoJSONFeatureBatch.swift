@@ -96,11 +96,15 @@ public struct GeoJSONFeatureBatch: Sendable {
         public var count: Int { kinds.count }
 
         /// Row `r`'s bytes (a string's UTF-8 or JSON text).
+        ///
+        /// - Parameter r: the row (the feature's index in the batch).
         public func bytes(at r: Int) -> ArraySlice<UInt8> {
             bytes[(r == 0 ? 0 : byteEnds[r - 1])..<byteEnds[r]]
         }
 
         /// Row `r` as a property value; nil when the feature has no such member.
+        ///
+        /// - Parameter r: the row (the feature's index in the batch).
         public func value(at r: Int) -> PropertyValue? {
             switch kinds[r] {
             case .absent: return nil
@@ -207,6 +211,9 @@ public struct GeoJSONFeatureBatch: Sendable {
     var nameTable: [Int32] = []
     /// Columns of earlier batches, emptied, whose buffers new columns reuse.
     var spareColumns: [Column] = []
+    /// The reader's positions scratch, kept with the batch between reads so that its
+    /// capacity carries over from reader to reader.
+    var coordinateScratch = _CoordinateScratch()
     /// The id of the feature being read (its string's bytes are already in `idBytes`).
     var pendingID = IDKind.none
     var pendingIDNumber: UInt64 = 0

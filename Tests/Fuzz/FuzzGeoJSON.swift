@@ -1,7 +1,8 @@
 // libFuzzer entry point for the GeoJSON reader (built by run-geojson.sh, not by SwiftPM).
 // Each input is read whole, read through chunked sources of two sizes, read with its
 // properties skipped (whole: mostly through the C skipper of CJSONSkip; chunked: mostly
-// through its scalar fallback), validated, and read as a text sequence. Besides crashes, hangs and sanitizer reports, it fails when a chunked
+// through its scalar fallback) under both skip contracts, read into column batches and
+// compared with the streaming reader, validated, and read as a text sequence. Besides crashes, hangs and sanitizer reports, it fails when a chunked
 // read gives a different outcome (document, or error with location and path) than the
 // whole-buffer read: chunk boundaries must never matter.
 import GeoJSON
@@ -9,6 +10,30 @@ import GeoModel
 
 func outcome(_ f: () throws -> GeoJSONDocument) -> String {
     do { return "ok \(try f())" } catch { return "error \(error)" }
+}
+
+func featuresOutcome(_ reader: GeoJSONFeatureReader) -> String {
+    var out = ""
+    do {
+        while let f = try reader.next() { out += "\(f)\n" }
+    } catch {
+        out += "error \(error)"
+    }
+    return out + "skipped \(reader.skipped)"
+}
+
+func batchOutcome(_ reader: GeoJSONBatchReader) -> String {
+    var out = ""
+    var batch = GeoJSONFeatureBatch()
+    do {
+        while try reader.next(into: &batch) {
+            for f in batch.features { out += "\(f)\n" }
+        }
+    } catch {
+        for f in batch.features { out += "\(f)\n" }
+        out += "error \(error)"
+    }
+    return out + "skipped \(reader.skipped)"
 }
 
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -31,6 +56,24 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         try GeoJSONReader.read(from: ChunkedByteSource(bytes, chunkSize: chunk), chunkSize: chunk, options: skip)
     }
     precondition(skipped == skippedChunked, "chunked skipping read differs:\n\(skipped)\n\(skippedChunked)")
+    // The three readers: the streaming reader's features (and error) equal the column
+    // batches', in place and in small reads, under both policies.
+    for policy in [GeoJSONFeatureReader.InvalidFeaturePolicy.fail, .skip] {
+        let streamed = featuresOutcome(GeoJSONFeatureReader(source: ChunkedByteSource(bytes, chunkSize: chunk), chunkSize: chunk,
+                                                            onInvalidFeature: policy))
+        let inPlace = batchOutcome(GeoJSONBatchReader(bytes: bytes, onInvalidFeature: policy, batchBytes: 1 + size % 97))
+        let inReads = batchOutcome(GeoJSONBatchReader(source: ChunkedByteSource(bytes, chunkSize: chunk), chunkSize: chunk,
+                                                      onInvalidFeature: policy, batchBytes: 1 + size % 89))
+        precondition(streamed == inPlace, "column batches differ:\n\(streamed)\n\(inPlace)")
+        precondition(streamed == inReads, "column batches in reads differ:\n\(streamed)\n\(inReads)")
+    }
+    // Under the structural contract every text read under validation reads the same.
+    var structural = skip
+    structural.skipContract = .structural
+    if skipped.hasPrefix("ok") {
+        let s = outcome { try GeoJSONReader.read(bytes, options: structural) }
+        precondition(s == skipped, "the structural contract changes a valid read:\n\(skipped)\n\(s)")
+    }
     let report = GeoJSONValidator.validate(bytes)
     for f in report.findings { precondition(f.location.offset <= size, "finding outside the input") }
     let seq = GeoJSONSequenceReader(source: ChunkedByteSource(bytes, chunkSize: 5), chunkSize: 5)

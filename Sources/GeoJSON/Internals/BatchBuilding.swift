@@ -64,6 +64,8 @@ extension GeoJSONFeatureBatch {
     }
 
     /// The geometry kind of a WKB code (1–7).
+    ///
+    /// - Parameter code: a value of `geometryTypes`.
     public static func kind(ofCode code: UInt8) -> Geometry.Kind? {
         switch code {
         case 1: return .point

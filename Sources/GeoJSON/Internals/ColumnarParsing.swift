@@ -35,6 +35,11 @@ extension _GeoJSONParser {
         }
     }
 
+    /// Exchanges the positions scratch with the one the batch keeps between reads.
+    mutating func exchangeScratchWithBatch() {
+        swap(&scratch, &batch.coordinateScratch)
+    }
+
     /// Reads elements of a collection's `features` into the batch (after its `[` when
     /// `first`, else after an element) while they start before the absolute offset
     /// `limit`; `index` counts them. True when the array's `]` was read. The same steps as
@@ -94,8 +99,10 @@ extension _GeoJSONParser {
         case .polygon: parts = scratch.level1; polygons = parts.isEmpty ? [] : _GeoJSONParser.firstPartOnly
         case .multiPolygon: parts = scratch.level2; polygons = scratch.level1Parts
         }
-        try checkParts(_ShapeView(kind: kind, values: scratch.values, dims: scratch.dims, parts: parts, polygons: polygons),
-                       at: pc.location)
+        if (kind != .point && kind != .multiPoint) || findings != nil {
+            try checkParts(_ShapeView(kind: kind, values: scratch.values, dims: scratch.dims, parts: parts, polygons: polygons),
+                           at: pc.location)
+        }
         batch.appendGeometry(kind, values: scratch.values, dims: scratch.dims, parts: parts, polygons: polygons)
     }
 

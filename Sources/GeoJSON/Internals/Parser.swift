@@ -695,8 +695,11 @@ struct _GeoJSONParser {
             g.partStarts = _take(&pc.level2)
             g.polygonStarts = _take(&pc.level1Parts)
         }
-        try checkParts(_ShapeView(kind: kind, values: g.coordinates, dims: g.dimensions,
-                                  parts: g.partStarts, polygons: g.polygonStarts), at: pc.location)
+        // Points have no parts to check: only their warnings, when collected.
+        if (kind != .point && kind != .multiPoint) || findings != nil {
+            try checkParts(_ShapeView(kind: kind, values: g.coordinates, dims: g.dimensions,
+                                      parts: g.partStarts, polygons: g.polygonStarts), at: pc.location)
+        }
         return g
     }
 
