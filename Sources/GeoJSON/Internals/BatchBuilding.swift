@@ -105,14 +105,7 @@ extension GeoJSONFeatureBatch {
     @inline(never)
     mutating func appendConverting(_ values: [Double], dims: Int) {
         if dims == 3 {
-            var out: [Double] = []
-            out.reserveCapacity(coordinates.count / 2 * 3 + values.count)
-            var i = 0
-            while i < coordinates.count {
-                out.append(coordinates[i]); out.append(coordinates[i + 1]); out.append(.nan)
-                i += 2
-            }
-            coordinates = out
+            coordinates = _widenedTo3D(coordinates, room: values.count)
             dimensions = 3
             coordinates.append(contentsOf: values)
         } else {

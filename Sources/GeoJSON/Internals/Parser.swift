@@ -35,16 +35,22 @@ struct _CoordinateScratch {
 
     /// Adds an altitude slot (NaN: absent) to every position read so far.
     mutating func upgradeTo3D() {
-        var out = [Double]()
-        out.reserveCapacity(values.count / 2 * 3 + 3)
-        var i = 0
-        while i < values.count {
-            out.append(values[i]); out.append(values[i + 1]); out.append(.nan)
-            i += 2
-        }
-        values = out
+        values = _widenedTo3D(values, room: 3)
         dims = 3
     }
+}
+
+/// 2D positions (x, y interleaved) as 3D ones with a NaN altitude (absent), with room for
+/// `room` more values.
+func _widenedTo3D(_ values: [Double], room: Int) -> [Double] {
+    var out = [Double]()
+    out.reserveCapacity(values.count / 2 * 3 + room)
+    var i = 0
+    while i < values.count {
+        out.append(values[i]); out.append(values[i + 1]); out.append(.nan)
+        i += 2
+    }
+    return out
 }
 
 /// A `coordinates` member copied out of the scratch, waiting for the object's `type`.
