@@ -98,7 +98,9 @@ public final class GeoJSONBatchReader {
     private func fill() -> GeoJSONError? {
         let start = reader.bytesConsumed
         do {
-            while reader.bytesConsumed - start < batchBytes {
+            // A batch ends at `batchBytes` only once it holds a feature: an empty batch
+            // means the input is done (and read to its end, trailing errors included).
+            while reader.parser.batch.count == 0 || reader.bytesConsumed - start < batchBytes {
                 if try reader.readFeatureRun(until: start + batchBytes) { continue }
                 let before = reader.parser.batch.count
                 guard let f = try reader.next() else { break }

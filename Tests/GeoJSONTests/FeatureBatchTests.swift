@@ -245,6 +245,22 @@ final class FeatureBatchTests: XCTestCase {
         XCTAssertEqual(batch.dimensions, 2)
     }
 
+    /// A batch that closes on its byte budget after the last feature must not end the
+    /// reading: the rest of the text (here a stray byte after `]`) is still read, and its
+    /// error reported (found by the fuzz target, corpora/regressions/geojson).
+    func testTheTextIsReadToItsEndAfterTheLastBatch() throws {
+        let path = TestPaths.corpora("regressions/geojson") + "/stray-byte-after-features.geojson"
+        let bytes = [UInt8](try XCTUnwrap(FileManager.default.contents(atPath: path)))
+        for policy in [GeoJSONFeatureReader.InvalidFeaturePolicy.fail, .skip] {
+            for batchBytes in [1, 3, 68, 1 << 20] {
+                let a = Self.streamed(bytes, chunk: 8, options: GeoJSONReadOptions(), policy: policy)
+                XCTAssertNotNil(a.error)
+                XCTAssertTrue(a == Self.batched(bytes, chunk: 8, options: GeoJSONReadOptions(), policy: policy, batchBytes: batchBytes))
+                XCTAssertTrue(a == Self.batched(bytes, chunk: nil, options: GeoJSONReadOptions(), policy: policy, batchBytes: batchBytes))
+            }
+        }
+    }
+
     /// Buffers are reused from batch to batch: the same storage after the first batch, and
     /// a batch made from features reads back equal.
     func testReuseAndModelRoundTrip() throws {
@@ -270,3 +286,4 @@ final class FeatureBatchTests: XCTestCase {
         XCTAssertTrue(GeoJSONFeatureBatch(features: whole).features == whole)
     }
 }
+
