@@ -99,7 +99,7 @@ extension _GeoJSONParser {
         case .polygon: parts = scratch.level1; polygons = parts.isEmpty ? [] : _GeoJSONParser.firstPartOnly
         case .multiPolygon: parts = scratch.level2; polygons = scratch.level1Parts
         }
-        if (kind != .point && kind != .multiPoint) || findings != nil {
+        if checksParts(kind) {
             try checkParts(_ShapeView(kind: kind, values: scratch.values, dims: scratch.dims, parts: parts, polygons: polygons),
                            at: pc.location)
         }

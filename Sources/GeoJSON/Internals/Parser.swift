@@ -701,8 +701,7 @@ struct _GeoJSONParser {
             g.partStarts = _take(&pc.level2)
             g.polygonStarts = _take(&pc.level1Parts)
         }
-        // Points have no parts to check: only their warnings, when collected.
-        if (kind != .point && kind != .multiPoint) || findings != nil {
+        if checksParts(kind) {
             try checkParts(_ShapeView(kind: kind, values: g.coordinates, dims: g.dimensions,
                                       parts: g.partStarts, polygons: g.polygonStarts), at: pc.location)
         }
@@ -755,6 +754,13 @@ struct _GeoJSONParser {
         case .multiPolygon: return "RFC 7946 §3.1.7"
         case .geometryCollection: return ""
         }
+    }
+
+    /// Whether `checkParts` has anything to do for a geometry of `kind`: points have no
+    /// parts, only warnings, when findings are collected.
+    @inline(__always)
+    func checksParts(_ kind: Geometry.Kind) -> Bool {
+        (kind != .point && kind != .multiPoint) || findings != nil
     }
 
     /// The §3.1 rules on a geometry's parts (lines of two positions or more, closed rings
