@@ -3,7 +3,8 @@ import DatasetProfile
 import Foundation
 import GeoJSON
 
-/// `geojson.profile`: what `graticule geojson stats` (parameter `tool=stats`) and
+/// `geojson.profile`: what `graticule geojson stats` (parameter `tool=stats`: column
+/// batches, property names without values, `FeatureStatistics.add(batch:)`) and
 /// `graticule profile --jobs 1` (`tool=profile`) do with a GeoJSON file, read from the
 /// file as the commands read it, so that their throughput stands beside `geojson.parse` of
 /// the same dataset in one run. Registered last, on the GeoJSON datasets the suite already
@@ -22,7 +23,9 @@ enum ProfileBenchmarks {
                     for _ in 0..<n {
                         var stats = FeatureStatistics()
                         var stream = try? GeoJSONFeatureStream(path: path, skipsInvalidFeatures: true)
-                        _ = try? stream?.forEach { stats.add($0) }
+                        var options = GeoJSONReadOptions()
+                        options.keepPropertyValues = false
+                        _ = try? stream?.forEachBatch(options: options) { stats.add(batch: $0) }
                         blackHole(stats.features)
                     }
                 }

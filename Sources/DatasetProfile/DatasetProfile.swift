@@ -1,3 +1,4 @@
+import GeoJSON
 import GeoModel
 import TileArchive
 import TileCover
@@ -49,6 +50,10 @@ public struct DatasetProfile {
     public internal(set) var coverage: [UInt64: Int] = [:]
     /// Tiles above the coverage zoom, not counted in the grid.
     public internal(set) var coverageSkipped = 0
+    /// The cover of the feature being counted, and its tile keys (`row << 32 | column`),
+    /// reused from feature to feature.
+    lazy var cover = TileCoverage.Accumulator(zoom: zoom)
+    var coverKeys: [UInt64] = []
 
     public internal(set) var tiles = 0
     /// Stored tile sizes by zoom.
@@ -157,6 +162,8 @@ public struct DatasetProfile {
     static func key(_ t: TileID) -> UInt64 { UInt64(t.x) << 32 | UInt64(t.y) }
 
     /// Adds one feature of a GeoJSON dataset.
+    ///
+    /// - Parameter f: the feature.
     public mutating func addFeature(_ f: GeoFeature) {
         features += 1
         let props = f.properties?.count ?? 0
@@ -165,7 +172,54 @@ public struct DatasetProfile {
         guard let g = f.geometry else { byType["null", default: 0] += 1; return }
         byType[g.kind.rawValue, default: 0] += 1
         vertices.add(Self.vertexCount(g))
-        for t in TileCoverage.tiles(for: g, zoom: zoom) { coverage[Self.key(t), default: 0] += 1 }
+        cover.add(g)
+        countCover()
+    }
+
+    /// Adds every feature of a column batch of a GeoJSON dataset, read from its columns
+    /// (no feature is built); the same counts as `addFeature` for each.
+    ///
+    /// - Parameter b: the batch.
+    public mutating func addFeatures(batch b: GeoJSONFeatureBatch) {
+        lastKeys = []
+        lastSlots.removeAll(keepingCapacity: true)
+        // Column index to key slot for this batch (-2: not looked up yet).
+        var columnSlots = [Int](repeating: -2, count: b.columns.count)
+        for i in 0..<b.count {
+            features += 1
+            let members = b.memberOffsets[i]..<b.memberOffsets[i + 1]
+            properties.add(members.count)
+            for m in members {
+                let c = Int(b.memberColumns[m])
+                var slot: Int
+                if c >= 0 && columnSlots[c] != -2 {
+                    slot = columnSlots[c]
+                    if slot >= 0 { keyTotals[slot] += 1 } else { otherKeys += 1 }
+                } else {
+                    slot = add(key: b.memberName(m))
+                    if c >= 0 { columnSlots[c] = slot }
+                }
+            }
+            let entries = b.featureGeometryOffsets[i]..<b.featureGeometryOffsets[i + 1]
+            guard let first = entries.first, let kind = GeoJSONFeatureBatch.kind(ofCode: b.geometryTypes[first]) else {
+                byType["null", default: 0] += 1
+                continue
+            }
+            byType[kind.rawValue, default: 0] += 1
+            vertices.add(b.geometryPositionOffsets[entries.upperBound] - b.geometryPositionOffsets[first])
+            for g in entries where b.geometryTypes[g] != 7 { cover.add(b.flatGeometry(entry: g)) }
+            countCover()
+        }
+    }
+
+    /// Counts one feature in every tile of what `cover` holds, and empties it.
+    mutating func countCover() {
+        var keys: [UInt64] = []
+        swap(&keys, &coverKeys)
+        cover.finish(into: &keys)
+        // Row << 32 | column, to the grid's column << 32 | row.
+        for k in keys { coverage[k << 32 | k >> 32, default: 0] += 1 }
+        swap(&keys, &coverKeys)
     }
 
     static func vertexCount(_ g: Geometry) -> Int {

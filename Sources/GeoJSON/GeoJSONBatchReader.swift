@@ -19,7 +19,10 @@ import GeoModel
 /// ```
 public final class GeoJSONBatchReader {
     let reader: GeoJSONFeatureReader
-    /// Input bytes after which a batch is closed (it always holds at least one feature).
+    /// Input bytes after which a batch is closed (it always holds at least one feature). A
+    /// batch is also closed once its property columns times its rows pass 4 million: each
+    /// column has a row per feature, so a text whose features use many distinct property
+    /// names gets shorter batches rather than a table mostly of absent values.
     public let batchBytes: Int
     /// The whole text, when the reader was made from an array (kept alive while borrowed).
     private let owned: [UInt8]?
@@ -100,13 +103,14 @@ public final class GeoJSONBatchReader {
         do {
             // A batch ends at `batchBytes` only once it holds a feature: an empty batch
             // means the input is done (and read to its end, trailing errors included).
-            while reader.parser.batch.count == 0 || reader.bytesConsumed - start < batchBytes {
+            while reader.parser.batch.count == 0
+                    || (reader.bytesConsumed - start < batchBytes && !reader.parser.batch.holdsManyCells) {
                 if try reader.readFeatureRun(until: start + batchBytes) { continue }
                 let before = reader.parser.batch.count
                 guard let f = try reader.next() else { break }
                 if reader.parser.batch.count == before {
                     // A top-level Feature or geometry, built by the model path.
-                    reader.parser.batch.append(f, at: reader.rootStart)
+                    reader.parser.batch.append(f, at: reader.rootStart, values: reader.parser.options.keepPropertyValues)
                 }
             }
         } catch {

@@ -57,6 +57,9 @@ public struct GeoJSONFeatureBatch: Sendable {
         /// Double's shared range of exact integers (`uint`), or a value whose type is not
         /// the column's.
         case json = 6
+        /// The feature has this member, whose value was checked and not kept (a batch read
+        /// with `GeoJSONReadOptions.keepPropertyValues` false).
+        case unread = 7
     }
 
     /// A feature id's kind.
@@ -102,13 +105,14 @@ public struct GeoJSONFeatureBatch: Sendable {
             bytes[(r == 0 ? 0 : byteEnds[r - 1])..<byteEnds[r]]
         }
 
-        /// Row `r` as a property value; nil when the feature has no such member.
+        /// Row `r` as a property value; nil when the feature has no such member. An `.unread`
+        /// row (its value was not kept) reads as `.null`.
         ///
         /// - Parameter r: the row (the feature's index in the batch).
         public func value(at r: Int) -> PropertyValue? {
             switch kinds[r] {
             case .absent: return nil
-            case .null: return .null
+            case .null, .unread: return .null
             case .bool: return .bool(numbers[r] != 0)
             case .int: return .int(Int64(bitPattern: numbers[r]))
             case .double: return .double(Double(bitPattern: numbers[r]))
@@ -201,7 +205,8 @@ public struct GeoJSONFeatureBatch: Sendable {
     /// feature already used (JSON allows it; I-JSON does not) is `-1 - k`, its value
     /// `repeatedMembers[k]`.
     public internal(set) var memberColumns: [Int32] = []
-    /// Values of members whose name repeats within a feature.
+    /// Values of members whose name repeats within a feature (null when the batch was
+    /// read without property values).
     public internal(set) var repeatedMembers: [(name: String, value: PropertyValue)] = []
     /// `bbox` and foreign members of the features that have them, by feature index.
     public internal(set) var extras: [Int: Extras] = [:]
@@ -273,5 +278,30 @@ public struct GeoJSONFeatureBatch: Sendable {
                 preconditionFailure("a kept JSON value does not parse: \(error)")
             }
         }
+    }
+}
+
+extension GeoJSONFeatureBatch {
+    /// Geometry entry `g` as a geometry of the batch's shared buffers (no copy; `stride` is
+    /// the batch's `dimensions`). A collection's entry has no geometry of its own: its
+    /// members are the entries that follow it.
+    ///
+    /// - Parameter g: a geometry entry that is not a collection (`geometryTypes[g] != 7`).
+    public func flatGeometry(entry g: Int) -> FlatGeometry {
+        guard let kind = GeoJSONFeatureBatch.kind(ofCode: geometryTypes[g]), kind != .geometryCollection else {
+            preconditionFailure("entry \(g) is a GeometryCollection: its members are the entries after it")
+        }
+        return FlatGeometry(kind: kind, coordinates: coordinates, stride: dimensions,
+                            positions: geometryPositionOffsets[g]..<geometryPositionOffsets[g + 1],
+                            partStarts: partStarts, parts: geometryPartOffsets[g]..<geometryPartOffsets[g + 1],
+                            polygonStarts: polygonStarts, polygons: geometryPolygonOffsets[g]..<geometryPolygonOffsets[g + 1])
+    }
+
+    /// The name of member `m` of `memberColumns` (a column's, or a repeated member's).
+    ///
+    /// - Parameter m: an index into `memberColumns`.
+    public func memberName(_ m: Int) -> String {
+        let c = Int(memberColumns[m])
+        return c >= 0 ? columns[c].name : repeatedMembers[-1 - c].name
     }
 }

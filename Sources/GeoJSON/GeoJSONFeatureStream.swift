@@ -191,4 +191,71 @@ public struct GeoJSONFeatureStream {
         progress(reader.bytesConsumed, n)
         return n
     }
+
+    /// `forEach` with the features given as column batches (`GeoJSONFeatureBatch`), one
+    /// batch reused from call to call: a collection is read by `GeoJSONBatchReader` (the
+    /// same features, errors and problems as `forEach`, with no feature built), a sequence's
+    /// features are gathered into batches of up to 4,096. `body` sees each batch once it is
+    /// full. On an error `body` first sees the features read before it (as `forEach` gives
+    /// them) and `problem` every feature skipped before it. `progress` is called after each
+    /// batch.
+    ///
+    /// - Parameters:
+    ///   - options: how a collection's features are read (`keepPropertyValues` false keeps
+    ///     property names only, for sequences too; a sequence's elements are otherwise read
+    ///     as `forEach` reads them, and their batch rows have no input offsets: 0).
+    ///   - batchBytes: input bytes after which a collection's batch is closed.
+    ///   - progress: called with the bytes read and the features so far.
+    ///   - problem: called with each feature or element skipped.
+    ///   - body: called with each batch.
+    /// - Returns: the number of features given to `body`.
+    /// - Throws: `GeoJSONError`, as `forEach` throws it.
+    @discardableResult
+    public mutating func forEachBatch(options: GeoJSONReadOptions = GeoJSONReadOptions(), batchBytes: Int = 1 << 20,
+                                      progress: (_ bytes: Int, _ features: Int) -> Void = { _, _ in },
+                                      problem: (Problem) -> Void = { _ in },
+                                      _ body: (GeoJSONFeatureBatch) -> Void) throws(GeoJSONError) -> Int {
+        var batch = GeoJSONFeatureBatch()
+        if isSequence {
+            let n: Int
+            do {
+                n = try forEach(progress: progress, problem: problem) { f in
+                    batch.append(f, at: 0, values: options.keepPropertyValues)
+                    if batch.count == 4096 {
+                        batch.padColumns()
+                        body(batch)
+                        batch.removeAll()
+                    }
+                }
+            } catch {
+                if batch.count > 0 { batch.padColumns(); body(batch) }
+                throw error
+            }
+            if batch.count > 0 { batch.padColumns(); body(batch) }
+            return n
+        }
+        let reader = GeoJSONBatchReader(source: source, options: options,
+                                        onInvalidFeature: skipsInvalidFeatures ? .skip : .fail, batchBytes: batchBytes)
+        var n = 0, reported = 0
+        func report() {
+            for k in reader.skipped.dropFirst(reported) { problem(Problem(index: k.index, location: k.location, error: k.error)) }
+            reported = reader.skipped.count
+        }
+        do {
+            while try reader.next(into: &batch) {
+                body(batch)
+                n += batch.count
+                report()
+                progress(reader.bytesConsumed, n)
+            }
+        } catch {
+            if batch.count > 0 { body(batch) }
+            report()
+            throw error
+        }
+        report()
+        progress(reader.bytesConsumed, n)
+        return n
+    }
 }
+

@@ -42,6 +42,13 @@ public struct GeoJSONReadOptions: Sendable {
     }
     /// What is checked in skipped values (default `.validated`).
     public var skipContract = SkipContract.validated
+    /// Batch readers (`GeoJSONBatchReader`) only: false keeps each `properties` member's
+    /// name (its column, and the feature's list of members) with its row marked `.unread`,
+    /// and skips the value, checked as `skipContract` says; the object's own grammar (names,
+    /// colons, commas) is read as with values. Counting features by property name then
+    /// costs about as much as a geometry-only read. Readers of `GeoFeature`s read values
+    /// whatever this says (`skipProperties` skips them). Default true.
+    public var keepPropertyValues = true
     /// Reject Features without `geometry` or `properties` members (RFC 7946 §3.2 requires
     /// both). By default they are read as null and reported as warnings.
     public var strict = false

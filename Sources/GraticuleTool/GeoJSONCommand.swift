@@ -37,9 +37,25 @@ struct GeoJSONCommand: ParsableCommand {
     static func forEachFeature(_ stream: inout GeoJSONFeatureStream, bar: inout ProgressLine,
                                _ body: (GeoFeature) -> Void) throws(GeoJSONError) -> (Int, GeoJSONError)? {
         var broken: (Int, GeoJSONError)?
-        try stream.forEach(progress: { bar.update($0, count: $1) },
-                           problem: { p in broken = ((broken?.0 ?? 0) + 1, broken?.1 ?? p.error) },
-                           body)
+        try stream.forEach(progress: { bar.update($0, count: $1) }, problem: { broken = tally(broken, $0) }, body)
+        return broken
+    }
+
+    /// `broken` with one more problem (its count, and the first one's error).
+    static func tally(_ broken: (Int, GeoJSONError)?, _ p: GeoJSONFeatureStream.Problem) -> (Int, GeoJSONError) {
+        ((broken?.0 ?? 0) + 1, broken?.1 ?? p.error)
+    }
+
+    /// Streams every feature of `stream` to `body` in column batches, property values
+    /// skipped (names kept), drawing `bar`; returns the number of broken sequence elements
+    /// skipped and the first one's error.
+    static func forEachBatch(_ stream: inout GeoJSONFeatureStream, bar: inout ProgressLine,
+                             _ body: (GeoJSONFeatureBatch) -> Void) throws(GeoJSONError) -> (Int, GeoJSONError)? {
+        var broken: (Int, GeoJSONError)?
+        var options = GeoJSONReadOptions()
+        options.keepPropertyValues = false
+        try stream.forEachBatch(options: options, progress: { bar.update($0, count: $1) },
+                                problem: { broken = tally(broken, $0) }, body)
         return broken
     }
 
@@ -115,7 +131,7 @@ struct GeoJSONCommand: ParsableCommand {
             let t0 = Date()
             var stats = FeatureStatistics()
             do {
-                let broken = try GeoJSONCommand.forEachFeature(&stream, bar: &bar) { stats.add($0) }
+                let broken = try GeoJSONCommand.forEachBatch(&stream, bar: &bar) { stats.add(batch: $0) }
                 if let (n, first) = broken { print("broken elements: \(n) (first: \(first))") }
             } catch {
                 bar.finish()

@@ -153,8 +153,8 @@ struct _Cover {
     }
 
     /// Projects the positions of `g` into `xs`, `ys` (tile units).
-    mutating func load(_ g: Geometry, projected: Bool, fast: Bool = false) {
-        let count = g.positionCount, dims = g.dimensions
+    mutating func load<G: _CoverInput>(_ g: G, projected: Bool, fast: Bool = false) {
+        let count = g.positionCount, dims = g.stride
         if xs.count != count {
             xs.removeAll(keepingCapacity: true)
             ys.removeAll(keepingCapacity: true)
@@ -166,12 +166,12 @@ struct _Cover {
         let scale = Double(n)
         let margin = fast && projected ? _FastMercator.margin(scale: scale) : nil
         let table = margin != nil ? _FastMercator.coefficients : []
-        g.coordinates.withUnsafeBufferPointer { c in
+        g.withCoordinates { c in
             xs.withUnsafeMutableBufferPointer { px in
                 ys.withUnsafeMutableBufferPointer { py in
                     cells.withUnsafeMutableBufferPointer { pc in
                         table.withUnsafeBufferPointer { tb in
-                            guard let c = c.baseAddress, let px = px.baseAddress, let py = py.baseAddress,
+                            guard let c, let px = px.baseAddress, let py = py.baseAddress,
                                   let pc = pc.baseAddress else { return }
                             if !projected {
                                 for i in 0..<count {
@@ -216,7 +216,7 @@ struct _Cover {
                             // repeats the first vertex, both ends keep one position, so the
                             // ring stays closed as given (no closing edge a few ulps long).
                             guard g.kind == .polygon || g.kind == .multiPolygon else { return }
-                            for part in 0..<g.partStarts.count {
+                            for part in 0..<g.partCount {
                                 let r = g.partRange(part)
                                 guard r.count >= 2 else { continue }
                                 let a = r.lowerBound, b = r.upperBound - 1
@@ -241,15 +241,15 @@ struct _Cover {
     }
 
     /// Closed-mode points, projected and emitted in one pass (no position buffers).
-    mutating func points(_ g: Geometry) {
-        let count = g.positionCount, dims = g.dimensions
+    mutating func points<G: _CoverInput>(_ g: G) {
+        let count = g.positionCount, dims = g.stride
         let scale = Double(n)
         keys.reserveCapacity(keys.count + count)
         let margin = _FastMercator.margin(scale: scale)
         let table = margin != nil ? _FastMercator.coefficients : []
-        g.coordinates.withUnsafeBufferPointer { c in
+        g.withCoordinates { c in
             table.withUnsafeBufferPointer { tb in
-                guard let c = c.baseAddress else { return }
+                guard let c else { return }
                 for i in 0..<count {
                     let x = WebMercator.x(longitude: c[i &* dims]) * scale
                     let lat = c[i &* dims &+ 1]
@@ -269,6 +269,11 @@ struct _Cover {
             for m in g.geometries { add(m, projected: projected) }
             return
         }
+        addSimple(g, projected: projected)
+    }
+
+    /// Adds a geometry that is not a collection.
+    mutating func addSimple<G: _CoverInput>(_ g: G, projected: Bool) {
         if projected && !minimal && (g.kind == .point || g.kind == .multiPoint) {
             points(g)
             return
@@ -284,13 +289,13 @@ struct _Cover {
         case .point, .multiPoint:
             for i in 0..<xs.count { point(xs[i], ys[i]) }
         case .lineString, .multiLineString:
-            if g.partStarts.isEmpty {
+            if g.partCount == 0 {
                 if g.positionCount > 0 { polyline(0..<g.positionCount, closed: false) }
             } else {
-                for part in 0..<g.partStarts.count { polyline(g.partRange(part), closed: false) }
+                for part in 0..<g.partCount { polyline(g.partRange(part), closed: false) }
             }
         case .polygon, .multiPolygon:
-            for poly in 0..<g.polygonStarts.count {
+            for poly in 0..<g.polygonCount {
                 let rings = g.polygonRange(poly).map(g.partRange)
                 let before = emitted, runsBefore = runs.count
                 // Minimal mode: the boundary's open-square tiles without the line tie-break
@@ -704,17 +709,43 @@ struct _Cover {
             // Lines and points: the sorted keys, repeats removed in place.
             var out = keys
             keys = []
-            let unique = out.withUnsafeMutableBufferPointer { k -> Int in
-                var w = 0
-                for r in 0..<k.count where w == 0 || k[w - 1] != k[r] {
-                    k[w] = k[r]
-                    w += 1
-                }
-                return w
-            }
-            out.removeLast(out.count - unique)
+            _Cover.removeRepeats(&out)
             return out
         }
+        return mergedWithRuns()
+    }
+
+    /// `finish()` into `out` (its buffer reused where it can be), leaving the cover empty
+    /// for the next geometry with its buffers kept.
+    mutating func finish(into out: inout [UInt64]) {
+        _Cover.sortKeys(&keys, zoom: zoom)
+        if runs.isEmpty {
+            swap(&out, &keys)
+            _Cover.removeRepeats(&out)
+        } else {
+            out = mergedWithRuns()
+        }
+        keys.removeAll(keepingCapacity: true)
+        runs.removeAll(keepingCapacity: true)
+        lastKey = .max
+        emitted = 0
+    }
+
+    /// Removes repeats from sorted keys, in place.
+    static func removeRepeats(_ out: inout [UInt64]) {
+        let unique = out.withUnsafeMutableBufferPointer { k -> Int in
+            var w = 0
+            for r in 0..<k.count where w == 0 || k[w - 1] != k[r] {
+                k[w] = k[r]
+                w += 1
+            }
+            return w
+        }
+        out.removeLast(out.count - unique)
+    }
+
+    /// The sorted keys merged with the interior runs (see `finish()`).
+    mutating func mergedWithRuns() -> [UInt64] {
         runs.sort { $0.0 < $1.0 }
         var total = keys.count
         for r in runs { total += r.1 - Int(r.0 & 0xFFFF_FFFF) + 1 }

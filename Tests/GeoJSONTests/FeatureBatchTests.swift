@@ -93,6 +93,25 @@ final class FeatureBatchTests: XCTestCase {
     /// same outcome (features, error with location and path, skipped features).
     func testRandomTextsAgreeWithStreamingReader() {
         var rng = SplitMix64(seed: 59)
+        for round in 0..<1_500 {
+            let bytes = Self.randomText(round: round, &rng)
+            for policy in [GeoJSONFeatureReader.InvalidFeaturePolicy.fail, .skip] {
+                var options = GeoJSONReadOptions()
+                options.collectFindings = round % 2 == 0
+                let chunk = 1 + round % 17
+                let a = Self.streamed(bytes, chunk: chunk, options: options, policy: policy)
+                let b = Self.batched(bytes, chunk: chunk, options: options, policy: policy, batchBytes: 1 + round % 300)
+                XCTAssertEqual(a, b, String(decoding: bytes, as: UTF8.self))
+                let c = Self.batched(bytes, chunk: nil, options: options, policy: policy, batchBytes: 1 << 20)
+                XCTAssertEqual(a, c, String(decoding: bytes, as: UTF8.self))
+                if a != b || a != c { return }
+            }
+        }
+    }
+
+    /// A collection (or, every seventh round, a lone Feature) of random GeoJSON pieces,
+    /// sometimes with one byte changed or cut short.
+    static func randomText(round: Int, _ rng: inout SplitMix64) -> [UInt8] {
         let geometries = [
             #"{"type":"Point","coordinates":[1,2]}"#, #"{"type":"Point","coordinates":[1,2,3]}"#,
             #"{"type":"Point","coordinates":[]}"#, #"{"coordinates":[[0,0],[1,1]],"type":"LineString"}"#,
@@ -114,36 +133,105 @@ final class FeatureBatchTests: XCTestCase {
         ]
         let ids = ["", #""id":7,"#, #""id":"k\"1","#, #""id":1.5,"#, #""id":18446744073709551615,"#, #""id":[1],"#, #""id":"a","id":"b","#]
         let extras = ["", #""bbox":[0,0,1,1],"#, #""title":"t","#, #""foreign":{"k":[1]},"#]
+        var text = #"{"type":"FeatureCollection","features":["#
+        let n = Int.random(in: 0...5, using: &rng)
+        for i in 0..<n {
+            if i > 0 { text += "," }
+            if Int.random(in: 0..<15, using: &rng) == 0 { text += #"{"type":"Point","coordinates":[0,0]}"#; continue }
+            text += "{" + ids.randomElement(using: &rng)! + extras.randomElement(using: &rng)!
+            text += #""type":"Feature","geometry":"# + geometries.randomElement(using: &rng)!
+            text += #","properties":"# + properties.randomElement(using: &rng)! + "}"
+        }
+        text += "]}"
+        if round % 7 == 0 { text = #"{"type":"Feature","properties":{"p":1},"geometry":"# + geometries.randomElement(using: &rng)! + "}" }
+        var bytes = Array(text.utf8)
+        if Int.random(in: 0..<4, using: &rng) == 0, !bytes.isEmpty {
+            let k = Int.random(in: 0..<bytes.count, using: &rng)
+            bytes[k] = Array(#"{}[],:"0-9 .eE\"#.utf8).randomElement(using: &rng)!
+        }
+        if Int.random(in: 0..<6, using: &rng) == 0 { bytes = Array(bytes.prefix(Int.random(in: 0...bytes.count, using: &rng))) }
+        return bytes
+    }
+
+    /// Features with property names of their own close batches early: the property table
+    /// (a row per feature in every column) stays near 4 million cells, and the features
+    /// are the streaming reader's.
+    func testManyDistinctNamesCloseBatchesEarly() {
+        var text = #"{"type":"FeatureCollection","features":["#
+        for n in 0..<3_000 {
+            if n > 0 { text += "," }
+            text += #"{"type":"Feature","geometry":null,"properties":{"a\#(n)":1,"b\#(n)":"x","c":\#(n)}}"#
+        }
+        text += "]}"
+        let bytes = Array(text.utf8)
+        let reader = GeoJSONBatchReader(bytes: bytes)
+        var batch = GeoJSONFeatureBatch()
+        var features: [GeoFeature] = [], batches = 0
+        do {
+            while try reader.next(into: &batch) {
+                batches += 1
+                XCTAssertLessThanOrEqual(batch.columns.count * batch.count, 4_000_000 + 3 * batch.count)
+                features += batch.features
+            }
+        } catch {
+            XCTFail("\(error)")
+        }
+        XCTAssertGreaterThan(batches, 1)
+        XCTAssertEqual(features, Self.streamed(bytes, chunk: nil, options: GeoJSONReadOptions(), policy: .fail).features)
+    }
+
+    /// An outcome with every property value replaced by null (what a read without
+    /// property values keeps: the names).
+    static func namesOnly(_ o: Outcome) -> Outcome {
+        var o = o
+        for i in o.features.indices {
+            guard let p = o.features[i].properties else { continue }
+            var names = PropertyList()
+            for k in p.keys { names.append(key: k, value: .null) }
+            o.features[i].properties = names
+        }
+        return o
+    }
+
+    /// Without property values, a batch read keeps each feature's member names and reaches
+    /// the same outcome as a read with values (features, errors, skipped features,
+    /// findings), on random texts and on the corpora, both skip contracts on valid text.
+    func testPropertyNamesWithoutValues() throws {
+        var rng = SplitMix64(seed: 5959)
+        var names = GeoJSONReadOptions()
+        names.keepPropertyValues = false
         for round in 0..<1_500 {
-            var text = #"{"type":"FeatureCollection","features":["#
-            let n = Int.random(in: 0...5, using: &rng)
-            for i in 0..<n {
-                if i > 0 { text += "," }
-                if Int.random(in: 0..<15, using: &rng) == 0 { text += #"{"type":"Point","coordinates":[0,0]}"#; continue }
-                text += "{" + ids.randomElement(using: &rng)! + extras.randomElement(using: &rng)!
-                text += #""type":"Feature","geometry":"# + geometries.randomElement(using: &rng)!
-                text += #","properties":"# + properties.randomElement(using: &rng)! + "}"
-            }
-            text += "]}"
-            if round % 7 == 0 { text = #"{"type":"Feature","properties":{"p":1},"geometry":"# + geometries.randomElement(using: &rng)! + "}" }
-            var bytes = Array(text.utf8)
-            if Int.random(in: 0..<4, using: &rng) == 0, !bytes.isEmpty {
-                let k = Int.random(in: 0..<bytes.count, using: &rng)
-                bytes[k] = Array(#"{}[],:"0-9 .eE\"#.utf8).randomElement(using: &rng)!
-            }
-            if Int.random(in: 0..<6, using: &rng) == 0 { bytes = Array(bytes.prefix(Int.random(in: 0...bytes.count, using: &rng))) }
+            let bytes = Self.randomText(round: round, &rng)
             for policy in [GeoJSONFeatureReader.InvalidFeaturePolicy.fail, .skip] {
                 var options = GeoJSONReadOptions()
                 options.collectFindings = round % 2 == 0
-                let chunk = 1 + round % 17
-                let a = Self.streamed(bytes, chunk: chunk, options: options, policy: policy)
-                let b = Self.batched(bytes, chunk: chunk, options: options, policy: policy, batchBytes: 1 + round % 300)
+                names.collectFindings = options.collectFindings
+                let chunk = round % 3 == 0 ? nil : 1 + round % 17
+                let a = Self.namesOnly(Self.batched(bytes, chunk: chunk, options: options, policy: policy, batchBytes: 1 + round % 300))
+                let b = Self.batched(bytes, chunk: chunk, options: names, policy: policy, batchBytes: 1 + round % 300)
                 XCTAssertEqual(a, b, String(decoding: bytes, as: UTF8.self))
-                let c = Self.batched(bytes, chunk: nil, options: options, policy: policy, batchBytes: 1 << 20)
-                XCTAssertEqual(a, c, String(decoding: bytes, as: UTF8.self))
-                if a != b || a != c { return }
+                if a != b { return }
             }
         }
+        let root = TestPaths.shared("")
+        guard let walker = FileManager.default.enumerator(atPath: root) else { throw XCTSkip("no shared corpora") }
+        var files = 0
+        names.collectFindings = false
+        while let name = walker.nextObject() as? String {
+            guard name.hasSuffix(".json") || name.hasSuffix(".geojson") else { continue }
+            guard let data = FileManager.default.contents(atPath: root + "/" + name) else { continue }
+            let bytes = [UInt8](data)
+            files += 1
+            let a = Self.namesOnly(Self.batched(bytes, chunk: nil, options: GeoJSONReadOptions(), policy: .skip, batchBytes: 64 << 10))
+            XCTAssertTrue(a == Self.batched(bytes, chunk: nil, options: names, policy: .skip, batchBytes: 64 << 10), name)
+            if a.error == nil {
+                var structural = names
+                structural.skipContract = .structural
+                XCTAssertTrue(a == Self.batched(bytes, chunk: nil, options: structural, policy: .skip, batchBytes: 64 << 10),
+                              name + " (structural)")
+            }
+        }
+        if files == 0 { throw XCTSkip("no shared corpora") }
     }
 
     /// The big corpus files agree in one batch and in many, read in place or in reads.

@@ -55,6 +55,50 @@ final class TileRunsTests: XCTestCase {
         }
     }
 
+    /// One accumulator, used again and again, gives each group of geometries the tiles of
+    /// the one-shot cover (united), whether a geometry comes as a `Geometry` or as a
+    /// `FlatGeometry` inside shared buffers with other positions around it and three
+    /// values per position.
+    func testAccumulatorEqualsTheOneShotCover() {
+        var rng = SplitMix64(seed: 5960)
+        for mode in [TileCoverage.Mode.closed, .minimal] {
+            for zoom in [0, 4, 9] {
+                var cover = TileCoverage.Accumulator(zoom: zoom, mode: mode)
+                var keys: [UInt64] = []
+                for trial in 0..<200 {
+                    let geometries = (0..<Int(1 + rng.next() % 3)).map { _ in randomGeometry(&rng) }
+                    var expected = Set<UInt64>()
+                    for g in geometries {
+                        for t in TileCoverage.tiles(for: g, zoom: zoom, mode: mode) { expected.insert(UInt64(t.y) << 32 | UInt64(t.x)) }
+                    }
+                    let flat = trial % 2 == 1
+                    for g in geometries {
+                        if flat { cover.add(Self.embedded(g, &rng)) } else { cover.add(g) }
+                    }
+                    cover.finish(into: &keys)
+                    XCTAssertEqual(keys, expected.sorted(), "z\(zoom) \(mode) trial \(trial) flat \(flat)")
+                }
+            }
+        }
+    }
+
+    /// `g` as a flat geometry in buffers that hold other positions, parts and polygons
+    /// before and after it, three values per position (NaN altitudes).
+    static func embedded(_ g: Geometry, _ rng: inout SplitMix64) -> FlatGeometry {
+        let before = Int(rng.next() % 4), after = Int(rng.next() % 3)
+        var coordinates: [Double] = []
+        for _ in 0..<before { coordinates += [1, 2, 3] }
+        for i in 0..<g.positionCount { coordinates += [g.x(i), g.y(i), .nan] }
+        for _ in 0..<after { coordinates += [4, 5, 6] }
+        let partBase = Int(rng.next() % 3), polygonBase = Int(rng.next() % 3)
+        let parts = Array(0..<partBase) + g.partStarts.map { $0 + before } + [before + g.positionCount]
+        let polygons = Array(0..<polygonBase) + g.polygonStarts.map { $0 + partBase } + [partBase + g.partStarts.count]
+        let flat = FlatGeometry(kind: g.kind, coordinates: coordinates, stride: 3, positions: before..<(before + g.positionCount),
+                                partStarts: parts, parts: partBase..<(partBase + g.partStarts.count),
+                                polygonStarts: polygons, polygons: polygonBase..<(polygonBase + g.polygonStarts.count))
+        return flat
+    }
+
     /// The world square at z14: 2^28 tiles held as one run per row.
     func testTheWorldAtZ14IsOneRunPerRow() {
         let world = Geometry(kind: .polygon, coordinates: [-180, -86, 180, -86, 180, 86, -180, 86, -180, -86],

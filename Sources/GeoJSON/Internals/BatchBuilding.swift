@@ -50,8 +50,10 @@ extension GeoJSONFeatureBatch {
 
     // MARK: Geometry
 
-    /// WKB code of a geometry kind.
-    static func code(of kind: Geometry.Kind) -> UInt8 {
+    /// The WKB code (1–7) of a geometry kind, as `geometryTypes` holds it.
+    ///
+    /// - Parameter kind: the kind.
+    public static func code(of kind: Geometry.Kind) -> UInt8 {
         switch kind {
         case .point: return 1
         case .lineString: return 2
@@ -260,6 +262,16 @@ extension GeoJSONFeatureBatch {
         columns[c].byteEnds.append(columns[c].bytes.count)
     }
 
+    /// Marks column `c`, row `row`, as holding a value that was not kept.
+    mutating func setUnread(_ c: Int, row: Int) {
+        memberColumns.append(Int32(c))
+        columns[c].pad(to: row)
+        if columns[c].type == .null { columns[c].type = .unread }
+        columns[c].kinds.append(.unread)
+        columns[c].numbers.append(0)
+        columns[c].byteEnds.append(columns[c].bytes.count)
+    }
+
     /// A member whose name the feature already used: kept beside the columns.
     mutating func appendRepeated(name: String, value: PropertyValue) {
         memberColumns.append(Int32(-1 - repeatedMembers.count))
@@ -310,19 +322,30 @@ extension GeoJSONFeatureBatch {
     }
 
     /// Appends a model feature (a root Feature or geometry, which is not read column by
-    /// column; and `init(features:)`).
-    mutating func append(_ f: GeoFeature, at offset: Int) {
+    /// column; and `init(features:)`); without `values`, its property names only (rows
+    /// `.unread`, as a read without property values keeps them).
+    mutating func append(_ f: GeoFeature, at offset: Int, values: Bool = true) {
         if let g = f.geometry { appendGeometry(g) }
         if let id = f.id { setPendingID(id) }
         if let props = f.properties {
             for (key, value) in zip(props.keys, props.values) {
                 var key = key
                 let c = key.withUTF8 { column(named: $0) }
-                setValue(c, row: count, value)
+                if values {
+                    setValue(c, row: count, value)
+                } else if isSet(c, row: count) {
+                    appendRepeated(name: columns[c].name, value: .null)
+                } else {
+                    setUnread(c, row: count)
+                }
             }
         }
         endFeature(at: offset, hasProperties: f.properties != nil, bbox: f.bbox, foreignMembers: f.foreignMembers)
     }
+
+    /// Whether the property table (columns × rows) has passed 4 million cells, after which
+    /// a reader closes the batch.
+    var holdsManyCells: Bool { columns.count &* count > 4_000_000 }
 
     /// Pads every column to the batch's rows (after the last feature).
     mutating func padColumns() {

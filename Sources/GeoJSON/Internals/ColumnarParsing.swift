@@ -16,7 +16,7 @@ extension _GeoJSONParser {
             guard p.type == "Feature" else {
                 // Anything else fails here, as it does for `parseFeature`.
                 guard case .feature(let f) = try finish(&p, role: .feature) else { fatalError("unreachable") }
-                batch.append(f, at: start)
+                batch.append(f, at: start, values: options.keepPropertyValues)
                 return
             }
             // The rules `finish` applies to a Feature.
@@ -42,7 +42,8 @@ extension _GeoJSONParser {
 
     /// Reads elements of a collection's `features` into the batch (after its `[` when
     /// `first`, else after an element) while they start before the absolute offset
-    /// `limit`; `index` counts them. True when the array's `]` was read. The same steps as
+    /// `limit` (and the batch's property table is not too large); `index` counts them. True
+    /// when the array's `]` was read. The same steps as
     /// `GeoJSONFeatureReader.step` and `readFeature` take for each element.
     mutating func readFeaturesIntoBatch(first: Bool, index: inout Int, until limit: Int) throws(GeoJSONError) -> Bool {
         var first = first
@@ -67,7 +68,7 @@ extension _GeoJSONParser {
                 throw error.prefixed(.index(index)).prefixed(.key("features"))
             }
             index += 1
-            if tokens.offset(tokens.pos) >= limit { return false }
+            if tokens.offset(tokens.pos) >= limit || batch.holdsManyCells { return false }
         }
     }
 
@@ -120,7 +121,9 @@ extension _GeoJSONParser {
 
     /// A feature's `properties` object (its `{` at `pos`, at absolute offset `at`), one
     /// column per member name, in the row of the feature being read. Mirrors
-    /// `_Tokenizer.readObject`: the same tokens, checks and errors.
+    /// `_Tokenizer.readObject`: the same tokens, checks and errors. Without
+    /// `keepPropertyValues`, each value is skipped under the skip contract and its row is
+    /// `.unread` (a repeated member is kept beside the columns as null).
     mutating func readPropertiesIntoBatch(depth: Int, at: Int) throws(GeoJSONError) {
         guard depth <= tokens.maxDepth else { throw tokens.error(.depthLimitExceeded(tokens.maxDepth), at: tokens.pos) }
         try tokens.expect(UInt8(ascii: "{"), "'{'")
@@ -147,7 +150,15 @@ extension _GeoJSONParser {
             k += 1
             try tokens.expect(UInt8(ascii: ":"), "':'")
             do {
-                if batch.isSet(c, row: row) {
+                if !options.keepPropertyValues {
+                    try tokens.skipValue(depth: depth)
+                    if batch.isSet(c, row: row) {
+                        repeated = true
+                        batch.appendRepeated(name: batch.columns[c].name, value: .null)
+                    } else {
+                        batch.setUnread(c, row: row)
+                    }
+                } else if batch.isSet(c, row: row) {
                     repeated = true
                     let v = try tokens.readValue(depth: depth)
                     batch.appendRepeated(name: batch.columns[c].name, value: v)
