@@ -52,7 +52,7 @@ public struct DatasetProfile {
     public internal(set) var coverageSkipped = 0
     /// The cover of the feature being counted, and its tile keys (`row << 32 | column`),
     /// reused from feature to feature.
-    lazy var cover = TileCoverage.Accumulator(zoom: zoom)
+    var cover: TileCoverage.Accumulator?
     var coverKeys: [UInt64] = []
 
     public internal(set) var tiles = 0
@@ -172,7 +172,8 @@ public struct DatasetProfile {
         guard let g = f.geometry else { byType["null", default: 0] += 1; return }
         byType[g.kind.rawValue, default: 0] += 1
         vertices.add(Self.vertexCount(g))
-        cover.add(g)
+        if cover == nil { cover = TileCoverage.Accumulator(zoom: zoom) }
+        cover!.add(g)
         countCover()
     }
 
@@ -207,7 +208,8 @@ public struct DatasetProfile {
             }
             byType[kind.rawValue, default: 0] += 1
             vertices.add(b.geometryPositionOffsets[entries.upperBound] - b.geometryPositionOffsets[first])
-            for g in entries where b.geometryTypes[g] != 7 { cover.add(b.flatGeometry(entry: g)) }
+            if cover == nil { cover = TileCoverage.Accumulator(zoom: zoom) }
+            for g in entries where b.geometryTypes[g] != 7 { cover!.add(b.flatGeometry(entry: g)) }
             countCover()
         }
     }
@@ -216,7 +218,7 @@ public struct DatasetProfile {
     mutating func countCover() {
         var keys: [UInt64] = []
         swap(&keys, &coverKeys)
-        cover.finish(into: &keys)
+        cover?.finish(into: &keys)
         // Row << 32 | column, to the grid's column << 32 | row.
         for k in keys { coverage[k << 32 | k >> 32, default: 0] += 1 }
         swap(&keys, &coverKeys)

@@ -121,6 +121,39 @@ public struct GeoJSONFeatureBatch: Sendable {
             }
         }
 
+        /// Appends row `row` (after padding the rows before it): a value of `kind`, with
+        /// `number` for null, bool, int and double and `decoded` (UTF-8) for a string; a
+        /// value of another type than the column's is kept as its JSON text, `raw` (a `.json`
+        /// value, which leaves the column's type as it is, too). One
+        /// access to the column, whose arrays are then appended to in place.
+        @inline(__always)
+        mutating func append(row: Int, kind: ValueKind, number: UInt64, decoded: UnsafeBufferPointer<UInt8>,
+                             raw: UnsafeBufferPointer<UInt8>) {
+            pad(to: row)
+            var k = kind
+            if kind != .null && kind != .json {
+                if type == .null { type = kind }
+                if type != kind { k = .json }
+            }
+            kinds.append(k)
+            switch k {
+            case .string: bytes.append(contentsOf: decoded); numbers.append(0)
+            case .json: bytes.append(contentsOf: raw); numbers.append(0)
+            default: numbers.append(number)
+            }
+            byteEnds.append(bytes.count)
+        }
+
+        /// Appends row `row` as `.unread` (after padding the rows before it).
+        @inline(__always)
+        mutating func appendUnread(row: Int) {
+            pad(to: row)
+            if type == .null { type = .unread }
+            kinds.append(.unread)
+            numbers.append(0)
+            byteEnds.append(bytes.count)
+        }
+
         /// Pads with absent rows up to `rows`.
         @inline(__always)
         mutating func pad(to rows: Int) {

@@ -87,6 +87,9 @@ struct _Cover {
     let zoom: Int
     let n: Int                       // tiles per side
     var minimal = false
+    /// Whether the fill passes over vertices inside the tile of both neighbours (see
+    /// `fill`); false only to check that it changes nothing.
+    var passesOverInnerVertices = true
     /// Set while a polygon's boundary is walked in minimal mode.
     var noTieBreak = false
     var keys: [UInt64] = []
@@ -541,17 +544,34 @@ struct _Cover {
     /// Adds the tiles whose centre lies inside the polygon (even-odd over its rings). A
     /// tile the boundary does not touch is wholly inside or wholly outside, so its centre
     /// decides; tiles the boundary touches were added by `polyline`.
+    ///
+    /// A vertex strictly inside the same tile as the vertex kept before it and the vertex
+    /// after it is passed over (the ring goes straight from the one to the other). The
+    /// path replaced and the segment that replaces it lie inside that tile's open square,
+    /// which is convex, so together they make a closed loop inside it: a centre line meets
+    /// the loop an even number of times, so every other tile's centre has its crossings to
+    /// the left changed by an even number, and its inside test is unchanged. That tile
+    /// holds boundary vertices, so it is in the cover whatever the fill says. A detailed
+    /// outline at a low zoom has most of its vertices passed over.
     mutating func fill(_ rings: [Range<Int>]) {
         crossings.removeAll(keepingCapacity: true)
         for r in rings where r.count >= 2 {
-            var i = r.lowerBound
             let last = r.upperBound - 1
             let closedInput = xs[r.lowerBound] == xs[last] && ys[r.lowerBound] == ys[last]
             let edges = closedInput ? r.count - 1 : r.count
-            for _ in 0..<edges {
-                let j = i == last ? r.lowerBound : i + 1
-                crossEdge(xs[i], ys[i], xs[j], ys[j])
-                i = j
+            // The ring's vertices in order: r.lowerBound + k for k < edges, then its end
+            // (the repeated first vertex, or the first vertex again).
+            let end = closedInput ? last : r.lowerBound
+            var a = r.lowerBound
+            for k in 1...edges {
+                let b = k < edges ? r.lowerBound + k : end
+                if k < edges {
+                    let cb = cells[b]
+                    let next = k + 1 < edges ? r.lowerBound + k + 1 : end
+                    if cb != .max && cb == cells[a] && cb == cells[next] && passesOverInnerVertices { continue }
+                }
+                crossEdge(xs[a], ys[a], xs[b], ys[b])
+                a = b
             }
         }
         orderCrossings()

@@ -276,6 +276,38 @@ final class CoverageOracleTests: XCTestCase {
         XCTAssertGreaterThan(largestRow, 40, "rows with more than 16 crossings")
     }
 
+    /// §6.3 with rings that linger in tiles: runs of 2–7 consecutive vertices strictly
+    /// inside one tile (the fill passes over the inner ones), between vertices anywhere,
+    /// self-intersecting, in both modes, against the oracles.
+    func testPolygonsWithVerticesLingeringInTiles() {
+        var rng = SplitMix64(seed: 5961)
+        var lingering = 0
+        for round in 0..<200 {
+            var rings: [[(Int, Int)]] = []
+            for _ in 0..<Int.random(in: 1...2, using: &rng) {
+                var ring: [(Int, Int)] = []
+                for _ in 0..<Int.random(in: 2...6, using: &rng) {
+                    if Bool.random(using: &rng) { ring.append(vertex(&rng)) }
+                    // A tile of the world, and vertices at its inner quarter points.
+                    let i = Int.random(in: 0..<n, using: &rng), j = Int.random(in: 0..<n, using: &rng)
+                    let run = Int.random(in: 2...7, using: &rng)
+                    lingering += run - 2
+                    for _ in 0..<run {
+                        ring.append((i * scale + Int.random(in: 1...(scale - 1), using: &rng),
+                                     j * scale + Int.random(in: 1...(scale - 1), using: &rng)))
+                    }
+                }
+                rings.append(ring)
+            }
+            let parts = rings.map { round % 2 == 0 ? $0 + [$0[0]] : $0 }
+            let g = geometry(.polygon, parts, polygonStarts: [0])
+            let ours = cover(g), want = oracle(polygons: [rings])
+            XCTAssertEqual(ours, want, "round \(round): extra \(ours.subtracting(want).count), missing \(want.subtracting(ours).count) \(rings)")
+            XCTAssertEqual(minimalCover(g), minimalOracle(polygons: [rings]), "minimal, round \(round) \(rings)")
+        }
+        XCTAssertGreaterThan(lingering, 500, "vertices the fill passes over")
+    }
+
     /// §6.7, §6.8: the whole world at z2 is 16 tiles; z30 ids have no precision loss;
     /// a line to the pole terminates.
     func testWorldPolesAndDeepZooms() {

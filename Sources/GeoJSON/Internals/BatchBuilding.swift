@@ -236,40 +236,20 @@ extension GeoJSONFeatureBatch {
     mutating func set(_ c: Int, row: Int, kind: ValueKind, number: UInt64, decoded: UnsafeBufferPointer<UInt8>,
                       raw: UnsafeBufferPointer<UInt8>) {
         memberColumns.append(Int32(c))
-        columns[c].pad(to: row)
-        var k = kind
-        if kind != .null {
-            if columns[c].type == .null { columns[c].type = kind }
-            if columns[c].type != kind { k = .json }
-        }
-        columns[c].kinds.append(k)
-        switch k {
-        case .string: columns[c].bytes.append(contentsOf: decoded); columns[c].numbers.append(0)
-        case .json: columns[c].bytes.append(contentsOf: raw); columns[c].numbers.append(0)
-        default: columns[c].numbers.append(number)
-        }
-        columns[c].byteEnds.append(columns[c].bytes.count)
+        columns[c].append(row: row, kind: kind, number: number, decoded: decoded, raw: raw)
     }
 
     /// Sets column `c`, row `row`, to JSON text (an array, an object, or a number only
     /// JSON text keeps exactly).
     mutating func setJSON(_ c: Int, row: Int, raw: UnsafeBufferPointer<UInt8>) {
         memberColumns.append(Int32(c))
-        columns[c].pad(to: row)
-        columns[c].kinds.append(.json)
-        columns[c].numbers.append(0)
-        columns[c].bytes.append(contentsOf: raw)
-        columns[c].byteEnds.append(columns[c].bytes.count)
+        columns[c].append(row: row, kind: .json, number: 0, decoded: raw, raw: raw)
     }
 
     /// Marks column `c`, row `row`, as holding a value that was not kept.
     mutating func setUnread(_ c: Int, row: Int) {
         memberColumns.append(Int32(c))
-        columns[c].pad(to: row)
-        if columns[c].type == .null { columns[c].type = .unread }
-        columns[c].kinds.append(.unread)
-        columns[c].numbers.append(0)
-        columns[c].byteEnds.append(columns[c].bytes.count)
+        columns[c].appendUnread(row: row)
     }
 
     /// A member whose name the feature already used: kept beside the columns.
