@@ -110,7 +110,7 @@ let package = Package(
         .testTarget(name: "GPXTests", dependencies: ["GPX", "GeoModel", "GraticuleTestSupport", "CorpusGenerators"]),
         .testTarget(name: "SourceDiffTests", dependencies: ["SourceDiff", "SourceDiffJSON", "GeoModel", "TileCover", "GeoJSON", "CorpusGenerators"]),
         .testTarget(name: "TileArchiveTests", dependencies: ["TileArchive", "TileCover", "CorpusGenerators", "GraticuleTestSupport"]),
-        .testTarget(name: "DatasetProfileTests", dependencies: ["DatasetProfile", "TileCover", "GeoModel", "CorpusGenerators", "TileArchive", "GeoJSON", "CSQLite", "GraticuleTestSupport"]),
+        .testTarget(name: "DatasetProfileTests", dependencies: ["DatasetProfile", "TileCover", "GeoModel", "CorpusGenerators", "TileArchive", "GeoJSON", "CSQLite", "GraticuleSupport", "GraticuleTestSupport"]),
         .testTarget(name: "BenchKitTests", dependencies: ["BenchKit", "GraticuleSupport", "GraticuleTestSupport"]),
         .testTarget(name: "GraticuleSupportTests", dependencies: ["GraticuleSupport", "GraticuleTestSupport"]),
         .testTarget(name: "ConformanceTests", dependencies: ["Conformance", "ConformanceData", "TileArchive", "GraticuleSupport", "PBF", "VectorTile", "GeoJSON", "GeoModel", "GraticuleTestSupport"]),
