@@ -114,7 +114,7 @@ struct GeoJSONCommand: ParsableCommand {
     struct Stats: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Stream a GeoJSON file and print counts by geometry type, positions, properties and extent.",
-            discussion: "Memory is bounded by the largest feature plus the read window. Exit status: 0, 1 invalid GeoJSON, 2 unreadable file.")
+            discussion: "Features are read in column batches of about 1 MiB of input, property names without their values. Memory is bounded by the largest feature, the read window and one batch. Exit status: 0, 1 invalid GeoJSON, 2 unreadable file.")
 
         @OptionGroup var input: Input
 

@@ -1,8 +1,8 @@
 // libFuzzer entry point for the GeoJSON reader (built by run-geojson.sh, not by SwiftPM).
 // Each input is read whole, read through chunked sources of two sizes, read with its
 // properties skipped (whole: mostly through the C skipper of CJSONSkip; chunked: mostly
-// through its scalar fallback) under both skip contracts, read into column batches and
-// compared with the streaming reader, validated, and read as a text sequence. Besides crashes, hangs and sanitizer reports, it fails when a chunked
+// through its scalar fallback) under both skip contracts, read into column batches (with
+// and without property values) and compared with the streaming reader, validated, and read as a text sequence. Besides crashes, hangs and sanitizer reports, it fails when a chunked
 // read gives a different outcome (document, or error with location and path) than the
 // whole-buffer read: chunk boundaries must never matter.
 import GeoJSON
@@ -12,10 +12,21 @@ func outcome(_ f: () throws -> GeoJSONDocument) -> String {
     do { return "ok \(try f())" } catch { return "error \(error)" }
 }
 
-func featuresOutcome(_ reader: GeoJSONFeatureReader) -> String {
+/// `f` with every property value replaced by null (what a batch read without property
+/// values keeps: the names).
+func namesOnly(_ f: GeoFeature) -> GeoFeature {
+    guard let p = f.properties else { return f }
+    var f = f
+    var names = PropertyList()
+    for k in p.keys { names.append(key: k, value: .null) }
+    f.properties = names
+    return f
+}
+
+func featuresOutcome(_ reader: GeoJSONFeatureReader, names: Bool = false) -> String {
     var out = ""
     do {
-        while let f = try reader.next() { out += "\(f)\n" }
+        while let f = try reader.next() { out += "\(names ? namesOnly(f) : f)\n" }
     } catch {
         out += "error \(error)"
     }
@@ -66,6 +77,14 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
                                                       onInvalidFeature: policy, batchBytes: 1 + size % 89))
         precondition(streamed == inPlace, "column batches differ:\n\(streamed)\n\(inPlace)")
         precondition(streamed == inReads, "column batches in reads differ:\n\(streamed)\n\(inReads)")
+        // Without property values: the names, and the same outcome otherwise.
+        var names = GeoJSONReadOptions()
+        names.keepPropertyValues = false
+        let streamedNames = featuresOutcome(GeoJSONFeatureReader(source: ChunkedByteSource(bytes, chunkSize: chunk),
+                                                                 chunkSize: chunk, onInvalidFeature: policy), names: true)
+        let namesInReads = batchOutcome(GeoJSONBatchReader(source: ChunkedByteSource(bytes, chunkSize: chunk), chunkSize: chunk,
+                                                           options: names, onInvalidFeature: policy, batchBytes: 1 + size % 83))
+        precondition(streamedNames == namesInReads, "batches without values differ:\n\(streamedNames)\n\(namesInReads)")
     }
     // Under the structural contract every text read under validation reads the same.
     var structural = skip
