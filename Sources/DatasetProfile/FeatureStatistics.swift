@@ -77,7 +77,7 @@ public struct FeatureStatistics: Sendable {
 
     /// Counts every feature of a column batch, from its columns.
     ///
-    /// - Parameter batch: the batch.
+    /// - Parameter b: the batch.
     public mutating func add(batch b: GeoJSONFeatureBatch) {
         features += b.count
         b.coordinates.withUnsafeBufferPointer { c in
