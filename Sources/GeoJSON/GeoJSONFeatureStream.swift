@@ -195,7 +195,8 @@ public struct GeoJSONFeatureStream {
     /// `forEach` with the features given as column batches (`GeoJSONFeatureBatch`), one
     /// batch reused from call to call: a collection is read by `GeoJSONBatchReader` (the
     /// same features, errors and problems as `forEach`, with no feature built), a sequence's
-    /// features are gathered into batches of up to 4,096. `body` sees each batch once it is
+    /// features are gathered into batches of up to 4,096 (fewer when their property table
+    /// passes 4 million cells, as a batch reader's). `body` sees each batch once it is
     /// full. On an error `body` first sees the features read before it (as `forEach` gives
     /// them) and `problem` every feature skipped before it. `progress` is called after each
     /// batch.
@@ -221,7 +222,7 @@ public struct GeoJSONFeatureStream {
             do {
                 n = try forEach(progress: progress, problem: problem) { f in
                     batch.append(f, at: 0, values: options.keepPropertyValues)
-                    if batch.count == 4096 {
+                    if batch.count == 4096 || batch.holdsManyCells {
                         batch.padColumns()
                         body(batch)
                         batch.removeAll()

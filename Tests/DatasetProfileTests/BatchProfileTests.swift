@@ -89,6 +89,27 @@ final class BatchProfileTests: XCTestCase {
         }
     }
 
+    /// A sequence's batches close early too when their features bring new property names,
+    /// so the property table stays near 4 million cells.
+    func testSequenceBatchesStayBounded() throws {
+        let path = temporaryPath("names.ndjson")
+        var text = ""
+        for n in 0..<3_000 {
+            text += #"{"type":"Feature","geometry":null,"properties":{"a\#(n)":1,"b\#(n)":2,"c":3}}"# + "\n"
+        }
+        try FileIO.writeText(path, text)
+        var stream = try GeoJSONFeatureStream(path: path)
+        XCTAssertTrue(stream.isSequence)
+        var batches = 0, features = 0
+        try stream.forEachBatch { b in
+            batches += 1
+            features += b.count
+            XCTAssertLessThanOrEqual(b.columns.count * b.count, 4_000_000 + 3 * b.count)
+        }
+        XCTAssertEqual(features, 3_000)
+        XCTAssertGreaterThan(batches, 1)
+    }
+
     /// Past the 10,000-key cap, with schemas that change from feature to feature and keys
     /// repeated within a feature, batches of any size count as one pass does.
     func testKeyTableCapFromBatches() {
