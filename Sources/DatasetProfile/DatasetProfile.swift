@@ -192,7 +192,7 @@ public struct DatasetProfile {
             properties.add(members.count)
             for m in members {
                 let c = Int(b.memberColumns[m])
-                var slot: Int
+                let slot: Int
                 if c >= 0 && columnSlots[c] != -2 {
                     slot = columnSlots[c]
                     if slot >= 0 { keyTotals[slot] += 1 } else { otherKeys += 1 }

@@ -54,15 +54,6 @@ public struct FlatGeometry: Sendable {
         self.polygons = polygons
     }
 
-    /// A geometry's own buffers, as a flat geometry (a collection's members one by one).
-    ///
-    /// - Parameter g: a simple geometry (not a collection).
-    public init(_ g: Geometry) {
-        self.init(kind: g.kind, coordinates: g.coordinates, stride: g.dimensions, positions: 0..<g.positionCount,
-                  partStarts: g.partStarts, parts: 0..<g.partStarts.count,
-                  polygonStarts: g.polygonStarts, polygons: 0..<g.polygonStarts.count)
-    }
-
     /// Number of positions.
     public var positionCount: Int { positions.count }
 
@@ -82,12 +73,5 @@ public struct FlatGeometry: Sendable {
         let k = polygons.lowerBound + i
         let end = k + 1 < polygons.upperBound ? polygonStarts[k + 1] : parts.upperBound
         return (polygonStarts[k] - parts.lowerBound)..<(end - parts.lowerBound)
-    }
-
-    /// The same geometry as a `Geometry` of its own (a copy, `stride` values per position).
-    public var geometry: Geometry {
-        Geometry(kind: kind, coordinates: Array(coordinates[(positions.lowerBound * stride)..<(positions.upperBound * stride)]),
-                 partStarts: partStarts[parts].map { $0 - positions.lowerBound },
-                 polygonStarts: polygonStarts[polygons].map { $0 - parts.lowerBound }, dimensions: stride)
     }
 }
