@@ -4,7 +4,10 @@
 // through its scalar fallback) under both skip contracts, read into column batches (with
 // and without property values) and compared with the streaming reader, validated, and read as a text sequence. Besides crashes, hangs and sanitizer reports, it fails when a chunked
 // read gives a different outcome (document, or error with location and path) than the
-// whole-buffer read: chunk boundaries must never matter.
+// whole-buffer read: chunk boundaries must never matter. The structural kernels
+// (CJSONStructural.h) must give the same index and the same skip at every block-step level
+// (scalar, SSE2, AVX2 where the CPU has it).
+import CJSONSkip
 import GeoJSON
 import GeoModel
 
@@ -85,6 +88,24 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         let namesInReads = batchOutcome(GeoJSONBatchReader(source: ChunkedByteSource(bytes, chunkSize: chunk), chunkSize: chunk,
                                                            options: names, onInvalidFeature: policy, batchBytes: 1 + size % 83))
         precondition(streamedNames == namesInReads, "batches without values differ:\n\(streamedNames)\n\(namesInReads)")
+    }
+    // The structural index and skip agree at every level of block step.
+    bytes.withUnsafeBufferPointer { b in
+        guard let p = b.baseAddress else { return }
+        var outs: [[UInt32]] = []
+        var results: [(Int, Int32, Int)] = []
+        for level: Int32 in [0, 1, 2] {
+            var out = [UInt32](repeating: 0, count: b.count + 1)
+            let r = out.withUnsafeMutableBufferPointer { gr_structural_index(p, b.count, $0.baseAddress, $0.count, level) }
+            outs.append(r.error == 0 ? Array(out[0..<r.count]) : [])
+            results.append((r.count, r.error, r.error_offset))
+            if b.count > 0 && (p[0] == UInt8(ascii: "{") || p[0] == UInt8(ascii: "[")) {
+                let e = gr_skip_structural(p, 0, b.count, 512, level)
+                precondition(e == gr_skip_structural(p, 0, b.count, 512, 0), "skip differs at level \(level)")
+            }
+        }
+        precondition(outs.allSatisfy { $0 == outs[0] } && results.allSatisfy { $0 == results[0] },
+                     "the structural index differs between levels: \(results)")
     }
     // Under the structural contract every text read under validation reads the same.
     var structural = skip

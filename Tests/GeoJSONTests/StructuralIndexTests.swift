@@ -4,10 +4,10 @@ import GraticuleSupport
 import GraticuleTestSupport
 import XCTest
 
-/// The structural index (CJSONSkip's CJSONStructural.h): the SSE2 block step and the scalar one give the
-/// same positions and errors as a byte-by-byte reference written here, on random inputs
-/// built to cross block boundaries (backslash runs, quotes, control bytes, multi-byte UTF-8)
-/// and on real GeoJSON files.
+/// The structural index (CJSONSkip's CJSONStructural.h): the AVX2, SSE2 and scalar block
+/// steps give the same positions and errors as a byte-by-byte reference written here, on
+/// random inputs built to cross block boundaries (backslash runs, quotes, control bytes,
+/// multi-byte UTF-8) and on real GeoJSON files.
 final class StructuralIndexTests: XCTestCase {
     struct Index: Equatable {
         var positions: [UInt32]
@@ -56,10 +56,13 @@ final class StructuralIndexTests: XCTestCase {
         return Index(positions: out, error: 0, errorOffset: 0)
     }
 
-    func index(_ b: [UInt8], simd: Bool) -> Index {
+    /// The levels of block step: 0 scalar, 1 SSE2, 2 AVX2 (see `gr_simd_level`).
+    static let levels: [Int32] = [0, 1, 2]
+
+    func index(_ b: [UInt8], level: Int32) -> Index {
         var out = [UInt32](repeating: 0, count: b.count + 1)
         let r = b.withUnsafeBufferPointer { p in
-            out.withUnsafeMutableBufferPointer { o in gr_structural_index(p.baseAddress, b.count, o.baseAddress, o.count, simd ? 1 : 0) }
+            out.withUnsafeMutableBufferPointer { o in gr_structural_index(p.baseAddress, b.count, o.baseAddress, o.count, level) }
         }
         if r.error != 0 { return Index(positions: [], error: r.error, errorOffset: r.error_offset) }
         return Index(positions: Array(out[0..<r.count]), error: 0, errorOffset: 0)
@@ -85,8 +88,9 @@ final class StructuralIndexTests: XCTestCase {
             }
             let want = reference(b)
             errors[Int(want.error)] += 1
-            XCTAssertEqual(index(b, simd: false), want, "scalar, round \(round): \(b)")
-            XCTAssertEqual(index(b, simd: true), want, "sse2, round \(round): \(b)")
+            for level in Self.levels {
+                XCTAssertEqual(index(b, level: level), want, "level \(level), round \(round): \(b)")
+            }
         }
         XCTAssertTrue(errors.allSatisfy { $0 > 50 }, "each outcome is exercised: \(errors)")
     }
@@ -96,16 +100,19 @@ final class StructuralIndexTests: XCTestCase {
         for run in 1...4 {
             let before = Array(repeating: UInt8(ascii: "x"), count: 64 - run - 1)
             let b = Array("\"".utf8) + before + Array(repeating: UInt8(ascii: "\\"), count: run) + Array("\",1]".utf8)
-            XCTAssertEqual(index(b, simd: true), reference(b), "run \(run)")
-            XCTAssertEqual(index(b, simd: false), reference(b), "run \(run)")
+            for level in Self.levels {
+                XCTAssertEqual(index(b, level: level), reference(b), "level \(level), run \(run)")
+            }
             XCTAssertEqual(reference(b).error, run % 2 == 1 ? 1 : 0)
         }
-        XCTAssertEqual(index(Array("{\"a\u{01}\"}".utf8), simd: true), Index(positions: [], error: 2, errorOffset: 3))
-        XCTAssertEqual(index([UInt8(ascii: "["), 0xC0, 0x80], simd: true), Index(positions: [], error: 3, errorOffset: 1))
-        XCTAssertEqual(index([], simd: true), Index(positions: [], error: 0, errorOffset: 0))
+        for level in Self.levels {
+            XCTAssertEqual(index(Array("{\"a\u{01}\"}".utf8), level: level), Index(positions: [], error: 2, errorOffset: 3))
+            XCTAssertEqual(index([UInt8(ascii: "["), 0xC0, 0x80], level: level), Index(positions: [], error: 3, errorOffset: 1))
+            XCTAssertEqual(index([], level: level), Index(positions: [], error: 0, errorOffset: 0))
+        }
     }
 
-    /// Real files: the index agrees with the reference and with itself, scalar and SSE2.
+    /// Real files: the index agrees with the reference at every level.
     func testGeoJSONFilesAgree() throws {
         var checked = 0
         for name in ["geojson/canada.json", "geojson/ne_10m_populated_places.json"] {
@@ -114,10 +121,42 @@ final class StructuralIndexTests: XCTestCase {
             let b = [UInt8](data)
             let want = reference(b)
             XCTAssertEqual(want.error, 0)
-            XCTAssertEqual(index(b, simd: true), want, name)
-            XCTAssertEqual(index(b, simd: false), want, name)
+            for level in Self.levels {
+                XCTAssertEqual(index(b, level: level), want, "\(name), level \(level)")
+            }
             checked += 1
         }
         if checked == 0 { throw XCTSkip("no shared GeoJSON files") }
+    }
+
+    /// UTF-8 errors past the ASCII fast paths' widths (16 and 32 bytes) and in their tails:
+    /// every level finds the first bad sequence where the reference does.
+    func testUTF8ErrorsAtEveryOffset() {
+        for length in [15, 16, 17, 31, 32, 33, 63, 64, 65, 100] {
+            for at in 0..<length {
+                var b = Array(repeating: UInt8(ascii: "a"), count: length)
+                b[at] = 0xC3                            // a lead byte with no continuation
+                let want = reference(b)
+                XCTAssertEqual(want.error, 3)
+                for level in Self.levels {
+                    XCTAssertEqual(index(b, level: level), want, "length \(length), bad byte at \(at), level \(level)")
+                }
+            }
+        }
+    }
+
+    /// The level the kernels run at is the CPU's: on Linux, AVX2 exactly when
+    /// /proc/cpuinfo lists it (with the OS's support, which Linux gives wherever it lists the
+    /// flag), so the AVX2 step these tests compare is the one run on this machine.
+    func testTheLevelFollowsTheCPU() throws {
+        #if arch(x86_64) && os(Linux)
+        guard let info = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8) else { throw XCTSkip("no /proc/cpuinfo") }
+        let flags = info.split(separator: "\n").first { $0.hasPrefix("flags") }.map { $0.split(separator: " ").map(String.init) } ?? []
+        XCTAssertEqual(gr_simd_level(), flags.contains("avx2") ? 2 : 1, "flags: \(flags)")
+        XCTAssertEqual(gr_usable_level(2), gr_simd_level())
+        XCTAssertEqual(gr_usable_level(0), 0)
+        #else
+        throw XCTSkip("the level is checked against /proc/cpuinfo on x86-64 Linux")
+        #endif
     }
 }
