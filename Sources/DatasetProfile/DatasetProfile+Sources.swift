@@ -91,19 +91,13 @@ extension DatasetProfile {
         return (size, GeoJSONFeatureStream.isSequence(source, format: .auto))
     }
 
-    /// How a profile reads GeoJSON collections: in batches, property names without values.
-    static var batchOptions: GeoJSONReadOptions {
-        var o = GeoJSONReadOptions()
-        o.keepPropertyValues = false
-        return o
-    }
 
     mutating func profileGeoJSON(_ path: String, progress: (Progress) -> Void) throws {
         var stream = try GeoJSONFeatureStream(path: path, skipsInvalidFeatures: true)
         sourceBytes = stream.source.size ?? 0
         let total = stream.source.size
         format = stream.layout
-        try stream.forEachBatch(options: Self.batchOptions,
+        try stream.forEachBatch(options: .propertyNamesOnly,
                                 progress: { progress(Progress(done: $0, total: total, count: $1, unit: "features")) },
                                 problem: { finding(error: true, "\($0)") },
                                 { addFeatures(batch: $0) })
@@ -139,7 +133,7 @@ extension DatasetProfile {
     /// findings named after it, and its bytes.
     mutating func addGeoJSONFile(_ path: String, _ f: String, featureDone: () -> Void) throws {
         var stream = try GeoJSONFeatureStream(path: path + "/" + f, skipsInvalidFeatures: true)
-        try stream.forEachBatch(options: Self.batchOptions, problem: { finding(error: true, "\(f): \($0)") }) {
+        try stream.forEachBatch(options: .propertyNamesOnly, problem: { finding(error: true, "\(f): \($0)") }) {
             addFeatures(batch: $0)
             for _ in 0..<$0.count { featureDone() }
         }

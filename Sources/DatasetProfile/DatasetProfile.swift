@@ -182,8 +182,6 @@ public struct DatasetProfile {
     ///
     /// - Parameter b: the batch.
     public mutating func addFeatures(batch b: GeoJSONFeatureBatch) {
-        lastKeys = []
-        lastSlots.removeAll(keepingCapacity: true)
         // Column index to key slot for this batch (-2: not looked up yet).
         var columnSlots = [Int](repeating: -2, count: b.columns.count)
         for i in 0..<b.count {

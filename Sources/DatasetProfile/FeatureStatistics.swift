@@ -94,17 +94,7 @@ public struct FeatureStatistics: Sendable {
                     let end = b.geometryPositionOffsets[entries.upperBound]
                     positions += end - first
                     maxPositionsPerFeature = max(maxPositionsPerFeature, end - first)
-                    if end > first {
-                        var minX = Double.infinity, minY = Double.infinity
-                        var maxX = -Double.infinity, maxY = -Double.infinity
-                        for p in first..<end {
-                            let x = c[p &* dims], y = c[p &* dims &+ 1]
-                            if x < minX { minX = x }
-                            if x > maxX { maxX = x }
-                            if y < minY { minY = y }
-                            if y > maxY { maxY = y }
-                        }
-                        let box = BoundingBox(minX: minX, minY: minY, maxX: maxX, maxY: maxY)
+                    if let box = BoundingBox(flatCoordinates: c, positions: first..<end, dimensions: dims) {
                         extent = extent.map { $0.union(box) } ?? box
                     }
                 }

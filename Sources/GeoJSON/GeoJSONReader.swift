@@ -60,6 +60,15 @@ public struct GeoJSONReadOptions: Sendable {
         self.skipProperties = skipProperties
         self.strict = strict
     }
+
+    /// The defaults with `keepPropertyValues` false: each property's name is kept and its
+    /// value skipped (checked as `skipContract` says). What a reader that counts features by
+    /// property name asks for, as `graticule geojson stats` and `graticule profile` do.
+    public static var propertyNamesOnly: GeoJSONReadOptions {
+        var options = GeoJSONReadOptions()
+        options.keepPropertyValues = false
+        return options
+    }
 }
 
 /// A validation finding: an error (the text breaks a MUST of RFC 7946) or a warning (a

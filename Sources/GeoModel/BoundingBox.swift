@@ -24,17 +24,34 @@ public struct BoundingBox: Equatable, Hashable, Sendable {
     /// - Complexity: O(n); allocates nothing.
     public init?(flatCoordinates coords: [Double], dimensions: Int = 2) {
         precondition(dimensions >= 2, "a position has at least two values")
-        guard coords.count >= dimensions else { return nil }
+        let box = coords.withUnsafeBufferPointer {
+            BoundingBox(flatCoordinates: $0, positions: 0..<$0.count / dimensions, dimensions: dimensions)
+        }
+        guard let box else { return nil }
+        self = box
+    }
+
+    /// The box of the positions `positions` (indices of positions, not of values) of flat
+    /// interleaved coordinates with `dimensions` values per position, as a column batch
+    /// holds many geometries' positions in one buffer; nil for an empty range.
+    ///
+    /// - Parameters:
+    ///   - coords: the coordinate values.
+    ///   - positions: the positions to bound; every one lies inside `coords`.
+    ///   - dimensions: values per position (2, 3 or 4).
+    /// - Complexity: O(positions.count); allocates nothing.
+    public init?(flatCoordinates coords: UnsafeBufferPointer<Double>, positions: Range<Int>, dimensions: Int) {
+        precondition(dimensions >= 2, "a position has at least two values")
+        precondition(positions.lowerBound >= 0 && positions.upperBound * dimensions <= coords.count, "positions outside the buffer")
+        guard !positions.isEmpty, let c = coords.baseAddress else { return nil }
         var minX = Double.infinity, minY = Double.infinity
         var maxX = -Double.infinity, maxY = -Double.infinity
-        var i = 0
-        while i + 1 < coords.count {
-            let x = coords[i], y = coords[i + 1]
+        for p in positions {
+            let x = c[p &* dimensions], y = c[p &* dimensions &+ 1]
             if x < minX { minX = x }
             if x > maxX { maxX = x }
             if y < minY { minY = y }
             if y > maxY { maxY = y }
-            i += dimensions
         }
         self.init(minX: minX, minY: minY, maxX: maxX, maxY: maxY)
     }

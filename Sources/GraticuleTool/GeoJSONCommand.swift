@@ -52,9 +52,7 @@ struct GeoJSONCommand: ParsableCommand {
     static func forEachBatch(_ stream: inout GeoJSONFeatureStream, bar: inout ProgressLine,
                              _ body: (GeoJSONFeatureBatch) -> Void) throws(GeoJSONError) -> (Int, GeoJSONError)? {
         var broken: (Int, GeoJSONError)?
-        var options = GeoJSONReadOptions()
-        options.keepPropertyValues = false
-        try stream.forEachBatch(options: options, progress: { bar.update($0, count: $1) },
+        try stream.forEachBatch(options: .propertyNamesOnly, progress: { bar.update($0, count: $1) },
                                 problem: { broken = tally(broken, $0) }, body)
         return broken
     }
