@@ -12,6 +12,8 @@ result differed is shown with its status, never with a speedup.
 """
 import csv
 import os
+import random
+import statistics
 import subprocess
 import sys
 
@@ -48,6 +50,21 @@ HEADLINE = [
     ("tilecover", "tilecover.points", "zoom=16", "generated/source-points-100k", "tile-cover.js", "`tilecover.points` z16"),
     ("sources", "source.update", "k=10000", "generated/source-points-100k", "rebuild", "`source.update` k = 10,000"),
 ]
+# Ratios between cases of one run that do not share a group (so the report gives no
+# interval for them): (run, what the ratio says, reference case, measured case), each case
+# (benchmark, implementation, parameters), for every dataset the run has both for. The
+# ratio is the reference's median time ÷ the measured case's, with a 95% bootstrap interval
+# over both cases' samples (reports/results/NAME.samples.csv).
+CROSS = [
+    ("geojson", "`geojson stats` (`geojson.profile` tool=stats) against Graticule's columnar parse",
+     ("geojson.parse", "graticule", "mode=columnar"), ("geojson.profile", "graticule", "tool=stats")),
+    ("geojson", "`profile --jobs 1` (`geojson.profile` tool=profile) against Graticule's columnar parse",
+     ("geojson.parse", "graticule", "mode=columnar"), ("geojson.profile", "graticule", "tool=profile")),
+    ("geojson", "columnar geometry-only, skip=validated, against simdjson.ondemand geometry-only",
+     ("geojson.parse", "simdjson.ondemand", "mode=geometry-only"),
+     ("geojson.parse", "graticule", "mode=columnar-geometry-only;skip=validated")),
+]
+BOOTSTRAP = 2000
 EXPERIMENTS = os.path.join(ROOT, "Benchmarks", "Experiments")
 LIMIT = 20_000
 
@@ -148,6 +165,37 @@ def table(path):
     return lines, first["timestamp"], first["git_commit"], first["git_dirty"] == "true"
 
 
+def cross_ratios(run_name):
+    """The CROSS rows of one run, from its samples: (label, [(dataset, text)])."""
+    wanted = [c for c in CROSS if c[0] == run_name]
+    if not wanted:
+        return []
+    path = os.path.join(REPORTS, run_name + ".samples.csv")
+    samples = {}
+    try:
+        for r in csv.DictReader(open(path, newline="", encoding="utf-8")):
+            if r["metric"] == "time_ns":
+                samples.setdefault((r["benchmark"], r["implementation"], r["parameters"], r["dataset"]), []).append(float(r["value"]))
+    except (OSError, KeyError, ValueError, csv.Error) as e:
+        raise Malformed(f"{path}: {e}")
+    out = []
+    for _, label, ref, case in wanted:
+        cells = []
+        for dataset in sorted({k[3] for k in samples if k[:3] == case}):
+            a, b = samples.get(ref + (dataset,)), samples.get(case + (dataset,))
+            if not a or not b:
+                continue
+            # A fixed seed per row: the same report gives the same interval (--check).
+            rng = random.Random(f"{run_name} {ref} {case} {dataset}")
+            boots = sorted(statistics.median(rng.choices(a, k=len(a))) / statistics.median(rng.choices(b, k=len(b)))
+                           for _ in range(BOOTSTRAP))
+            lo, hi = boots[int(0.025 * BOOTSTRAP)], boots[int(0.975 * BOOTSTRAP) - 1]
+            cells.append((dataset, f"{statistics.median(a) / statistics.median(b):.3g} [{lo:.3g}–{hi:.3g}]"))
+        if cells:
+            out.append((label, cells))
+    return out
+
+
 def headline_table():
     """The README's results table: the HEADLINE rows, each from its run's committed report."""
     reports = {}
@@ -204,6 +252,14 @@ def render():
         out += ["", "| case | dataset | Graticule | peers, same run: median, Graticule's speedup |", "|---|---|---|---|"]
         out += lines
         out.append("")
+        cross = cross_ratios(entry["name"])
+        if cross:
+            out += ["Ratios between cases of this run that share no group: the reference's median time ÷ the",
+                    "case's, with a 95% bootstrap interval over both cases' samples.", "",
+                    "| ratio | dataset | ratio [95% interval] |", "|---|---|---|"]
+            for label, cells in cross:
+                out += [f"| {label} | {dataset} | {text} |" for dataset, text in cells]
+            out.append("")
     pages = sorted(f for f in os.listdir(EXPERIMENTS) if f.endswith(".md")) if os.path.isdir(EXPERIMENTS) else []
     if pages:
         out += ["## Experiments", "",
