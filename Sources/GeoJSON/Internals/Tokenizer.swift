@@ -182,6 +182,11 @@ struct _Tokenizer {
     /// True when the source can re-read released bytes; then lines are not counted while
     /// reading, and an error's line and column are found by re-reading up to it.
     var rereadable = false
+    /// True for a source that cannot re-read (`source` set, `rereadable` false): the case
+    /// `remember` records locations for. A stored flag, so that the test per object and
+    /// member does not copy the optional existential `source` (measured: about 48
+    /// instructions per copy and as many to destroy it, several times per feature).
+    var oneWay = false
     /// Where the last re-read location search ended, so errors in increasing order cost
     /// O(file) in all.
     let locator = _Locator()
@@ -232,6 +237,7 @@ struct _Tokenizer {
         self.chunkSize = chunkSize
         self.maxDepth = maxDepth
         rereadable = source.reread(at: 0, into: UnsafeMutableRawBufferPointer(start: nil, count: 0)) != nil
+        oneWay = !rereadable
     }
 
     nonisolated(unsafe) static let emptyByte: UnsafePointer<UInt8> = {
@@ -331,7 +337,7 @@ struct _Tokenizer {
     /// re-read). Locations are asked for in increasing order, so the counting is one pass.
     @inline(__always)
     mutating func remember(_ i: Int, root: Bool = false) {
-        guard !rereadable, source != nil else { return }
+        guard oneWay else { return }
         rememberSlow(i, root: root)
     }
 
@@ -844,9 +850,8 @@ struct _Tokenizer {
     /// of a valid value held whole in the window with no call per token (under the
     /// structural contract, `gr_skip_structural`, which checks structure and UTF-8 over
     /// 64-byte blocks, with AVX2 where the CPU has it, and leaves scalars' grammar
-    /// unchecked); whatever it does
-    /// not accept (bad input, a value cut by the window's end, rare numbers) is skipped by
-    /// `skipValueScalar`, which reports errors. Only the outermost value tries the fast
+    /// unchecked); whatever it does not accept (bad input, a value cut by the window's end,
+    /// rare numbers) is skipped by `skipValueScalar`, which reports errors. Only the outermost value tries the fast
     /// path: the scalar skipper never calls back into it, so a refused value costs one
     /// extra pass at most, whatever its nesting.
     mutating func skipValue(depth: Int) throws(GeoJSONError) {
