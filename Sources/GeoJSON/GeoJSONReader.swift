@@ -37,7 +37,9 @@ public struct GeoJSONReadOptions: Sendable {
         /// within `maxDepth`, UTF-8 well-formed; the grammar of skipped numbers and
         /// literals and the order of their tokens are not checked. A skipped value that
         /// breaks one of the checked rules, or does not lie whole in the read window, is
-        /// read as under `validated` (and its error located the same way).
+        /// read as under `validated` (and its error located the same way). The checks run
+        /// over 64-byte blocks with vector compares: AVX2 where the CPU has it (found at run
+        /// time), SSE2 elsewhere on x86-64, byte by byte on other CPUs.
         case structural
     }
     /// What is checked in skipped values (default `.validated`).
