@@ -91,7 +91,6 @@ extension DatasetProfile {
         return (size, GeoJSONFeatureStream.isSequence(source, format: .auto))
     }
 
-
     mutating func profileGeoJSON(_ path: String, progress: (Progress) -> Void) throws {
         var stream = try GeoJSONFeatureStream(path: path, skipsInvalidFeatures: true)
         sourceBytes = stream.source.size ?? 0

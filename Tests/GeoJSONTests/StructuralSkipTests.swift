@@ -33,7 +33,7 @@ final class StructuralSkipTests: XCTestCase {
         for _ in 0..<3_000 {
             let text = g.pick([true, false]) ? g.object(1) : g.array(1)
             let bytes = Array(text.utf8)
-            for simd: Int32 in [0, 1, 2] {
+            for simd in StructuralIndexTests.levels {
                 XCTAssertEqual(structural(bytes, simd: simd), bytes.count, text)
                 XCTAssertEqual(structural(bytes + Array(" ,x".utf8), simd: simd), bytes.count, text)
             }
@@ -71,7 +71,7 @@ final class StructuralSkipTests: XCTestCase {
         // Scalars' grammar: only the validated contract checks it.
         let badNumber = Array(#"{"a":1x,"b":[tru]}"#.utf8)
         XCTAssertNil(validated(badNumber))
-        for simd: Int32 in [0, 1, 2] {
+        for simd in StructuralIndexTests.levels {
             XCTAssertEqual(structural(badNumber, simd: simd), badNumber.count)
             // Structure, strings and UTF-8: both refuse (-1 hands the value to the validating skipper).
             for bad in [#"{"a":[1}"#, #"{"a":"x"#, "{\"a\":\"\u{01}\"}", #"{"a":\1}"#, "[[[1]]]"] {

@@ -131,24 +131,31 @@ GR_STRUCT_INLINE gr_structural_masks gr_masks_from_bits(uint64_t quote, uint64_t
     return m;
 }
 
-/// The block step, byte by byte.
-GR_STRUCT_INLINE gr_structural_masks gr_structural_block_scalar(const uint8_t *b, gr_structural_state *s) {
-    uint64_t quote = 0, backslash = 0, ops = 0, control = 0;
+/// The block step, byte by byte. Every step also gives the block's opening and closing
+/// brackets (`{` `[`, and `}` `]`, strings not considered), which the skipper needs.
+GR_STRUCT_INLINE gr_structural_masks gr_structural_block_scalar(const uint8_t *b, gr_structural_state *s,
+                                                                uint64_t *open, uint64_t *close) {
+    uint64_t quote = 0, backslash = 0, ops = 0, control = 0, o = 0, c = 0;
     for (int i = 0; i < 64; i++) {
-        uint8_t c = b[i];
+        uint8_t ch = b[i];
         uint64_t bit = (uint64_t)1 << i;
-        if (c == '"') quote |= bit;
-        else if (c == '\\') backslash |= bit;
-        else if (c == '{' || c == '}' || c == '[' || c == ']' || c == ':' || c == ',') ops |= bit;
-        else if (c < 0x20) control |= bit;
+        if (ch == '"') quote |= bit;
+        else if (ch == '\\') backslash |= bit;
+        else if (ch == '{' || ch == '[') o |= bit;
+        else if (ch == '}' || ch == ']') c |= bit;
+        else if (ch == ':' || ch == ',') ops |= bit;
+        else if (ch < 0x20) control |= bit;
     }
-    return gr_masks_from_bits(quote, backslash, ops, control, s);
+    *open = o;
+    *close = c;
+    return gr_masks_from_bits(quote, backslash, ops | o | c, control, s);
 }
 
 #if defined(__x86_64__)
 /// The block step with SSE2 compares, four 16-byte lanes.
-GR_STRUCT_INLINE gr_structural_masks gr_structural_block_sse2(const uint8_t *b, gr_structural_state *s) {
-    uint64_t quote = 0, backslash = 0, ops = 0, control = 0;
+GR_STRUCT_INLINE gr_structural_masks gr_structural_block_sse2(const uint8_t *b, gr_structural_state *s,
+                                                              uint64_t *open, uint64_t *close) {
+    uint64_t quote = 0, backslash = 0, ops = 0, control = 0, o = 0, c = 0;
     const __m128i q = _mm_set1_epi8('"'), bs = _mm_set1_epi8('\\');
     const __m128i colon = _mm_set1_epi8(':'), comma = _mm_set1_epi8(',');
     const __m128i lbrace = _mm_set1_epi8('{'), rbrace = _mm_set1_epi8('}');
@@ -159,17 +166,20 @@ GR_STRUCT_INLINE gr_structural_masks gr_structural_block_sse2(const uint8_t *b, 
         uint64_t sh = 16 * (uint64_t)k;
         quote |= (uint64_t)(uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v, q)) << sh;
         backslash |= (uint64_t)(uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v, bs)) << sh;
-        __m128i o = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, colon), _mm_cmpeq_epi8(v, comma)),
-                                 _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, lbrace), _mm_cmpeq_epi8(v, rbrace)),
-                                              _mm_or_si128(_mm_cmpeq_epi8(v, lbracket), _mm_cmpeq_epi8(v, rbracket))));
-        ops |= (uint64_t)(uint16_t)_mm_movemask_epi8(o) << sh;
+        __m128i opening = _mm_or_si128(_mm_cmpeq_epi8(v, lbrace), _mm_cmpeq_epi8(v, lbracket));
+        __m128i closing = _mm_or_si128(_mm_cmpeq_epi8(v, rbrace), _mm_cmpeq_epi8(v, rbracket));
+        o |= (uint64_t)(uint16_t)_mm_movemask_epi8(opening) << sh;
+        c |= (uint64_t)(uint16_t)_mm_movemask_epi8(closing) << sh;
+        ops |= (uint64_t)(uint16_t)_mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(v, colon), _mm_cmpeq_epi8(v, comma))) << sh;
         // Unsigned v < 0x20, as a signed compare of both sides biased by 0x80.
         control |= (uint64_t)(uint16_t)_mm_movemask_epi8(_mm_cmplt_epi8(_mm_xor_si128(v, bias), limit)) << sh;
     }
-    return gr_masks_from_bits(quote, backslash, ops, control, s);
+    *open = o;
+    *close = c;
+    return gr_masks_from_bits(quote, backslash, ops | o | c, control, s);
 }
-/// The block step with AVX2 compares, two 32-byte lanes; it also gives the block's opening
-/// and closing brackets (strings not considered), which the skipper needs.
+
+/// The block step with AVX2 compares, two 32-byte lanes.
 GR_AVX2 GR_STRUCT_INLINE gr_structural_masks gr_structural_block_avx2(const uint8_t *b, gr_structural_state *s,
                                                                      uint64_t *open, uint64_t *close) {
     uint64_t quote = 0, backslash = 0, ops = 0, control = 0, o = 0, c = 0;
@@ -187,14 +197,13 @@ GR_AVX2 GR_STRUCT_INLINE gr_structural_masks gr_structural_block_avx2(const uint
         __m256i closing = _mm256_or_si256(_mm256_cmpeq_epi8(v, rbrace), _mm256_cmpeq_epi8(v, rbracket));
         o |= (uint64_t)(uint32_t)_mm256_movemask_epi8(opening) << sh;
         c |= (uint64_t)(uint32_t)_mm256_movemask_epi8(closing) << sh;
-        __m256i sep = _mm256_or_si256(_mm256_cmpeq_epi8(v, colon), _mm256_cmpeq_epi8(v, comma));
-        ops |= (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_or_si256(sep, _mm256_or_si256(opening, closing))) << sh;
+        ops |= (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_or_si256(_mm256_cmpeq_epi8(v, colon), _mm256_cmpeq_epi8(v, comma))) << sh;
         // Unsigned v < 0x20, as a signed compare of both sides biased by 0x80.
         control |= (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpgt_epi8(limit, _mm256_xor_si256(v, bias))) << sh;
     }
     *open = o;
     *close = c;
-    return gr_masks_from_bits(quote, backslash, ops, control, s);
+    return gr_masks_from_bits(quote, backslash, ops | o | c, control, s);
 }
 #endif
 
@@ -370,50 +379,14 @@ typedef struct {
         return -1;                                                                           \
     }
 
-/// The opening and closing brackets of a block (`{` `[`, and `}` `]`), strings not
-/// considered, byte by byte.
-GR_STRUCT_INLINE void gr_bracket_masks_scalar(const uint8_t *b, uint64_t *open, uint64_t *close) {
-    uint64_t o = 0, c = 0;
-    for (int i = 0; i < 64; i++) {
-        if (b[i] == '{' || b[i] == '[') o |= (uint64_t)1 << i;
-        else if (b[i] == '}' || b[i] == ']') c |= (uint64_t)1 << i;
-    }
-    *open = o;
-    *close = c;
-}
-
-/// The scalar step with the bracket masks, shaped as the AVX2 step is.
-GR_STRUCT_INLINE gr_structural_masks gr_structural_block_scalar_brackets(const uint8_t *b, gr_structural_state *s,
-                                                                         uint64_t *open, uint64_t *close) {
-    gr_bracket_masks_scalar(b, open, close);
-    return gr_structural_block_scalar(b, s);
-}
-
 GR_DEFINE_UTF8_VALID(gr_utf8_valid_scalar, , gr_ascii_run_scalar)
-GR_DEFINE_STRUCTURAL_INDEX(gr_structural_index_scalar, , gr_structural_block_scalar_brackets, gr_utf8_valid_scalar)
-GR_DEFINE_SKIP_STRUCTURAL(gr_skip_structural_scalar, , gr_structural_block_scalar_brackets, gr_utf8_valid_scalar)
+GR_DEFINE_STRUCTURAL_INDEX(gr_structural_index_scalar, , gr_structural_block_scalar, gr_utf8_valid_scalar)
+GR_DEFINE_SKIP_STRUCTURAL(gr_skip_structural_scalar, , gr_structural_block_scalar, gr_utf8_valid_scalar)
 
 #if defined(__x86_64__)
-/// The SSE2 step with the bracket masks, shaped as the AVX2 step is.
-GR_STRUCT_INLINE gr_structural_masks gr_structural_block_sse2_brackets(const uint8_t *b, gr_structural_state *s,
-                                                                       uint64_t *open, uint64_t *close) {
-    uint64_t o = 0, c = 0;
-    const __m128i lbrace = _mm_set1_epi8('{'), rbrace = _mm_set1_epi8('}');
-    const __m128i lbracket = _mm_set1_epi8('['), rbracket = _mm_set1_epi8(']');
-    for (int k = 0; k < 4; k++) {
-        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(b + 16 * k));
-        uint64_t sh = 16 * (uint64_t)k;
-        o |= (uint64_t)(uint16_t)_mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(v, lbrace), _mm_cmpeq_epi8(v, lbracket))) << sh;
-        c |= (uint64_t)(uint16_t)_mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(v, rbrace), _mm_cmpeq_epi8(v, rbracket))) << sh;
-    }
-    *open = o;
-    *close = c;
-    return gr_structural_block_sse2(b, s);
-}
-
 GR_DEFINE_UTF8_VALID(gr_utf8_valid_sse2, , gr_ascii_run_sse2)
-GR_DEFINE_STRUCTURAL_INDEX(gr_structural_index_sse2, , gr_structural_block_sse2_brackets, gr_utf8_valid_sse2)
-GR_DEFINE_SKIP_STRUCTURAL(gr_skip_structural_sse2, , gr_structural_block_sse2_brackets, gr_utf8_valid_sse2)
+GR_DEFINE_STRUCTURAL_INDEX(gr_structural_index_sse2, , gr_structural_block_sse2, gr_utf8_valid_sse2)
+GR_DEFINE_SKIP_STRUCTURAL(gr_skip_structural_sse2, , gr_structural_block_sse2, gr_utf8_valid_sse2)
 
 GR_DEFINE_UTF8_VALID(gr_utf8_valid_avx2, GR_AVX2, gr_ascii_run_avx2)
 GR_DEFINE_STRUCTURAL_INDEX(gr_structural_index_avx2, GR_AVX2, gr_structural_block_avx2, gr_utf8_valid_avx2)

@@ -282,9 +282,9 @@ struct _Tokenizer {
         end = remaining
         if end > capacity / 2 {
             // Kept bytes (one token, or the feature being read) fill half the window: grow
-            // it, so reads stay chunk-sized. `realloc` moves a large block's pages instead of
-            // copying its bytes (a 2 MB feature read from a file had 4 MB copied by the
-            // doublings).
+            // it, so reads stay chunk-sized. `realloc` can move a large block's pages instead
+            // of copying its bytes (the doublings from 64 KiB to hold a 2.2 MB feature copied
+            // about 4 MB).
             guard let bigger = realloc(storage, capacity * 2)?.assumingMemoryBound(to: UInt8.self) else {
                 fatalError("out of memory")
             }
@@ -851,9 +851,9 @@ struct _Tokenizer {
     /// structural contract, `gr_skip_structural`, which checks structure and UTF-8 over
     /// 64-byte blocks, with AVX2 where the CPU has it, and leaves scalars' grammar
     /// unchecked); whatever it does not accept (bad input, a value cut by the window's end,
-    /// rare numbers) is skipped by `skipValueScalar`, which reports errors. Only the outermost value tries the fast
-    /// path: the scalar skipper never calls back into it, so a refused value costs one
-    /// extra pass at most, whatever its nesting.
+    /// rare numbers) is skipped by `skipValueScalar`, which reports errors. Only the
+    /// outermost value tries the fast path: the scalar skipper never calls back into it, so a
+    /// refused value costs one extra pass at most, whatever its nesting.
     mutating func skipValue(depth: Int) throws(GeoJSONError) {
         guard let b = try peekNonWhitespace() else { throw error(.unexpectedEnd, at: end) }
         if b == UInt8(ascii: "{") || b == UInt8(ascii: "[") {
