@@ -14,6 +14,7 @@ let package = Package(
     products: [
         .library(name: "PBF", targets: ["PBF"]),
         .library(name: "GeoModel", targets: ["GeoModel"]),
+        .library(name: "JSON", targets: ["JSON"]),
         .library(name: "GeoJSON", targets: ["GeoJSON"]),
         .library(name: "VectorTile", targets: ["VectorTile"]),
         .library(name: "TileCover", targets: ["TileCover"]),
@@ -44,11 +45,14 @@ let package = Package(
         .systemLibrary(name: "CZstd", path: "Sources/CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"])]),
         .target(name: "GraticuleSupport"),
         .target(name: "PBF", dependencies: ["CVarintBlock"]),
-        // GeoJSON for its JSON reader: archive metadata is JSON.
-        .target(name: "TileArchive", dependencies: ["CSQLite", "CZlib", "CBrotli", "CZstd", "PBF", "TileCover", "GeoJSON", "GeoModel"]),
+        // JSON for archive metadata.
+        .target(name: "TileArchive", dependencies: ["CSQLite", "CZlib", "CBrotli", "CZstd", "PBF", "TileCover", "JSON", "GeoModel"]),
         .target(name: "GeoModel"),
-        .target(name: "GeoJSON", dependencies: ["GeoModel", "CJSONSkip"], exclude: ["Internals/generate_pow5.py"]),
-        // GeoJSON's C kernels: the skipper of valid JSON values (SSE2 string scans on x86-64)
+        // RFC 8259: the tokenizer over a read window, exact numbers, the value reader and writer.
+        // Values are GeoModel's `PropertyValue`.
+        .target(name: "JSON", dependencies: ["GeoModel", "CJSONSkip"], exclude: ["Internals/generate_pow5.py"]),
+        .target(name: "GeoJSON", dependencies: ["JSON", "GeoModel", "CJSONSkip"]),
+        // JSON's C kernels: the skipper of valid JSON values (SSE2 string scans on x86-64)
         // and the structural index of 64-byte blocks, inline C in their headers.
         .target(name: "CJSONSkip"),
         // PBF's SIMD kernels (x86: the SSSE3 zigzag pair decoder, the SSE2 pair bound check):
@@ -58,12 +62,12 @@ let package = Package(
         .target(name: "TileCover", dependencies: ["GeoModel"]),
         .target(name: "GPX", dependencies: ["GeoModel"]),
         .target(name: "SourceDiff", dependencies: ["GeoModel", "TileCover"]),
-        .target(name: "SourceDiffJSON", dependencies: ["SourceDiff", "GeoJSON", "GeoModel"]),
-        .target(name: "DatasetProfile", dependencies: ["GeoJSON", "GeoModel", "VectorTile", "TileArchive", "TileCover", "GraticuleSupport"]),
+        .target(name: "SourceDiffJSON", dependencies: ["SourceDiff", "GeoJSON", "JSON", "GeoModel"]),
+        .target(name: "DatasetProfile", dependencies: ["GeoJSON", "JSON", "GeoModel", "VectorTile", "TileArchive", "TileCover", "GraticuleSupport"]),
         // BenchKit links no allocator: timing runs under the system's, and allocation metrics come
         // from a child process with jemalloc preloaded (AllocationCounter), found at run time.
         .target(name: "BenchKit", dependencies: ["GraticuleSupport"]),
-        .target(name: "Conformance", dependencies: ["PBF", "VectorTile", "GeoJSON", "GeoModel", "TileCover", "TileArchive", "GraticuleSupport", "ConformanceData"]),
+        .target(name: "Conformance", dependencies: ["PBF", "VectorTile", "GeoJSON", "JSON", "GeoModel", "TileCover", "TileArchive", "GraticuleSupport", "ConformanceData"]),
         // The project's own suites and the rule catalogue, as resources: `conform` finds them
         // from any folder, beside any executable that links Conformance.
         .target(
@@ -85,7 +89,7 @@ let package = Package(
         ),
         .target(
             name: "Workloads",
-            dependencies: ["BenchKit", "PBF", "GeoModel", "GeoJSON", "SourceDiff", "TileCover", "VectorTile", "CorpusGenerators", "GraticuleSupport", "GPX", "DatasetProfile", "TileArchive"],
+            dependencies: ["BenchKit", "PBF", "GeoModel", "GeoJSON", "JSON", "SourceDiff", "TileCover", "VectorTile", "CorpusGenerators", "GraticuleSupport", "GPX", "DatasetProfile", "TileArchive"],
             path: "Benchmarks/Suites"
         ),
         .target(
@@ -104,7 +108,8 @@ let package = Package(
         .target(name: "GraticuleTestSupport", dependencies: ["GraticuleSupport"], path: "Tests/Support"),
         .testTarget(name: "PBFTests", dependencies: ["PBF", "CVarintBlock", "GraticuleSupport", "GraticuleTestSupport"]),
         .testTarget(name: "GeoModelTests", dependencies: ["GeoModel"]),
-        .testTarget(name: "GeoJSONTests", dependencies: ["GeoJSON", "CJSONSkip", "GeoModel", "GraticuleSupport", "GraticuleTestSupport"]),
+        .testTarget(name: "JSONTests", dependencies: ["JSON", "CJSONSkip", "GeoModel", "GraticuleSupport", "GraticuleTestSupport"]),
+        .testTarget(name: "GeoJSONTests", dependencies: ["GeoJSON", "JSON", "CJSONSkip", "GeoModel", "GraticuleSupport", "GraticuleTestSupport"]),
         .testTarget(name: "VectorTileTests", dependencies: ["VectorTile", "PBF", "GeoModel", "GraticuleSupport", "GraticuleTestSupport"]),
         .testTarget(name: "TileCoverTests", dependencies: ["TileCover", "GPX", "GeoModel", "GraticuleSupport", "GraticuleTestSupport"]),
         .testTarget(name: "GPXTests", dependencies: ["GPX", "GeoModel", "GraticuleTestSupport", "CorpusGenerators"]),

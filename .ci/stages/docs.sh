@@ -1,7 +1,7 @@
 # Every module's DocC catalog builds with warnings as errors.
 source "$(dirname "$0")/../lib.sh"
 targets=()
-for m in PBF GeoModel GeoJSON VectorTile TileCover GPX SourceDiff SourceDiffJSON TileArchive DatasetProfile BenchKit Conformance \
+for m in PBF GeoModel JSON GeoJSON VectorTile TileCover GPX SourceDiff SourceDiffJSON TileArchive DatasetProfile BenchKit Conformance \
          Workloads GraticuleTool; do
   targets+=(--target "$m")
 done

@@ -1,3 +1,4 @@
+import JSON
 import GeoModel
 
 /// Reads the features of a GeoJSON text into column batches (`GeoJSONFeatureBatch`), a

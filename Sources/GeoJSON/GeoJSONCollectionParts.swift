@@ -1,3 +1,5 @@
+import JSON
+
 /// Where a FeatureCollection file can be cut so that the elements of its `features` array
 /// are read at the same time: before a `{` that follows `}` and `,` (white space aside), the
 /// way one feature follows another. That is a guess, not a parse: a nested object can look
@@ -21,7 +23,7 @@ public enum GeoJSONCollectionParts {
     static func cut(in source: FileByteSource, from target: Int) -> Int? {
         var last: UInt8 = 0, beforeLast: UInt8 = 0
         return source.firstOffset(from: target) { b, offset in
-            if _Tokenizer.isWhitespace(b) { return false }
+            if JSONTokenizer.isWhitespace(b) { return false }
             if b == UInt8(ascii: "{") && last == UInt8(ascii: ",") && beforeLast == UInt8(ascii: "}") && offset > target {
                 return true
             }

@@ -1,3 +1,4 @@
+import JSON
 import GeoModel
 
 /// Features of a GeoJSON collection held column by column: flat arrays that a reader fills
@@ -303,7 +304,7 @@ public struct GeoJSONFeatureBatch: Sendable {
     static func parseJSON(_ text: ArraySlice<UInt8>) -> PropertyValue {
         let bytes = Array(text)
         return bytes.withUnsafeBytes { raw in
-            var t = _Tokenizer(borrowing: raw, maxDepth: Int.max)
+            var t = JSONTokenizer(borrowing: raw, maxDepth: Int.max)
             do {
                 return try t.readValue(depth: 0)
             } catch {

@@ -1,3 +1,4 @@
+import JSON
 import GeoModel
 
 /// Reads the features of a FeatureCollection one at a time, from a file or any byte
@@ -66,7 +67,7 @@ public final class GeoJSONFeatureReader {
     /// Reads from `source` in reads of `chunkSize` bytes.
     public init(source: some GeoJSONByteSource, chunkSize: Int = 65_536,
                 options: GeoJSONReadOptions = GeoJSONReadOptions(), onInvalidFeature: InvalidFeaturePolicy = .fail) {
-        parser = _GeoJSONParser(cursor: _Tokenizer(source: source, chunkSize: chunkSize, maxDepth: options.maxDepth),
+        parser = _GeoJSONParser(cursor: JSONTokenizer(source: source, chunkSize: chunkSize, maxDepth: options.maxDepth),
                                 options: options)
         policy = onInvalidFeature
         readsElementsOnly = false
@@ -84,7 +85,7 @@ public final class GeoJSONFeatureReader {
                 options: GeoJSONReadOptions = GeoJSONReadOptions(),
                 onInvalidFeature: InvalidFeaturePolicy = .fail) throws(GeoJSONSourceError) {
         try file.seek(to: offset)
-        parser = _GeoJSONParser(cursor: _Tokenizer(source: file, chunkSize: chunkSize, maxDepth: options.maxDepth),
+        parser = _GeoJSONParser(cursor: JSONTokenizer(source: file, chunkSize: chunkSize, maxDepth: options.maxDepth),
                                 options: options)
         parser.tokens.baseOffset = offset
         parser.tokens.countedTo = offset
@@ -119,7 +120,7 @@ public final class GeoJSONFeatureReader {
     /// A reader over a whole text held by the caller (`GeoJSONBatchReader`), which must
     /// outlive the reader.
     init(borrowing bytes: UnsafeRawBufferPointer, options: GeoJSONReadOptions, onInvalidFeature: InvalidFeaturePolicy) {
-        parser = _GeoJSONParser(cursor: _Tokenizer(borrowing: bytes, maxDepth: options.maxDepth), options: options)
+        parser = _GeoJSONParser(cursor: JSONTokenizer(borrowing: bytes, maxDepth: options.maxDepth), options: options)
         policy = onInvalidFeature
         readsElementsOnly = false
     }

@@ -1,3 +1,4 @@
+import JSON
 import GeoModel
 
 /// Every feature of a GeoJSON file of any size, whatever its layout: a FeatureCollection (or

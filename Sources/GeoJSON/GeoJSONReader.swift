@@ -1,3 +1,4 @@
+import JSON
 import GeoModel
 
 /// How a GeoJSON text is read.
@@ -119,7 +120,7 @@ public enum GeoJSONReader {
     /// - Throws: `GeoJSONError` with the byte offset, line, column and member path.
     public static func read(_ bytes: UnsafeRawBufferPointer,
                             options: GeoJSONReadOptions = GeoJSONReadOptions()) throws(GeoJSONError) -> GeoJSONDocument {
-        var parser = _GeoJSONParser(cursor: _Tokenizer(borrowing: bytes, maxDepth: options.maxDepth), options: options)
+        var parser = _GeoJSONParser(cursor: JSONTokenizer(borrowing: bytes, maxDepth: options.maxDepth), options: options)
         try parser.tokens.skipBOM()
         return try parser.readDocument()
     }
@@ -139,7 +140,7 @@ public enum GeoJSONReader {
     /// - Throws: `GeoJSONError`.
     public static func read(from source: some GeoJSONByteSource, chunkSize: Int = 65_536,
                             options: GeoJSONReadOptions = GeoJSONReadOptions()) throws(GeoJSONError) -> GeoJSONDocument {
-        var parser = _GeoJSONParser(cursor: _Tokenizer(source: source, chunkSize: chunkSize, maxDepth: options.maxDepth), options: options)
+        var parser = _GeoJSONParser(cursor: JSONTokenizer(source: source, chunkSize: chunkSize, maxDepth: options.maxDepth), options: options)
         defer { parser.tokens.deallocate() }
         try parser.tokens.skipBOM()
         return try parser.readDocument()

@@ -1,4 +1,5 @@
 #if canImport(Glibc)
+import JSON
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
@@ -23,7 +24,7 @@ public enum GeoJSONSequenceParts {
         var first: UInt8 = 0
         _ = source.firstOffset(from: bom) { b, _ in
             first = b
-            return !_Tokenizer.isWhitespace(b)
+            return !JSONTokenizer.isWhitespace(b)
         }
         return first == GeoJSONSequenceReader.rs ? .rfc8142 : .newlineDelimited
     }

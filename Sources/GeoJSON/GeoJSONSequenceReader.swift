@@ -1,3 +1,4 @@
+import JSON
 import GeoModel
 
 /// Reads a sequence of GeoJSON texts: RFC 8142 GeoJSON text sequences (each text after an
@@ -39,7 +40,7 @@ public final class GeoJSONSequenceReader {
     public private(set) var stoppedAt: Int?
 
     public init(source: some GeoJSONByteSource, chunkSize: Int = 65_536, options: GeoJSONReadOptions = GeoJSONReadOptions()) {
-        parser = _GeoJSONParser(cursor: _Tokenizer(source: source, chunkSize: chunkSize, maxDepth: options.maxDepth),
+        parser = _GeoJSONParser(cursor: JSONTokenizer(source: source, chunkSize: chunkSize, maxDepth: options.maxDepth),
                                 options: options)
     }
 
@@ -53,7 +54,7 @@ public final class GeoJSONSequenceReader {
     public init(file source: FileByteSource, startingAt offset: Int, format: Format,
                 chunkSize: Int = 65_536, options: GeoJSONReadOptions = GeoJSONReadOptions()) throws(GeoJSONSourceError) {
         try source.seek(to: offset)
-        parser = _GeoJSONParser(cursor: _Tokenizer(source: source, chunkSize: chunkSize, maxDepth: options.maxDepth),
+        parser = _GeoJSONParser(cursor: JSONTokenizer(source: source, chunkSize: chunkSize, maxDepth: options.maxDepth),
                                 options: options)
         parser.tokens.baseOffset = offset
         parser.tokens.countedTo = offset
@@ -145,7 +146,7 @@ public final class GeoJSONSequenceReader {
             }
             let b = parser.tokens.base[parser.tokens.pos]
             if b == 0x0A || b == Self.rs { return }
-            guard _Tokenizer.isWhitespace(b) else { throw parser.tokens.error(.trailingContent, at: parser.tokens.pos) }
+            guard JSONTokenizer.isWhitespace(b) else { throw parser.tokens.error(.trailingContent, at: parser.tokens.pos) }
             parser.tokens.pos += 1
         }
     }

@@ -1,3 +1,4 @@
+import JSON
 import GeoModel
 
 /// Validates GeoJSON against RFC 7946 (and the JSON layer against RFC 8259), reporting

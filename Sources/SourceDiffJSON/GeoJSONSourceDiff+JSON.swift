@@ -1,3 +1,4 @@
+import JSON
 import SourceDiff
 import GeoJSON
 import GeoModel

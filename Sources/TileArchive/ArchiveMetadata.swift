@@ -1,4 +1,4 @@
-import GeoJSON
+import JSON
 import GeoModel
 
 /// An archive's JSON metadata (PMTiles v3 §5; the `json` row of an MBTiles `metadata`

@@ -7,6 +7,7 @@
 // whole-buffer read: chunk boundaries must never matter. The structural kernels
 // (CJSONStructural.h) must give the same index and the same skip at every block-step level
 // (scalar, SSE2, AVX2 where the CPU has it).
+import JSON
 import CJSONSkip
 import GeoJSON
 import GeoModel

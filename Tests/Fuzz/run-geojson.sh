@@ -10,8 +10,9 @@ secs=${1:-60}; shift || true
 . Tests/Fuzz/lib.sh
 mkdir -p "$out/corpus-geojson" corpora/regressions/geojson
 build_module GeoModel
+build_module JSON
 build_module GeoJSON
-swiftc "${flags[@]}" Tests/Fuzz/FuzzGeoJSON.swift "$out/libGeoJSON.a" "$out/libGeoModel.a" -o "$out/fuzz-geojson"
+swiftc "${flags[@]}" Tests/Fuzz/FuzzGeoJSON.swift "$out/libGeoJSON.a" "$out/libJSON.a" "$out/libGeoModel.a" -o "$out/fuzz-geojson"
 if [ -z "$(ls -A "$out/corpus-geojson")" ]; then
   for d in geojsonhint geojson-schema geojson-invalid-geometry json-test-suite/test_parsing; do
     [ -d "../shared/corpora/$d" ] || continue

@@ -1,3 +1,4 @@
+import JSON
 import GeoModel
 import GraticuleSupport
 import GraticuleTestSupport

@@ -1,3 +1,4 @@
+import JSON
 import GraticuleSupport
 import XCTest
 @testable import GeoJSON

@@ -1,3 +1,4 @@
+import JSON
 import GraticuleTestSupport
 import XCTest
 import Foundation

@@ -11,7 +11,7 @@ final class ModuleImportTests: XCTestCase {
     /// The platform modules any target may import.
     static let platform: Set<String> = ["Glibc", "Darwin", "Dispatch", "Foundation", "FoundationXML", "FoundationNetworking"]
     /// Modules whose sources must not import Foundation.
-    static let foundationFree: Set<String> = ["PBF", "GeoModel", "GeoJSON", "VectorTile", "TileCover", "GPX", "SourceDiff",
+    static let foundationFree: Set<String> = ["PBF", "GeoModel", "JSON", "GeoJSON", "VectorTile", "TileCover", "GPX", "SourceDiff",
                                               "SourceDiffJSON", "TileArchive"]
 
     /// One target of the manifest: its name, kind, source folder and the modules it may import.

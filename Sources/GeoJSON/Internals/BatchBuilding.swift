@@ -1,3 +1,4 @@
+import JSON
 import GeoModel
 
 /// How a batch is filled: the reader appends one feature at a time (its geometry entries,
@@ -160,7 +161,7 @@ extension GeoJSONFeatureBatch {
             if i < memberOffsets[count] {
                 let c = Int(memberColumns[i])
                 if c >= 0, columns[c].nameBytes.withUnsafeBufferPointer({ n in
-                    n.count == name.count && (n.count == 0 || _Tokenizer.sameBytes(n.baseAddress!, name.baseAddress!, n.count))
+                    n.count == name.count && (n.count == 0 || JSONTokenizer.sameBytes(n.baseAddress!, name.baseAddress!, n.count))
                 }) {
                     return c
                 }
@@ -180,7 +181,7 @@ extension GeoJSONFeatureBatch {
             if entry == 0 { break }
             let c = entry - 1
             let same = columns[c].nameBytes.withUnsafeBufferPointer { n in
-                n.count == name.count && (n.count == 0 || _Tokenizer.sameBytes(n.baseAddress!, name.baseAddress!, n.count))
+                n.count == name.count && (n.count == 0 || JSONTokenizer.sameBytes(n.baseAddress!, name.baseAddress!, n.count))
             }
             if same { return c }
             slot = (slot + 1) & mask

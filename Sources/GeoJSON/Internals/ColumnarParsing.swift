@@ -1,3 +1,4 @@
+import JSON
 import GeoModel
 
 /// Reading a feature into `batch` instead of building a `GeoFeature`: the same grammar,
@@ -121,7 +122,7 @@ extension _GeoJSONParser {
 
     /// A feature's `properties` object (its `{` at `pos`, at absolute offset `at`), one
     /// column per member name, in the row of the feature being read. Mirrors
-    /// `_Tokenizer.readObject`: the same tokens, checks and errors. Without
+    /// `JSONTokenizer.readObject`: the same tokens, checks and errors. Without
     /// `keepPropertyValues`, each value is skipped under the skip contract and its row is
     /// `.unread` (a repeated member is kept beside the columns as null).
     mutating func readPropertiesIntoBatch(depth: Int, at: Int) throws(GeoJSONError) {
@@ -177,7 +178,7 @@ extension _GeoJSONParser {
         }
     }
 
-    /// One property value into column `c`, row `row` (as `_Tokenizer.readValue` reads it;
+    /// One property value into column `c`, row `row` (as `JSONTokenizer.readValue` reads it;
     /// arrays and objects are validated and kept as their text).
     @inline(__always)
     mutating func readPropertyValue(column c: Int, row: Int, depth: Int) throws(GeoJSONError) {

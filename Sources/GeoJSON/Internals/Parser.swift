@@ -1,3 +1,4 @@
+import JSON
 import GeoModel
 
 /// Positions being read from a `coordinates` member, before the object's `type` (which may
@@ -126,11 +127,11 @@ struct _MemberSet: ExpressibleByArrayLiteral {
 /// Where an object sits, which decides which types it may have.
 enum _Role { case root, featureGeometry, collectionMember, feature }
 
-/// Recursive-descent GeoJSON parser over a `_Tokenizer`, building GeoModel values directly
+/// Recursive-descent GeoJSON parser over a `JSONTokenizer`, building GeoModel values directly
 /// (no intermediate JSON tree).
 struct _GeoJSONParser {
     /// The token reader over the input (bytes in memory, or a source read in chunks).
-    var tokens: _Tokenizer
+    var tokens: JSONTokenizer
     var options: GeoJSONReadOptions
     var scratch = _CoordinateScratch()
     /// Non-nil when collecting validation findings (warnings and, in lenient reading, the
@@ -145,7 +146,7 @@ struct _GeoJSONParser {
     /// The depth of the feature being read into `batch`; -1 when none is.
     var columnarDepth = -1
 
-    init(cursor: _Tokenizer, options: GeoJSONReadOptions) {
+    init(cursor: JSONTokenizer, options: GeoJSONReadOptions) {
         self.tokens = cursor
         self.tokens.structuralSkip = options.skipContract == .structural
         self.options = options

@@ -8,10 +8,10 @@ private let systemRead = Darwin.read
 
 /// Where a streaming reader gets its bytes: a file, a socket, a decompressor, a test's
 /// chunks. Results never depend on how the bytes are cut into reads.
-public protocol GeoJSONByteSource {
+public protocol JSONByteSource {
     /// Reads up to `buffer.count` bytes into `buffer` and returns how many; 0 means the end
     /// of the input.
-    mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws(GeoJSONSourceError) -> Int
+    mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws(JSONSourceError) -> Int
 
     /// Reads bytes at an absolute `offset` again, without disturbing `read`, and returns how
     /// many (0 at the end); nil when the source cannot (a pipe). Readers use it only to
@@ -20,12 +20,12 @@ public protocol GeoJSONByteSource {
     func reread(at offset: Int, into buffer: UnsafeMutableRawBufferPointer) -> Int?
 }
 
-extension GeoJSONByteSource {
+extension JSONByteSource {
     public func reread(at offset: Int, into buffer: UnsafeMutableRawBufferPointer) -> Int? { nil }
 }
 
 /// A read failure of the byte source (not of the data).
-public struct GeoJSONSourceError: Error, Equatable, Sendable, CustomStringConvertible {
+public struct JSONSourceError: Error, Equatable, Sendable, CustomStringConvertible {
     public var message: String
     public init(_ message: String) { self.message = message }
     public var description: String { message }
@@ -33,7 +33,7 @@ public struct GeoJSONSourceError: Error, Equatable, Sendable, CustomStringConver
 
 /// Bytes in memory handed out at most `chunkSize` at a time (chunk-boundary tests, and
 /// data that arrives in pieces).
-public struct ChunkedByteSource: GeoJSONByteSource {
+public struct ChunkedByteSource: JSONByteSource {
     public let bytes: [UInt8]
     public let chunkSize: Int
     public private(set) var position = 0
@@ -44,7 +44,7 @@ public struct ChunkedByteSource: GeoJSONByteSource {
         self.chunkSize = chunkSize
     }
 
-    public mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws(GeoJSONSourceError) -> Int {
+    public mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws(JSONSourceError) -> Int {
         let n = min(buffer.count, chunkSize, bytes.count - position)
         guard n > 0 else { return 0 }
         bytes.withUnsafeBytes { src in
@@ -64,20 +64,20 @@ public struct ChunkedByteSource: GeoJSONByteSource {
 }
 
 /// A file read with POSIX `read(2)`; the descriptor is closed when the last copy goes.
-public final class FileByteSource: GeoJSONByteSource {
+public final class FileByteSource: JSONByteSource {
     private let fd: Int32
     public let path: String
 
     /// Opens `path` for reading.
     ///
-    /// - Throws: `GeoJSONSourceError` naming the path and the system error.
-    public init(path: String) throws(GeoJSONSourceError) {
+    /// - Throws: `JSONSourceError` naming the path and the system error.
+    public init(path: String) throws(JSONSourceError) {
         let fd = open(path, O_RDONLY)
-        guard fd >= 0 else { throw GeoJSONSourceError("cannot open \(path): \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else { throw JSONSourceError("cannot open \(path): \(String(cString: strerror(errno)))") }
         var st = stat()
         if fstat(fd, &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR {
             close(fd)
-            throw GeoJSONSourceError("\(path): is a directory, not a GeoJSON file")
+            throw JSONSourceError("\(path): is a directory, not a GeoJSON file")
         }
         self.fd = fd
         self.path = path
@@ -98,9 +98,9 @@ public final class FileByteSource: GeoJSONByteSource {
 
     /// Moves the read position to `offset` (a regular file only; `read` goes on from
     /// there, `bytesRead` counts from there).
-    func seek(to offset: Int) throws(GeoJSONSourceError) {
+    package func seek(to offset: Int) throws(JSONSourceError) {
         guard size != nil, pending.isEmpty, lseek(fd, off_t(offset), SEEK_SET) == off_t(offset) else {
-            throw GeoJSONSourceError("\(path): cannot be read from byte \(offset) (not a regular file)")
+            throw JSONSourceError("\(path): cannot be read from byte \(offset) (not a regular file)")
         }
     }
 
@@ -144,7 +144,7 @@ public final class FileByteSource: GeoJSONByteSource {
         return Array(ahead.prefix(count))
     }
 
-    public func read(into buffer: UnsafeMutableRawBufferPointer) throws(GeoJSONSourceError) -> Int {
+    public func read(into buffer: UnsafeMutableRawBufferPointer) throws(JSONSourceError) -> Int {
         if pendingStart < pending.count {
             let n = min(buffer.count, pending.count - pendingStart)
             pending.withUnsafeBytes { buffer.baseAddress!.copyMemory(from: $0.baseAddress! + pendingStart, byteCount: n) }
@@ -157,7 +157,7 @@ public final class FileByteSource: GeoJSONByteSource {
             let n = systemRead(fd, buffer.baseAddress, buffer.count)
             if n >= 0 { bytesRead += n; return n }
             if errno == EINTR { continue }
-            throw GeoJSONSourceError("cannot read \(path): \(String(cString: strerror(errno)))")
+            throw JSONSourceError("cannot read \(path): \(String(cString: strerror(errno)))")
         }
     }
 }

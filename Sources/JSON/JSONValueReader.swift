@@ -9,31 +9,31 @@ public enum JSONValueReader {
     /// whitespace.
     ///
     /// - Complexity: O(n); allocates the resulting tree.
-    /// - Throws: `GeoJSONError` with byte offset, line, column and member path.
-    public static func read(_ bytes: UnsafeRawBufferPointer, maxDepth: Int = 512) throws(GeoJSONError) -> PropertyValue {
-        var c = _Tokenizer(borrowing: bytes, maxDepth: maxDepth)
+    /// - Throws: `JSONError` with byte offset, line, column and member path.
+    public static func read(_ bytes: UnsafeRawBufferPointer, maxDepth: Int = 512) throws(JSONError) -> PropertyValue {
+        var c = JSONTokenizer(borrowing: bytes, maxDepth: maxDepth)
         try c.skipBOM()
         return try readText(&c)
     }
 
-    public static func read(_ bytes: [UInt8], maxDepth: Int = 512) throws(GeoJSONError) -> PropertyValue {
-        var result: Result<PropertyValue, GeoJSONError>!
+    public static func read(_ bytes: [UInt8], maxDepth: Int = 512) throws(JSONError) -> PropertyValue {
+        var result: Result<PropertyValue, JSONError>!
         bytes.withUnsafeBytes { raw in
-            do throws(GeoJSONError) { result = .success(try read(raw, maxDepth: maxDepth)) } catch { result = .failure(error) }
+            do throws(JSONError) { result = .success(try read(raw, maxDepth: maxDepth)) } catch { result = .failure(error) }
         }
         return try result.get()
     }
 
     /// Parses one JSON text from a source read in `chunkSize` pieces.
-    public static func read(from source: some GeoJSONByteSource, chunkSize: Int = 65_536,
-                            maxDepth: Int = 512) throws(GeoJSONError) -> PropertyValue {
-        var c = _Tokenizer(source: source, chunkSize: chunkSize, maxDepth: maxDepth)
+    public static func read(from source: some JSONByteSource, chunkSize: Int = 65_536,
+                            maxDepth: Int = 512) throws(JSONError) -> PropertyValue {
+        var c = JSONTokenizer(source: source, chunkSize: chunkSize, maxDepth: maxDepth)
         defer { c.deallocate() }
         try c.skipBOM()
         return try readText(&c)
     }
 
-    static func readText(_ c: inout _Tokenizer) throws(GeoJSONError) -> PropertyValue {
+    static func readText(_ c: inout JSONTokenizer) throws(JSONError) -> PropertyValue {
         let v = try c.readValue(depth: 0)
         // RFC 8259 §2: only whitespace may follow. A top-level number must be followed by
         // whitespace or the end, which the number scanner's atEnd logic already ensures.

@@ -1,4 +1,4 @@
-import GeoJSON
+import JSON
 import XCTest
 
 /// A lone high surrogate escape followed by something other than `\u` is an invalid escape
@@ -12,7 +12,7 @@ final class LoneSurrogateTests: XCTestCase {
             let bytes = Array(text.utf8)
             for chunk in [1, 3, 7, 64] {
                 XCTAssertThrowsError(try JSONValueReader.read(from: ChunkedByteSource(bytes, chunkSize: chunk))) { error in
-                    let e = error as! GeoJSONError
+                    let e = error as! JSONError
                     if at >= 0 {
                         XCTAssertTrue("\(e)".contains("invalid escape"), "\(text) chunk \(chunk): \(e)")
                         XCTAssertEqual(e.location.offset, at, "\(text) chunk \(chunk)")

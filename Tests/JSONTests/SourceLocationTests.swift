@@ -1,5 +1,5 @@
+import JSON
 import XCTest
-import GeoJSON
 
 final class SourceLocationTests: XCTestCase {
     func location(_ text: String, _ offset: Int) -> SourceLocation {
@@ -32,8 +32,6 @@ final class SourceLocationTests: XCTestCase {
     }
 }
 
-import XCTest
-@testable import GeoJSON
 
 /// The line counter (eight bytes at a time, byte by byte around CRs and at the ends) gives
 /// the same line and column whether the text comes in one piece or two, on text with LF,

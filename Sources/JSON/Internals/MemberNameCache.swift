@@ -7,19 +7,19 @@
 /// row it renders `"name":` for each name once and then copies bytes per member instead
 /// of checking and escaping each name again. Objects with their own arrays cost one
 /// identity test each and are written as before.
-struct _MemberNameCache {
+@usableFromInline package struct _MemberNameCache {
     /// The names array met last. Held, so its buffer cannot be freed or changed while it
     /// is compared by address.
-    var names: [String] = []
+    @usableFromInline package var names: [String] = []
     /// `"name":` for each of `names`, back to back, then 16 bytes of padding (so copies
     /// may read two whole words); empty until the array is met a second time.
-    var text: [UInt8] = []
+    @usableFromInline package var text: [UInt8] = []
     /// Where each name's text ends in `text`.
-    var ends: [Int] = []
+    @usableFromInline package var ends: [Int] = []
 
     /// Whether `keys` is the array met last, now rendered; remembers it otherwise.
     @inline(__always)
-    mutating func rendered(for keys: [String]) -> Bool {
+    @inlinable package mutating func rendered(for keys: [String]) -> Bool {
         if _MemberNameCache.sameBuffer(keys, names) {
             if text.isEmpty { render() }
             return true
@@ -31,15 +31,15 @@ struct _MemberNameCache {
     }
 
     @inline(__always)
-    static func sameBuffer(_ a: [String], _ b: [String]) -> Bool {
+    @inlinable package static func sameBuffer(_ a: [String], _ b: [String]) -> Bool {
         a.count == b.count && a.withUnsafeBufferPointer { pa in
             b.withUnsafeBufferPointer { pb in pa.baseAddress == pb.baseAddress }
         }
     }
 
     @inline(never)
-    mutating func render() {
-        var w = GeoJSONWriter()
+    @inlinable package mutating func render() {
+        var w = JSONWriter()
         ends.reserveCapacity(names.count)
         for name in names {
             w.appendString(name)

@@ -17,20 +17,27 @@ import GeoModel
 ///   cannot carry infinities, and silently writing `inf` into a coordinate is data loss.
 /// - A magnitude below the smallest subnormal rounds to ±0 (`1e-400` is 0), as strtod does.
 /// - `-0`, `-0.0` and `-0e5` keep their sign (the double is -0.0).
-@usableFromInline
-struct ScannedNumber {
+@usableFromInline package struct ScannedNumber {
     /// The correctly rounded value.
-    @usableFromInline var double: Double
+    @usableFromInline package var double: Double
     /// True when the text had no fraction and no exponent.
-    @usableFromInline var isInteger: Bool
+    @usableFromInline package var isInteger: Bool
     /// For integers whose magnitude fits 64 bits: the exact magnitude.
-    @usableFromInline var exactMagnitude: UInt64?
-    @usableFromInline var negative: Bool
+    @usableFromInline package var exactMagnitude: UInt64?
+    @usableFromInline package var negative: Bool
+
+    @inlinable
+    init(double: Double, isInteger: Bool, exactMagnitude: UInt64?, negative: Bool) {
+        self.double = double
+        self.isInteger = isInteger
+        self.exactMagnitude = exactMagnitude
+        self.negative = negative
+    }
 
     /// The value as a property: integers that fit Int64 or UInt64 stay exact integers;
     /// everything else (fractions, exponents, `-0`, larger integers) is a double.
     @inlinable
-    var propertyValue: PropertyValue {
+    package var propertyValue: PropertyValue {
         if isInteger, let m = exactMagnitude, !(negative && m == 0) {
             if negative {
                 if m <= UInt64(Int64.max) { return .int(-Int64(m)) }
@@ -44,7 +51,7 @@ struct ScannedNumber {
     }
 
     /// The value as a feature id (RFC 7946 §3.2), with the same integer rules.
-    var featureID: FeatureID {
+    @usableFromInline package var featureID: FeatureID {
         switch propertyValue {
         case .int(let i): return .int(i)
         case .uint(let u): return .uint(u)
@@ -54,8 +61,7 @@ struct ScannedNumber {
 }
 
 /// Why a number failed to scan; the offset is absolute within the scanned bytes.
-@usableFromInline
-enum NumberScanResult {
+@usableFromInline package enum NumberScanResult {
     case number(ScannedNumber, end: Int)
     /// The bytes ran out inside the number (a streaming reader fetches more and rescans).
     case incomplete
@@ -63,20 +69,19 @@ enum NumberScanResult {
     case outOfRange
 }
 
-@usableFromInline
-enum NumberParser {
+@usableFromInline package enum NumberParser {
     /// Powers of ten that are exact doubles (10^0...10^22).
-    static let exactPowersOfTen: [Double] = [
+    @usableFromInline package static let exactPowersOfTen: [Double] = [
         1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
         1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
     ]
 
     @inline(__always)
-    static func isDigit(_ b: UInt8) -> Bool { b &- 0x30 < 10 }
+    @inlinable package static func isDigit(_ b: UInt8) -> Bool { b &- 0x30 < 10 }
 
     /// The eight bytes at `p` as a little-endian word.
     @inline(__always)
-    static func load8(_ p: UnsafePointer<UInt8>) -> UInt64 {
+    @inlinable package static func load8(_ p: UnsafePointer<UInt8>) -> UInt64 {
         UInt64(littleEndian: UnsafeRawPointer(p).loadUnaligned(as: UInt64.self))
     }
 
@@ -84,7 +89,7 @@ enum NumberParser {
     /// digit's low nibble into the high nibble only above '9', and '0'...'9' share the
     /// high nibble 3.
     @inline(__always)
-    static func allDigits(_ w: UInt64) -> Bool {
+    @inlinable package static func allDigits(_ w: UInt64) -> Bool {
         (w & 0xF0F0_F0F0_F0F0_F0F0) | (((w &+ 0x0606_0606_0606_0606) & 0xF0F0_F0F0_F0F0_F0F0) >> 4)
             == 0x3333_3333_3333_3333
     }
@@ -92,7 +97,7 @@ enum NumberParser {
     /// The value of eight ASCII digits (first digit in the lowest byte), by combining
     /// neighbours pairwise: 8 × 1 digit → 4 × 2 → 2 × 4 → 1 × 8, three multiplications.
     @inline(__always)
-    static func eightDigitsValue(_ w: UInt64) -> UInt64 {
+    @inlinable package static func eightDigitsValue(_ w: UInt64) -> UInt64 {
         var v = w &- 0x3030_3030_3030_3030
         v = (v &* 10) &+ (v >> 8)                                   // pairs in bytes 0, 2, 4, 6
         let pairs = v & 0x0000_00FF_0000_00FF                       // pairs 0 and 2 (bytes 0, 4)
@@ -108,7 +113,7 @@ enum NumberParser {
     /// after the point, so w / 10^f is one correctly rounded division of two exact doubles
     /// (Clinger's fast path): the value `scan` gives, with the same integer rules.
     @inline(__always)
-    static func quick(_ base: UnsafePointer<UInt8>, start: Int, end: Int) -> (value: PropertyValue, end: Int)? {
+    @inlinable package static func quick(_ base: UnsafePointer<UInt8>, start: Int, end: Int) -> (value: PropertyValue, end: Int)? {
         var i = start
         // Safe: every read is guarded by `i < end`.
         let negative = base[i] == UInt8(ascii: "-")
@@ -162,7 +167,7 @@ enum NumberParser {
     /// Without an exponent, a number with at most 300 integer digits is below 10^300, so
     /// it is finite whatever its fraction: nothing `scan` would reject is accepted here.
     @inline(__always)
-    static func skim(_ base: UnsafePointer<UInt8>, start: Int, end: Int) -> Int? {
+    @inlinable package static func skim(_ base: UnsafePointer<UInt8>, start: Int, end: Int) -> Int? {
         var i = start
         // Safe: every read is guarded by `i < end` or `i + 8 <= end`.
         if base[i] == UInt8(ascii: "-") {
@@ -200,7 +205,7 @@ enum NumberParser {
     /// - Complexity: O(length of the number); allocates nothing except in the rare exact
     ///   fallback.
     @inline(__always)
-    static func scan(_ base: UnsafePointer<UInt8>, start: Int, end: Int, atEnd: Bool) -> NumberScanResult {
+    @inlinable package static func scan(_ base: UnsafePointer<UInt8>, start: Int, end: Int, atEnd: Bool) -> NumberScanResult {
         var i = start
         var negative = false
         // Safe: every read below is guarded by `i < end`.
@@ -343,7 +348,7 @@ enum NumberParser {
     }
 
     /// The magnitude of a decimal integer's digits, nil when it exceeds UInt64.
-    static func exactIntegerMagnitude(_ base: UnsafePointer<UInt8>, from: Int, to: Int) -> UInt64? {
+    @inlinable package static func exactIntegerMagnitude(_ base: UnsafePointer<UInt8>, from: Int, to: Int) -> UInt64? {
         var m: UInt64 = 0
         for j in from..<to {
             let (a, o1) = m.multipliedReportingOverflow(by: 10)
@@ -358,7 +363,7 @@ enum NumberParser {
     /// inputs the fast tiers cannot settle. The digits are plain ASCII JSON number text,
     /// a grammar `Double(_:)` accepts.
     @inline(never)
-    static func exactFallback(_ base: UnsafePointer<UInt8>, from: Int, to: Int) -> Double {
+    @inlinable package static func exactFallback(_ base: UnsafePointer<UInt8>, from: Int, to: Int) -> Double {
         let text = String(decoding: UnsafeBufferPointer(start: base + from, count: to - from), as: UTF8.self)
         return Double(text) ?? .nan
     }
@@ -366,7 +371,7 @@ enum NumberParser {
     /// Eisel–Lemire: the double nearest to w × 10^q for a nonzero w, or nil when the
     /// truncated product cannot decide the rounding. Returns +infinity on overflow.
     @inline(__always)
-    static func eiselLemire(_ w: UInt64, _ q: Int) -> Double? {
+    @inlinable package static func eiselLemire(_ w: UInt64, _ q: Int) -> Double? {
         if q < pow5MinExponent { return 0 }
         if q > pow5MaxExponent { return .infinity }
         let lz = w.leadingZeroBitCount

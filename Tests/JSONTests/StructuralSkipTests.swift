@@ -1,16 +1,16 @@
+import JSON
 import CJSONSkip
 import GraticuleSupport
 import GraticuleTestSupport
 import XCTest
 import Foundation
-@testable import GeoJSON
-import GeoModel
 
-/// The structural skip contract (`GeoJSONReadOptions.SkipContract.structural`,
-/// `gr_skip_structural`): every value the validating skipper accepts, it accepts and ends
-/// at the same byte; what it accepts beyond that differs only in scalars' grammar; its
-/// AVX2, SSE2 and scalar block steps agree; and a reader under it reads every valid text as
-/// the validating reader does.
+/// The structural skip contract (`gr_skip_structural`, which GeoJSON's
+/// `GeoJSONReadOptions.SkipContract.structural` selects): every value the validating
+/// skipper accepts, it accepts and ends at the same byte; what it accepts beyond that
+/// differs only in scalars' grammar; its AVX2, SSE2 and scalar block steps agree. (That a
+/// reader under it reads every valid text as the validating reader does is checked in
+/// GeoJSONTests/SkipContractReaderTests.swift.)
 final class StructuralSkipTests: XCTestCase {
     func structural(_ bytes: [UInt8], nesting: Int = 512, simd: Int32) -> Int {
         bytes.withUnsafeBufferPointer { b in gr_skip_structural(b.baseAddress!, 0, b.count, nesting, simd) }
@@ -18,8 +18,8 @@ final class StructuralSkipTests: XCTestCase {
 
     func validated(_ bytes: [UInt8]) -> Int? {
         bytes.withUnsafeBytes { raw in
-            var c = _Tokenizer(borrowing: raw, maxDepth: 512)
-            do throws(GeoJSONError) {
+            var c = JSONTokenizer(borrowing: raw, maxDepth: 512)
+            do throws(JSONError) {
                 try c.skipValueScalar(depth: 0)
                 return c.offset(c.pos)
             } catch {
@@ -81,36 +81,5 @@ final class StructuralSkipTests: XCTestCase {
             XCTAssertEqual(structural([UInt8(ascii: "["), 0xC3, 0x28, UInt8(ascii: "]")], simd: simd), -1)
             XCTAssertEqual(structural(Array("[[[1]]]".utf8), nesting: 3, simd: simd), 7)
         }
-    }
-
-    /// Readers: under the structural contract every text the validating reader reads is
-    /// read to the same document (corpora and edited random collections); a skipped
-    /// property with a bad number is read under it and refused, located, under validation.
-    func testReadersAgreeOnValidTexts() throws {
-        var structuralOptions = GeoJSONReadOptions(skipProperties: true)
-        structuralOptions.skipContract = .structural
-        let validatedOptions = GeoJSONReadOptions(skipProperties: true)
-        var files = 0
-        let root = TestPaths.shared("")
-        if let walker = FileManager.default.enumerator(atPath: root) {
-            while let name = walker.nextObject() as? String {
-                guard name.hasSuffix(".json") || name.hasSuffix(".geojson"),
-                      let data = FileManager.default.contents(atPath: root + "/" + name) else { continue }
-                let bytes = [UInt8](data)
-                guard let v = try? GeoJSONReader.read(bytes, options: validatedOptions) else { continue }
-                files += 1
-                XCTAssertTrue(try GeoJSONReader.read(bytes, options: structuralOptions) == v, name)
-                let chunked = try GeoJSONReader.read(from: ChunkedByteSource(bytes, chunkSize: 4096), chunkSize: 4096,
-                                                     options: structuralOptions)
-                XCTAssertTrue(chunked == v, name + " in 4 KiB reads")
-            }
-        }
-        let text = #"{"type":"FeatureCollection","features":[{"type":"Feature","geometry":null,"properties":{"a":01}}]}"#
-        XCTAssertNoThrow(try GeoJSONReader.read(Array(text.utf8), options: structuralOptions))
-        XCTAssertThrowsError(try GeoJSONReader.read(Array(text.utf8), options: validatedOptions)) { e in
-            // "01": the number is "0" (byte 92), and the "1" after it (byte 93) is out of place.
-            XCTAssertEqual((e as? GeoJSONError)?.location.offset, 93)
-        }
-        if files == 0 { throw XCTSkip("no shared corpora") }
     }
 }

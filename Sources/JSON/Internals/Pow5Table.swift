@@ -2,9 +2,9 @@
 
 /// 5^q for q in -342...308 as 128-bit values, high word first (the table of the
 /// Eisel-Lemire number parser, NumberParser.swift).
-let pow5MinExponent = -342
-let pow5MaxExponent = 308
-let pow5Table: [UInt64] = [
+@usableFromInline package let pow5MinExponent = -342
+@usableFromInline package let pow5MaxExponent = 308
+@usableFromInline package let pow5Table: [UInt64] = [
     0xeef453d6923bd65a, 0x113faa2906a13b3f, // 5^-342
     0x9558b4661b6565f8, 0x4ac7ca59a424c507, // 5^-341
     0xbaaee17fa23ebf76, 0x5d79bcf00d2df649, // 5^-340

@@ -8,11 +8,11 @@
 /// to the standard library's formatting. Shortest: a decimal with fewer than 15 digits that
 /// reads back to v lies within 2^−53·|v| of v, so the 15-digit rounding of v equals it
 /// followed by zeros, which are stripped.
-enum _ShortestDecimal {
-    static let digitPairs: StaticString =
+@usableFromInline package enum _ShortestDecimal {
+    @usableFromInline package static let digitPairs: StaticString =
         "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
 
-    static let powersOfFive: [UInt64] = {
+    @usableFromInline package static let powersOfFive: [UInt64] = {
         var p: [UInt64] = [1]
         for _ in 1...27 { p.append(p.last! &* 5) }
         return p
@@ -21,7 +21,7 @@ enum _ShortestDecimal {
     /// (m, k) with v = m × 10^−k read back exactly and m without trailing zeros (unless
     /// k is 0), or nil outside the range or when a candidate cannot be verified.
     @inline(__always)
-    static func decompose(_ v: Double) -> (m: UInt64, k: Int)? {
+    @inlinable package static func decompose(_ v: Double) -> (m: UInt64, k: Int)? {
         guard v >= 1e-8, v < 1e15 else { return nil }
         // floor(log10 v) from the binary exponent, corrected against exact powers of ten.
         // floor(e2 · log10 2) = (e2 · 78913) >> 18 for |e2| < 2^11 (no libm call).
@@ -65,7 +65,7 @@ enum _ShortestDecimal {
     /// at a time (a 15-digit candidate of a short number has up to 14; one by one they
     /// were 8% of the instructions of writing a property-heavy file).
     @inline(__always)
-    static func stripZeros(_ m: UInt64, _ k: Int) -> (m: UInt64, k: Int) {
+    @inlinable package static func stripZeros(_ m: UInt64, _ k: Int) -> (m: UInt64, k: Int) {
         var mm = m, kk = k
         if kk >= 8 && mm % 100_000_000 == 0 { mm /= 100_000_000; kk -= 8 }
         if kk >= 4 && mm % 10_000 == 0 { mm /= 10_000; kk -= 4 }
@@ -80,7 +80,7 @@ enum _ShortestDecimal {
     /// round(M × 2^e2 × 10^k) with ties to even, exactly, for k ≤ 27; nil if it does not
     /// fit 64 bits.
     @inline(__always)
-    static func roundedProduct(_ significand: UInt64, _ e2: Int, _ k: Int) -> UInt64? {
+    @inlinable package static func roundedProduct(_ significand: UInt64, _ e2: Int, _ k: Int) -> UInt64? {
         let five = powersOfFive[k]                                   // 5^27 < 2^63
         let (hi, lo) = significand.multipliedFullWidth(by: five)     // exact, < 2^116
         let shift = e2 + k
@@ -125,7 +125,7 @@ enum _ShortestDecimal {
     /// where the point falls inside the loops.
     /// - Precondition: 48 bytes are writable before `end`.
     @inline(__always)
-    static func render(negative: Bool, m: UInt64, k: Int, endingAt end: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
+    @inlinable package static func render(negative: Bool, m: UInt64, k: Int, endingAt end: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
         var p = end
         var x = m
         if k == 0 {
@@ -165,7 +165,7 @@ enum _ShortestDecimal {
 
     /// Writes the two digits of `r` (0...99) just before `p` and moves `p` back to them.
     @inline(__always)
-    static func putPair(_ p: inout UnsafeMutablePointer<UInt8>, _ r: Int) {
+    @inlinable package static func putPair(_ p: inout UnsafeMutablePointer<UInt8>, _ r: Int) {
         let pairs = digitPairs.utf8Start
         p -= 2
         p[0] = pairs[2 * r]
@@ -175,7 +175,7 @@ enum _ShortestDecimal {
     /// Renders a decimal integer ending just before `end` (at most 20 bytes), right to
     /// left; returns the start.
     @inline(__always)
-    static func renderInteger(_ v: Int64, endingAt end: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
+    @inlinable package static func renderInteger(_ v: Int64, endingAt end: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
         var p = end
         var x = v.magnitude
         repeat {
@@ -194,7 +194,7 @@ enum _ShortestDecimal {
     /// the length: `null` for NaN and infinities; integers below 2^53 without a fraction
     /// when `compactIntegers`; the verified shortest digits; else the standard library's.
     @inline(__always)
-    static func renderNumber(_ d: Double, compactIntegers: Bool, into out: UnsafeMutablePointer<UInt8>) -> Int {
+    @inlinable package static func renderNumber(_ d: Double, compactIntegers: Bool, into out: UnsafeMutablePointer<UInt8>) -> Int {
         if !d.isFinite {
             out[0] = UInt8(ascii: "n"); out[1] = UInt8(ascii: "u"); out[2] = UInt8(ascii: "l"); out[3] = UInt8(ascii: "l")
             return 4

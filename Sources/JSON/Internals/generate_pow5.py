@@ -6,7 +6,7 @@ Each entry is two UInt64 words (high, low) of a 128-bit value whose top bit is s
 - q < 0: floor(2^b / 5^-q) + 1 for a b that keeps at least 128 significant bits, then
   truncated to 128 bits.
 These are the multipliers the Eisel-Lemire conversion needs (see NumberParser.swift).
-Run: python3 generate_pow5.py > Pow5Table.swift (in Sources/GeoJSON/Internals)
+Run: python3 generate_pow5.py > Pow5Table.swift (in Sources/JSON/Internals)
 """
 
 LO, HI = -342, 308

@@ -1,8 +1,8 @@
+import JSON
 import CJSONSkip
 import GraticuleSupport
 import GraticuleTestSupport
 import XCTest
-@testable import GeoJSON
 
 /// The fast path of skipped values (`gr_json_skip`, CJSONSkip) against the tokenizer's own
 /// skipper (`skipValueScalar`): what the fast path accepts, the scalar skipper accepts and
@@ -10,9 +10,9 @@ import XCTest
 /// error stay the scalar skipper's.
 final class JSONSkipTests: XCTestCase {
     /// Where skipping the value at the start of `bytes` ends (absolute offset), or the error.
-    func skip(_ bytes: [UInt8], maxDepth: Int = 512, fast: Bool, chunk: Int? = nil) -> Result<Int, GeoJSONError> {
-        func run(_ c: inout _Tokenizer) -> Result<Int, GeoJSONError> {
-            do throws(GeoJSONError) {
+    func skip(_ bytes: [UInt8], maxDepth: Int = 512, fast: Bool, chunk: Int? = nil) -> Result<Int, JSONError> {
+        func run(_ c: inout JSONTokenizer) -> Result<Int, JSONError> {
+            do throws(JSONError) {
                 if fast { try c.skipValue(depth: 0) } else { try c.skipValueScalar(depth: 0) }
                 return .success(c.offset(c.pos))
             } catch {
@@ -20,12 +20,12 @@ final class JSONSkipTests: XCTestCase {
             }
         }
         if let chunk {
-            var c = _Tokenizer(source: ChunkedByteSource(bytes, chunkSize: chunk), chunkSize: chunk, maxDepth: maxDepth)
+            var c = JSONTokenizer(source: ChunkedByteSource(bytes, chunkSize: chunk), chunkSize: chunk, maxDepth: maxDepth)
             defer { c.deallocate() }
             return run(&c)
         }
         return bytes.withUnsafeBytes { raw in
-            var c = _Tokenizer(borrowing: raw, maxDepth: maxDepth)
+            var c = JSONTokenizer(borrowing: raw, maxDepth: maxDepth)
             return run(&c)
         }
     }
@@ -190,8 +190,8 @@ final class JSONSkipTests: XCTestCase {
     }
 }
 
-extension Result where Failure == GeoJSONError {
-    var failureKind: GeoJSONError.Kind? {
+extension Result where Failure == JSONError {
+    var failureKind: JSONError.Kind? {
         if case .failure(let e) = self { return e.kind }
         return nil
     }

@@ -1,7 +1,7 @@
+import JSON
 import GraticuleTestSupport
 import XCTest
 import Foundation
-@testable import GeoJSON
 import GeoModel
 
 /// RFC 8259 §6 numbers, correctly rounded (0 ULP), against public test vectors whose bit
