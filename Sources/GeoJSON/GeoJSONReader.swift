@@ -57,6 +57,10 @@ public struct GeoJSONReadOptions: Sendable {
     public var strict = false
     /// Collect warnings (`GeoJSONFinding`) while reading; see `GeoJSONValidator`.
     public var collectFindings = false
+    /// Batch readers take a collection's features through the fast path first
+    /// (FeatureFastPath.swift); false reads every feature with the validating path. Not
+    /// API: the tests compare the two.
+    var _fastPath = true
 
     public init(maxDepth: Int = 512, skipProperties: Bool = false, strict: Bool = false) {
         self.maxDepth = maxDepth

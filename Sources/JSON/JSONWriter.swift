@@ -15,12 +15,14 @@ public struct JSONWriter {
     /// The output buffer: raw memory with explicit count and capacity, so the hot paths
     /// reserve once and then store bytes through a pointer (Array's per-append uniqueness
     /// and capacity checks cost more than the formatting). Copy-on-write keeps value
-    /// semantics.
+    /// semantics. Its fields are reached from the `GeoJSON` module too, where the compiler
+    /// cannot prove accesses disjoint; they are exempt from dynamic exclusivity checks (the
+    /// writer is a value type whose storage is made unique before every write).
     @usableFromInline package final class _Storage {
-        @usableFromInline package var base: UnsafeMutablePointer<UInt8>
-        @usableFromInline package var count = 0
-        @usableFromInline package var capacity: Int
-        @usableFromInline package var memberNames = _MemberNameCache()
+        @exclusivity(unchecked) @usableFromInline package var base: UnsafeMutablePointer<UInt8>
+        @exclusivity(unchecked) @usableFromInline package var count = 0
+        @exclusivity(unchecked) @usableFromInline package var capacity: Int
+        @exclusivity(unchecked) @usableFromInline package var memberNames = _MemberNameCache()
         @usableFromInline package init(capacity: Int) {
             self.capacity = max(capacity, 256)
             base = .allocate(capacity: self.capacity)

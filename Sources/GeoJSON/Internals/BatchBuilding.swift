@@ -47,6 +47,7 @@ extension GeoJSONFeatureBatch {
             rebuildNameTable()
         }
         pendingID = .none
+        pendingIDNumber = 0
     }
 
     // MARK: Geometry

@@ -7,7 +7,10 @@ import GeoModel
 extension _GeoJSONParser {
     /// Reads one element of `features`, starting at absolute offset `start`, as the next
     /// row of `batch`; on an error the batch is left as it was before it.
+    /// Features of a collection (`depth` 2) go first through the fast path
+    /// (FeatureFastPath.swift), which reads the common shape and leaves anything else here.
     mutating func parseFeatureIntoBatch(depth: Int, start: Int) throws(GeoJSONError) {
+        if depth == 2, fastPathApplies, try fastFeatureIntoBatch(start: start) { return }
         let mark = batch.mark
         let saved = columnarDepth
         columnarDepth = depth

@@ -145,6 +145,8 @@ struct _GeoJSONParser {
     var fillsBatch = false
     /// The depth of the feature being read into `batch`; -1 when none is.
     var columnarDepth = -1
+    /// Features the fast path read (FeatureFastPath.swift), for the tests.
+    var fastPathReads = 0
 
     init(cursor: JSONTokenizer, options: GeoJSONReadOptions) {
         self.tokens = cursor
