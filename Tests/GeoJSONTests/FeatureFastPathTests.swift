@@ -6,9 +6,9 @@ import JSON
 import XCTest
 @testable import GeoJSON
 
-/// The feature fast path of the batch reader against the validating path alone: every
-/// batch, column for column and offset for offset, every error (kind, location, path) and
-/// every skipped feature are the same, on the shared corpora, on texts of common features
+/// The feature fast path against the validating path alone, for both sinks: every batch,
+/// column for column and offset for offset, every model feature and document, every error
+/// (kind, location, path) and every skipped feature are the same, on the shared corpora, on texts of common features
 /// with a byte changed or cut, and on the shapes the fast path hands over.
 final class FeatureFastPathTests: XCTestCase {
     /// Everything a batch holds, comparable.
@@ -76,6 +76,45 @@ final class FeatureFastPathTests: XCTestCase {
         return out
     }
 
+    /// What the model readers made of a text: the streaming reader's features, error and
+    /// skipped features, and the whole-document reader's document or error.
+    struct ModelOutcome: Equatable {
+        var features: [GeoFeature] = []
+        var error: GeoJSONError?
+        var skipped: [GeoJSONFeatureReader.SkippedFeature] = []
+        var document: GeoJSONDocument?
+        var documentError: GeoJSONError?
+        var fastReads = 0
+
+        static func == (a: ModelOutcome, b: ModelOutcome) -> Bool {
+            a.features == b.features && a.error == b.error && a.skipped == b.skipped && a.document == b.document
+                && a.documentError == b.documentError
+        }
+    }
+
+    static func readModel(_ bytes: [UInt8], fast: Bool, chunk: Int?, options: GeoJSONReadOptions,
+                          policy: GeoJSONFeatureReader.InvalidFeaturePolicy) -> ModelOutcome {
+        var options = options
+        options._fastPath = fast
+        let size = chunk ?? max(bytes.count, 1)
+        let reader = GeoJSONFeatureReader(source: ChunkedByteSource(bytes, chunkSize: size), chunkSize: size, options: options,
+                                          onInvalidFeature: policy)
+        var out = ModelOutcome()
+        do {
+            while let f = try reader.next() { out.features.append(f) }
+        } catch {
+            out.error = error
+        }
+        out.skipped = reader.skipped
+        out.fastReads = reader.parser.fastPathReads
+        do {
+            out.document = try GeoJSONReader.read(bytes, options: options)
+        } catch {
+            out.documentError = error
+        }
+        return out
+    }
+
     /// Both paths on one text, in memory and in small reads, under both policies, with
     /// values, names only, and geometry only.
     func assertPathsAgree(_ bytes: [UInt8], _ label: @autoclosure () -> String, file: StaticString = #filePath, line: UInt = #line) {
@@ -85,6 +124,14 @@ final class FeatureFastPathTests: XCTestCase {
         for (options, name) in [(GeoJSONReadOptions(), "values"), (namesOnly, "names"), (geometryOnly, "geometry")] {
             for policy in [GeoJSONFeatureReader.InvalidFeaturePolicy.fail, .skip] {
                 for chunk in [nil, 7] as [Int?] {
+                    let slowModel = Self.readModel(bytes, fast: false, chunk: chunk, options: options, policy: policy)
+                    let fastModel = Self.readModel(bytes, fast: true, chunk: chunk, options: options, policy: policy)
+                    if slowModel != fastModel {
+                        XCTFail("\(label().prefix(1_500)) (model, \(name), \(policy), chunk \(chunk.map(String.init) ?? "whole")):"
+                                + "\n slow \(String(describing: slowModel).prefix(3_000))\n fast \(String(describing: fastModel).prefix(3_000))",
+                                file: file, line: line)
+                        return
+                    }
                     let slow = Self.read(bytes, fast: false, chunk: chunk, options: options, policy: policy, batchBytes: 300)
                     let fast = Self.read(bytes, fast: true, chunk: chunk, options: options, policy: policy, batchBytes: 300)
                     if slow != fast {
@@ -132,7 +179,7 @@ final class FeatureFastPathTests: XCTestCase {
     /// fast path reads what it can and hands the rest over, and nothing differs.
     func testCommonFeaturesWithEditsAgree() {
         var rng = SplitMix64(seed: 6901)
-        var fast = 0, features = 0
+        var fast = 0, features = 0, modelFast = 0, modelFeatures = 0
         for round in 0..<400 {
             var text = #"{"type":"FeatureCollection","features":["#
             for i in 0..<Int.random(in: 1...12, using: &rng) {
@@ -150,10 +197,14 @@ final class FeatureFastPathTests: XCTestCase {
             let read = Self.read(bytes, fast: true, chunk: nil, policy: .skip, batchBytes: 300)
             fast += read.fastReads
             features += read.batches.reduce(0) { $0 + $1.count }
+            let model = Self.readModel(bytes, fast: true, chunk: nil, options: GeoJSONReadOptions(), policy: .skip)
+            modelFast += model.fastReads
+            modelFeatures += model.features.count
         }
         // The fast path reads most of these features (not only hands them over), and never
         // runs when it is off.
         XCTAssertGreaterThan(fast, features * 3 / 4, "\(fast) of \(features) features read by the fast path")
+        XCTAssertGreaterThan(modelFast, modelFeatures * 3 / 4, "\(modelFast) of \(modelFeatures) model features read by the fast path")
         XCTAssertEqual(Self.read(Array(#"{"type":"FeatureCollection","features":[\#(Self.commonFeature(1, &rng))]}"#.utf8), fast: false,
                                  chunk: nil, policy: .fail, batchBytes: 300).fastReads, 0)
     }

@@ -130,16 +130,24 @@ extension GeoJSONFeatureBatch {
 
     // MARK: Ids
 
+    /// Removes the bytes of a string id set for the feature being read. (Only when there
+    /// are some: removing an empty range from an array with no buffer of its own makes one.)
+    @inline(__always)
+    mutating func dropPendingIDBytes() {
+        let end = idByteEnds.last ?? 0
+        if idBytes.count > end { idBytes.removeSubrange(end...) }
+    }
+
     /// Sets the id of the feature being read to a string (its UTF-8).
     mutating func setPendingStringID(_ utf8: UnsafeBufferPointer<UInt8>) {
-        idBytes.removeSubrange((idByteEnds.last ?? 0)...)
+        dropPendingIDBytes()
         idBytes.append(contentsOf: utf8)
         pendingID = .string
     }
 
     /// Sets the id of the feature being read.
     mutating func setPendingID(_ id: FeatureID) {
-        idBytes.removeSubrange((idByteEnds.last ?? 0)...)
+        dropPendingIDBytes()
         switch id {
         case .int(let i): pendingID = .int; pendingIDNumber = UInt64(bitPattern: i)
         case .uint(let u): pendingID = .uint; pendingIDNumber = u
@@ -293,7 +301,7 @@ extension GeoJSONFeatureBatch {
         featureGeometryOffsets.append(geometryTypes.count)
         idKinds.append(pendingID)
         idNumbers.append(pendingID == .string ? 0 : pendingIDNumber)
-        if pendingID != .string { idBytes.removeSubrange((idByteEnds.last ?? 0)...) }
+        if pendingID != .string { dropPendingIDBytes() }
         idByteEnds.append(idBytes.count)
         pendingID = .none
         pendingIDNumber = 0

@@ -56,6 +56,13 @@ enum _FastMember {
     }
 }
 
+/// What the fast path read of a feature for the model sink.
+struct _FastModelFeature {
+    var id: FeatureID?
+    var geometry: Geometry?
+    var properties: PropertyList?
+}
+
 extension _GeoJSONParser {
     /// Whether the fast path may read features: no findings are collected (it records
     /// none), and the nesting limit is far from a feature's depth (the validating path
@@ -88,17 +95,79 @@ extension _GeoJSONParser {
         return false
     }
 
+    /// Reads the feature whose first byte is at `tokens.pos` (absolute offset `start`) as a
+    /// model feature, as `parseFeature` builds it; nil when it gave the feature up, with the
+    /// read position where it was. Throws only a failed read of the source.
+    mutating func fastModelFeature(start: Int) throws(GeoJSONError) -> GeoFeature? {
+        let savedMark = tokens.mark
+        tokens.mark = min(savedMark ?? start, start)
+        defer { tokens.mark = savedMark }
+        var parts = _FastModelFeature()
+        var read = false
+        do throws(GeoJSONError) {
+            read = try withUnsafeMutablePointer(to: &parts) { p throws(GeoJSONError) in try fastFeature(model: p) }
+        } catch {
+            if case .readFailed = error.kind { throw error }
+        }
+        guard read else {
+            tokens.pos = start - tokens.baseOffset
+            return nil
+        }
+        fastPathReads &+= 1
+        return GeoFeature(id: parts.id, geometry: parts.geometry, properties: parts.properties, bbox: nil, foreignMembers: nil)
+    }
+
     /// The name of the next member (after `{` or `,`) and its colon; nil for an escaped
     /// name or anything unexpected.
     @inline(__always)
     mutating func fastMemberName() throws(GeoJSONError) -> _FastMember? {
-        guard try tokens.peekNonWhitespace() == UInt8(ascii: "\"") else { return nil }
-        let (s, e, escaped) = try tokens.scanString()
-        guard !escaped else { return nil }
+        guard try tokens.peekNonWhitespace() == UInt8(ascii: "\""), let (s, e) = try fastString() else { return nil }
         let member = _FastMember(tokens.base + s, e - s)
-        guard try tokens.peekNonWhitespace() == UInt8(ascii: ":") else { return nil }
-        tokens.pos += 1
-        return member
+        return try fastColon() ? member : nil
+    }
+
+    /// Consumes the `:` after a member name; false when something else is there.
+    @inline(__always)
+    mutating func fastColon() throws(GeoJSONError) -> Bool {
+        if tokens.pos < tokens.end && tokens.base[tokens.pos] == UInt8(ascii: ":") {
+            tokens.pos &+= 1
+            return true
+        }
+        guard try tokens.peekNonWhitespace() == UInt8(ascii: ":") else { return false }
+        tokens.pos &+= 1
+        return true
+    }
+
+    /// The string whose opening quote is at `pos`, consumed: the window range of its
+    /// contents, or nil when it holds escapes. Short plain strings are found by
+    /// `quickString`; anything else is scanned by the tokenizer (which validates UTF-8 and
+    /// escapes, and reports errors).
+    @inline(__always)
+    mutating func fastString() throws(GeoJSONError) -> (start: Int, end: Int)? {
+        if let r = quickString() { return r }
+        let (start, end, escaped) = try tokens.scanString()
+        return escaped ? nil : (start, end)
+    }
+
+    /// The string whose opening quote is at `pos` when it is printable ASCII ending within
+    /// the next 16 bytes (two word tests), consumed; nil otherwise, with nothing consumed.
+    @inline(__always)
+    mutating func quickString() -> (start: Int, end: Int)? {
+        let s = tokens.pos &+ 1
+        guard s &+ 16 <= tokens.end else { return nil }
+        // Safe: the 16 bytes from `s` lie in the window.
+        let p = tokens.base + s
+        var m = _ByteMasks.stringStop(NumberParser.load8(p))
+        var i = s
+        if m == 0 {
+            m = _ByteMasks.stringStop(NumberParser.load8(p + 8))
+            i &+= 8
+        }
+        guard m != 0 else { return nil }
+        i &+= m.trailingZeroBitCount >> 3
+        guard tokens.base[i] == UInt8(ascii: "\"") else { return nil }
+        tokens.pos = i &+ 1
+        return (s, i)
     }
 
     /// After a member's value: true for `,` (another member follows), false for `}`, nil
@@ -112,8 +181,9 @@ extension _GeoJSONParser {
         return nil
     }
 
-    /// A Feature's members, each into the batch as the validating path puts it there.
-    mutating func fastFeature() throws(GeoJSONError) -> Bool {
+    /// A Feature's members, each into its sink as the validating path puts it there: into
+    /// the batch, or (`model` non-nil) into the model feature's parts.
+    mutating func fastFeature(model: UnsafeMutablePointer<_FastModelFeature>? = nil) throws(GeoJSONError) -> Bool {
         guard try tokens.peekNonWhitespace() == UInt8(ascii: "{") else { return false }
         tokens.pos += 1
         var seen: UInt8 = 0
@@ -123,32 +193,49 @@ extension _GeoJSONParser {
             switch member {
             case .type:
                 bit = 1
-                guard try tokens.peekNonWhitespace() == UInt8(ascii: "\"") else { return false }
-                let (s, e, escaped) = try tokens.scanString()
+                guard try tokens.peekNonWhitespace() == UInt8(ascii: "\""), let (s, e) = try fastString() else { return false }
                 // "Feature": "Feat" and "ture" (bytes 3 to 6)
                 let raw = UnsafeRawPointer(tokens.base + s)
-                guard !escaped, e - s == 7, raw.loadUnaligned(as: UInt32.self) == UInt32(littleEndian: 0x7461_6546),
+                guard e - s == 7, raw.loadUnaligned(as: UInt32.self) == UInt32(littleEndian: 0x7461_6546),
                       raw.loadUnaligned(fromByteOffset: 3, as: UInt32.self) == UInt32(littleEndian: 0x6572_7574) else { return false }
             case .id:
                 bit = 2
                 guard let b = try tokens.peekNonWhitespace() else { return false }
                 if b == UInt8(ascii: "\"") {
-                    let (s, e, escaped) = try tokens.scanString()
-                    guard !escaped else { return false }
-                    batch.setPendingStringID(UnsafeBufferPointer(start: tokens.base + s, count: e - s))
+                    guard let (s, e) = try fastString() else { return false }
+                    let utf8 = UnsafeBufferPointer(start: tokens.base + s, count: e - s)
+                    if let model {
+                        model.pointee.id = .string(String(decoding: utf8, as: UTF8.self))
+                    } else {
+                        batch.setPendingStringID(utf8)
+                    }
                 } else if b == UInt8(ascii: "-") || NumberParser.isDigit(b) {
-                    batch.setPendingID(try tokens.readNumber().featureID)
+                    let id: FeatureID
+                    if let (v, e) = NumberParser.quick(tokens.base, start: tokens.pos, end: tokens.end) {
+                        tokens.pos = e
+                        switch v {
+                        case .int(let i): id = .int(i)
+                        case .double(let d): id = .double(d)
+                        default: return false
+                        }
+                    } else {
+                        id = try tokens.readNumber().featureID
+                    }
+                    if let model { model.pointee.id = id } else { batch.setPendingID(id) }
                 } else {
                     return false
                 }
             case .geometry:
                 bit = 4
-                guard try tokens.peekNonWhitespace() == UInt8(ascii: "{"), try fastGeometry() else { return false }
+                guard try tokens.peekNonWhitespace() == UInt8(ascii: "{"), try fastGeometry(model: model) else { return false }
             case .properties:
                 bit = 8
                 guard try tokens.peekNonWhitespace() == UInt8(ascii: "{") else { return false }
                 if options.skipProperties {
                     try tokens.skipValue(depth: 2)
+                    model?.pointee.properties = PropertyList()
+                } else if let model {
+                    model.pointee.properties = try tokens.readObject(depth: 3)
                 } else if try !fastProperties() {
                     return false
                 }
@@ -170,8 +257,8 @@ extension _GeoJSONParser {
     }
 
     /// A geometry object of a simple type (its `{` at `pos`), appended to the batch with
-    /// the checks `appendFeatureGeometry` applies.
-    mutating func fastGeometry() throws(GeoJSONError) -> Bool {
+    /// the checks `appendFeatureGeometry` applies, or built (`model`) as `build` builds it.
+    mutating func fastGeometry(model: UnsafeMutablePointer<_FastModelFeature>?) throws(GeoJSONError) -> Bool {
         tokens.pos += 1
         var kind: Geometry.Kind?
         var haveCoordinates = false
@@ -179,9 +266,8 @@ extension _GeoJSONParser {
             guard let member = try fastMemberName() else { return false }
             switch member {
             case .type:
-                guard kind == nil, try tokens.peekNonWhitespace() == UInt8(ascii: "\"") else { return false }
-                let (s, e, escaped) = try tokens.scanString()
-                guard !escaped, let k = _GeoJSONParser.simpleKind(tokens.base + s, e - s) else { return false }
+                guard kind == nil, try tokens.peekNonWhitespace() == UInt8(ascii: "\""), let (s, e) = try fastString(),
+                      let k = _GeoJSONParser.simpleKind(tokens.base + s, e - s) else { return false }
                 kind = k
             case .coordinates:
                 guard !haveCoordinates, try tokens.peekNonWhitespace() == UInt8(ascii: "[") else { return false }
@@ -196,6 +282,12 @@ extension _GeoJSONParser {
         }
         guard let kind, haveCoordinates, scratch.positionLevel == _GeoJSONParser.positionLevel(of: kind),
               !scratch.extraValues else { return false }
+        if let model {
+            // Its errors make the validating path read the feature again and report them.
+            var pending = copyScratch(at: 0)
+            model.pointee.geometry = try build(kind, &pending)
+            return true
+        }
         let parts: [Int], polygons: [Int]
         switch kind {
         case .point, .multiPoint, .geometryCollection: parts = []; polygons = []
@@ -290,13 +382,9 @@ extension _GeoJSONParser {
     @inline(__always)
     mutating func fastNumber() throws(GeoJSONError) -> Double? {
         guard let b = try tokens.peekNonWhitespace(), b == UInt8(ascii: "-") || NumberParser.isDigit(b) else { return nil }
-        if let (v, e) = NumberParser.quick(tokens.base, start: tokens.pos, end: tokens.end) {
+        if let (v, e) = NumberParser.quickDouble(tokens.base, start: tokens.pos, end: tokens.end) {
             tokens.pos = e
-            switch v {
-            case .double(let d): return d
-            case .int(let i): return Double(i)
-            default: break
-            }
+            return v
         }
         return try tokens.readNumber().double
     }
@@ -313,15 +401,12 @@ extension _GeoJSONParser {
         let row = batch.count
         var k = 0
         while true {
-            guard try tokens.peekNonWhitespace() == UInt8(ascii: "\"") else { return false }
-            let (s, e, escaped) = try tokens.scanString()
-            guard !escaped else { return false }
+            guard try tokens.peekNonWhitespace() == UInt8(ascii: "\""), let (s, e) = try fastString() else { return false }
             let c = batch.column(named: UnsafeBufferPointer(start: tokens.base + s, count: e - s), member: k)
             k += 1
-            guard try tokens.peekNonWhitespace() == UInt8(ascii: ":"), !batch.isSet(c, row: row) else { return false }
-            tokens.pos += 1
+            guard try fastColon(), !batch.isSet(c, row: row) else { return false }
             if options.keepPropertyValues {
-                try readPropertyValue(column: c, row: row, depth: 3)
+                try fastPropertyValue(column: c, row: row)
             } else {
                 try tokens.skipValue(depth: 3)
                 batch.setUnread(c, row: row)
@@ -329,5 +414,30 @@ extension _GeoJSONParser {
             guard let more = try fastAfterMember() else { return false }
             if !more { return true }
         }
+    }
+
+    /// One property value into column `c`, row `row`: short plain strings and short
+    /// numbers here, anything else as `readPropertyValue` reads it (the same values).
+    @inline(__always)
+    mutating func fastPropertyValue(column c: Int, row: Int) throws(GeoJSONError) {
+        guard let b = try tokens.peekNonWhitespace() else { throw tokens.error(.unexpectedEnd, at: tokens.end) }
+        let none = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
+        if b == UInt8(ascii: "\""), let (s, e) = quickString() {
+            batch.set(c, row: row, kind: .string, number: 0, decoded: UnsafeBufferPointer(start: tokens.base + s, count: e - s),
+                      raw: UnsafeBufferPointer(start: tokens.base + s - 1, count: e - s + 2))
+            return
+        }
+        if b == UInt8(ascii: "-") || NumberParser.isDigit(b),
+           let (v, e) = NumberParser.quick(tokens.base, start: tokens.pos, end: tokens.end) {
+            let raw = UnsafeBufferPointer(start: tokens.base + tokens.pos, count: e - tokens.pos)
+            tokens.pos = e
+            switch v {
+            case .int(let i): batch.set(c, row: row, kind: .int, number: UInt64(bitPattern: i), decoded: none, raw: raw)
+            case .double(let d): batch.set(c, row: row, kind: .double, number: d.bitPattern, decoded: none, raw: raw)
+            default: batch.setJSON(c, row: row, raw: raw)
+            }
+            return
+        }
+        try readPropertyValue(column: c, row: row, depth: 3)
     }
 }

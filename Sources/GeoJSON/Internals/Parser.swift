@@ -20,12 +20,15 @@ struct _CoordinateScratch {
     var emptyLevels: UInt8 = 0
     var extraValues = false
 
+    /// Empties the scratch, keeping its buffers. (An array already empty is left alone:
+    /// `removeAll(keepingCapacity:)` costs a uniqueness check and a call even then.)
+    @inline(__always)
     mutating func reset() {
         emptyLevels = 0
-        values.removeAll(keepingCapacity: true)
-        level1.removeAll(keepingCapacity: true)
-        level1Parts.removeAll(keepingCapacity: true)
-        level2.removeAll(keepingCapacity: true)
+        if !values.isEmpty { values.removeAll(keepingCapacity: true) }
+        if !level1.isEmpty { level1.removeAll(keepingCapacity: true) }
+        if !level1Parts.isEmpty { level1Parts.removeAll(keepingCapacity: true) }
+        if !level2.isEmpty { level2.removeAll(keepingCapacity: true) }
         dims = 2
         positionLevel = -1
         deepestLevel = 0
@@ -509,7 +512,13 @@ struct _GeoJSONParser {
     }
 
     /// Parses one element of a `features` array.
+    /// Features of a collection (`depth` 2) go first through the fast path
+    /// (FeatureFastPath.swift), which reads the common shape and leaves anything else here.
     mutating func parseFeature(depth: Int) throws(GeoJSONError) -> GeoFeature {
+        if depth == 2, fastPathApplies, try tokens.peekNonWhitespace() == UInt8(ascii: "{"),
+           let f = try fastModelFeature(start: tokens.offset(tokens.pos)) {
+            return f
+        }
         var p = try parseObject(depth: depth, role: .feature)
         guard case .feature(let f) = try finish(&p, role: .feature) else { fatalError("unreachable") }
         return f

@@ -158,6 +158,72 @@ import GeoModel
         return (.double(negative ? -magnitude : magnitude), i)
     }
 
+    /// `quick` for a number read as a double (a coordinate): the same numbers, the same
+    /// value (an integer's exact double, `-0` as -0.0), without building a property value.
+    @inline(__always)
+    @inlinable package static func quickDouble(_ base: UnsafePointer<UInt8>, start: Int, end: Int) -> (value: Double, end: Int)? {
+        var i = start
+        // Safe: every read is guarded by `i < end`.
+        let negative = base[i] == UInt8(ascii: "-")
+        if negative { i &+= 1 }
+        guard i < end else { return nil }
+        let digitsStart = i
+        var w: UInt64 = 0
+        if base[i] == UInt8(ascii: "0") {
+            i &+= 1
+        } else {
+            while i < end {
+                let d = base[i] &- 0x30
+                if d >= 10 { break }
+                w = w &* 10 &+ UInt64(d)
+                i &+= 1
+            }
+            guard i > digitsStart else { return nil }
+        }
+        var fraction = 0
+        if i < end && base[i] == UInt8(ascii: ".") {
+            i &+= 1
+            let fractionStart = i
+            while i < end {
+                let d = base[i] &- 0x30
+                if d >= 10 { break }
+                w = w &* 10 &+ UInt64(d)
+                i &+= 1
+            }
+            fraction = i &- fractionStart
+            guard fraction > 0 else { return nil }
+        }
+        let digits = i &- digitsStart &- (fraction > 0 ? 1 : 0)
+        guard i < end, digits <= 15 else { return nil }
+        let b = base[i]
+        if isDigit(b) || b == UInt8(ascii: ".") || b == UInt8(ascii: "e") || b == UInt8(ascii: "E") { return nil }
+        let magnitude = fraction == 0 ? Double(w) : Double(w) / exactPowerOfTen(fraction)
+        return (negative ? -magnitude : magnitude, i)
+    }
+
+    /// 10^k for k in 0...15, exact doubles, from a switch (no table to initialise).
+    @inline(__always)
+    @inlinable package static func exactPowerOfTen(_ k: Int) -> Double {
+        switch k {
+        case 0: return 1e0
+        case 1: return 1e1
+        case 2: return 1e2
+        case 3: return 1e3
+        case 4: return 1e4
+        case 5: return 1e5
+        case 6: return 1e6
+        case 7: return 1e7
+        case 8: return 1e8
+        case 9: return 1e9
+        case 10: return 1e10
+        case 11: return 1e11
+        case 12: return 1e12
+        case 13: return 1e13
+        case 14: return 1e14
+        default: return 1e15
+        }
+    }
+
     /// Checks the grammar of the number at `start` (which holds `-` or a digit) without
     /// converting it, for numbers that are skipped. Returns the offset after it, or nil
     /// when `scan` must decide: bad grammar (so the error and its offset are `scan`'s), an
