@@ -6,10 +6,11 @@
 // read gives a different outcome (document, or error with location and path) than the
 // whole-buffer read: chunk boundaries must never matter. The structural kernels
 // (CJSONStructural.h) must give the same index and the same skip at every block-step level
-// (scalar, SSE2, AVX2 where the CPU has it).
+// (scalar, SSE2, AVX2 where the CPU has it). The feature fast path must give what the
+// validating path alone gives (`@testable`: its switch is not API).
 import JSON
 import CJSONSkip
-import GeoJSON
+@testable import GeoJSON
 import GeoModel
 
 func outcome(_ f: () throws -> GeoJSONDocument) -> String {
@@ -89,6 +90,24 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         let namesInReads = batchOutcome(GeoJSONBatchReader(source: ChunkedByteSource(bytes, chunkSize: chunk), chunkSize: chunk,
                                                            options: names, onInvalidFeature: policy, batchBytes: 1 + size % 83))
         precondition(streamedNames == namesInReads, "batches without values differ:\n\(streamedNames)\n\(namesInReads)")
+    }
+    // The feature fast path against the validating path alone: the whole read, the
+    // streaming reader and the column batches, in small reads, under both policies.
+    var slowOptions = GeoJSONReadOptions()
+    slowOptions._fastPath = false
+    let wholeSlow = outcome { try GeoJSONReader.read(bytes, options: slowOptions) }
+    precondition(whole == wholeSlow, "the fast path changes the whole read:\n\(wholeSlow)\n\(whole)")
+    for policy in [GeoJSONFeatureReader.InvalidFeaturePolicy.fail, .skip] {
+        let fast = featuresOutcome(GeoJSONFeatureReader(source: ChunkedByteSource(bytes, chunkSize: chunk), chunkSize: chunk,
+                                                        onInvalidFeature: policy))
+        let slow = featuresOutcome(GeoJSONFeatureReader(source: ChunkedByteSource(bytes, chunkSize: chunk), chunkSize: chunk,
+                                                        options: slowOptions, onInvalidFeature: policy))
+        precondition(fast == slow, "the fast path changes the streaming read:\n\(slow)\n\(fast)")
+        let fastBatches = batchOutcome(GeoJSONBatchReader(source: ChunkedByteSource(bytes, chunkSize: chunk), chunkSize: chunk,
+                                                          onInvalidFeature: policy, batchBytes: 1 + size % 79))
+        let slowBatches = batchOutcome(GeoJSONBatchReader(source: ChunkedByteSource(bytes, chunkSize: chunk), chunkSize: chunk,
+                                                          options: slowOptions, onInvalidFeature: policy, batchBytes: 1 + size % 79))
+        precondition(fastBatches == slowBatches, "the fast path changes the batches:\n\(slowBatches)\n\(fastBatches)")
     }
     // The structural index and skip agree at every level of block step.
     bytes.withUnsafeBufferPointer { b in

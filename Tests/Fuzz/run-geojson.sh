@@ -11,7 +11,8 @@ secs=${1:-60}; shift || true
 mkdir -p "$out/corpus-geojson" corpora/regressions/geojson
 build_module GeoModel
 build_module JSON
-build_module GeoJSON
+# -enable-testing: the target compares the feature fast path with the validating path (`@testable`).
+build_module GeoJSON -enable-testing
 swiftc "${flags[@]}" Tests/Fuzz/FuzzGeoJSON.swift "$out/libGeoJSON.a" "$out/libJSON.a" "$out/libGeoModel.a" -o "$out/fuzz-geojson"
 if [ -z "$(ls -A "$out/corpus-geojson")" ]; then
   for d in geojsonhint geojson-schema geojson-invalid-geometry json-test-suite/test_parsing; do
