@@ -379,14 +379,22 @@ extension _GeoJSONParser {
     }
 
     /// The number at the next token as a double; nil when the next token is not a number.
+    ///
+    /// Short numbers (15 digits or fewer, no exponent) take `NumberParser.quickDouble`,
+    /// others the tokenizer's full scan. Which one a number tries first follows the last
+    /// number's length (`longCoordinates`): coordinates of one file are mostly written
+    /// alike, and the quick parse of a long number fails only after reading its digits.
     @inline(__always)
     mutating func fastNumber() throws(GeoJSONError) -> Double? {
         guard let b = try tokens.peekNonWhitespace(), b == UInt8(ascii: "-") || NumberParser.isDigit(b) else { return nil }
-        if let (v, e) = NumberParser.quickDouble(tokens.base, start: tokens.pos, end: tokens.end) {
+        if !longCoordinates, let (v, e) = NumberParser.quickDouble(tokens.base, start: tokens.pos, end: tokens.end) {
             tokens.pos = e
             return v
         }
-        return try tokens.readNumber().double
+        let start = tokens.pos
+        let v = try tokens.readNumber().double
+        longCoordinates = tokens.pos &- start > 15
+        return v
     }
 
     /// A feature's `properties` object (its `{` at `pos`), one column per name, as

@@ -150,6 +150,9 @@ struct _GeoJSONParser {
     var columnarDepth = -1
     /// Features the fast path read (FeatureFastPath.swift), for the tests.
     var fastPathReads = 0
+    /// Whether the last coordinate the fast path read was too long for the quick parse
+    /// (`fastNumber`).
+    var longCoordinates = false
 
     init(cursor: JSONTokenizer, options: GeoJSONReadOptions) {
         self.tokens = cursor
