@@ -335,13 +335,7 @@ extension _GeoJSONParser {
     /// or three numbers, positions at two depths, or nesting deeper than a MultiPolygon's.
     mutating func fastCoordinateArray(level: Int) throws(GeoJSONError) -> Bool {
         tokens.pos += 1
-        if level > scratch.deepestLevel { scratch.deepestLevel = level }
-        if level == 1 {
-            scratch.level1.append(scratch.positionCount)
-            scratch.level1Parts.append(scratch.level2.count)
-        } else if level == 2 {
-            scratch.level2.append(scratch.positionCount)
-        }
+        scratch.beginArray(level: level)
         guard let b = try tokens.peekNonWhitespace() else { return false }
         if b == UInt8(ascii: "[") {
             guard level < 3 else { return false }

@@ -37,6 +37,19 @@ struct _CoordinateScratch {
 
     var positionCount: Int { values.count / dims }
 
+    /// Records the start of an array at `level` of the member (0: the member itself): the
+    /// part and polygon starts that cut the positions later.
+    @inline(__always)
+    mutating func beginArray(level: Int) {
+        if level > deepestLevel { deepestLevel = level }
+        if level == 1 {
+            level1.append(positionCount)
+            level1Parts.append(level2.count)
+        } else if level == 2 {
+            level2.append(positionCount)
+        }
+    }
+
     /// Adds an altitude slot (NaN: absent) to every position read so far.
     mutating func upgradeTo3D() {
         values = _widenedTo3D(values, room: 3)
@@ -532,13 +545,7 @@ struct _GeoJSONParser {
     mutating func parseCoordinateArray(level: Int, depth: Int) throws(GeoJSONError) {
         guard depth + level < tokens.maxDepth else { throw tokens.error(.depthLimitExceeded(tokens.maxDepth), at: tokens.pos) }
         tokens.pos += 1                                           // '['
-        if level > scratch.deepestLevel { scratch.deepestLevel = level }
-        if level == 1 {
-            scratch.level1.append(scratch.positionCount)
-            scratch.level1Parts.append(scratch.level2.count)
-        } else if level == 2 {
-            scratch.level2.append(scratch.positionCount)
-        }
+        scratch.beginArray(level: level)
         guard let b = try tokens.peekNonWhitespace() else { throw tokens.error(.unexpectedEnd, at: tokens.end) }
         if b == UInt8(ascii: "]") {
             tokens.pos += 1
