@@ -256,6 +256,60 @@ final class FeatureFastPathTests: XCTestCase {
         }
     }
 
+    /// A source that fails after `failAt` bytes (an I/O error, not bad data).
+    struct FailingSource: GeoJSONByteSource {
+        let bytes: [UInt8]
+        let failAt: Int
+        var position = 0
+
+        mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws(GeoJSONSourceError) -> Int {
+            guard position < failAt else { throw GeoJSONSourceError("disk gone") }
+            let n = min(buffer.count, 5, failAt - position, bytes.count - position)
+            guard n > 0 else { return 0 }
+            bytes.withUnsafeBytes { buffer.baseAddress!.copyMemory(from: $0.baseAddress! + position, byteCount: n) }
+            position += n
+            return n
+        }
+    }
+
+    /// A read that fails inside a feature the fast path is reading: the same error (kind,
+    /// location and member path) and the same batches (the unfinished feature taken back
+    /// out) as the validating path's. (A failure is reported at the first byte the reader
+    /// needs and cannot have, so the sizes of the reads before it, which the fast path
+    /// changes, do not matter.)
+    func testFailedReadsAgree() {
+        var rng = SplitMix64(seed: 6902)
+        var text = #"{"type":"FeatureCollection","features":["#
+        for i in 0..<6 {
+            if i > 0 { text += "," }
+            text += Self.commonFeature(i, &rng)
+        }
+        text += "]}"
+        let bytes = Array(text.utf8)
+        var failures = 0
+        for failAt in stride(from: 40, to: bytes.count, by: 7) {
+            func read(fast: Bool) -> Outcome {
+                var options = GeoJSONReadOptions()
+                options._fastPath = fast
+                let reader = GeoJSONBatchReader(source: FailingSource(bytes: bytes, failAt: failAt), chunkSize: 16,
+                                                options: options, batchBytes: 1 << 20)
+                var out = Outcome()
+                var batch = GeoJSONFeatureBatch()
+                do {
+                    while try reader.next(into: &batch) { out.batches.append(BatchImage(batch)) }
+                } catch {
+                    out.batches.append(BatchImage(batch))
+                    out.error = error
+                }
+                return out
+            }
+            let slow = read(fast: false), fast = read(fast: true)
+            XCTAssertTrue(slow == fast, "failing at byte \(failAt):\n slow \(slow)\n fast \(fast)")
+            if case .readFailed? = fast.error?.kind { failures += 1 }
+        }
+        XCTAssertGreaterThan(failures, 50)
+    }
+
     /// Every JSON file of the shared corpora, in memory and in small reads.
     func testCorporaAgree() throws {
         let root = TestPaths.shared("")

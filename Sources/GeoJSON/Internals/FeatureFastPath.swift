@@ -72,8 +72,8 @@ extension _GeoJSONParser {
 
     /// Reads the feature whose first byte is at `tokens.pos` (absolute offset `start`) into
     /// the batch. False when it gave the feature up, with the batch and the read position
-    /// as they were. Throws only a failed read of the source, which reading again could
-    /// not reproduce.
+    /// as they were. Throws nothing of its own: every error is the validating path's to
+    /// find again and report.
     mutating func fastFeatureIntoBatch(start: Int) throws(GeoJSONError) -> Bool {
         let before = batch.mark
         let savedMark = tokens.mark
@@ -83,7 +83,9 @@ extension _GeoJSONParser {
         do throws(GeoJSONError) {
             read = try fastFeature()
         } catch {
-            if case .readFailed = error.kind { throw error }
+            // Any error, a failed read of the source too: the validating path reads the
+            // feature again and reports it (a read that failed consumed nothing, so the
+            // source is asked again for the same bytes).
         }
         if read {
             batch.endFeature(at: start, hasProperties: true, bbox: nil, foreignMembers: nil)
@@ -97,7 +99,7 @@ extension _GeoJSONParser {
 
     /// Reads the feature whose first byte is at `tokens.pos` (absolute offset `start`) as a
     /// model feature, as `parseFeature` builds it; nil when it gave the feature up, with the
-    /// read position where it was. Throws only a failed read of the source.
+    /// read position where it was. Throws nothing of its own (as `fastFeatureIntoBatch`).
     mutating func fastModelFeature(start: Int) throws(GeoJSONError) -> GeoFeature? {
         let savedMark = tokens.mark
         tokens.mark = min(savedMark ?? start, start)
@@ -107,7 +109,7 @@ extension _GeoJSONParser {
         do throws(GeoJSONError) {
             read = try withUnsafeMutablePointer(to: &parts) { p throws(GeoJSONError) in try fastFeature(model: p) }
         } catch {
-            if case .readFailed = error.kind { throw error }
+            // As in `fastFeatureIntoBatch`: the validating path reads the feature again.
         }
         guard read else {
             tokens.pos = start - tokens.baseOffset

@@ -165,6 +165,11 @@ import Darwin
             do {
                 n = try source!.read(into: UnsafeMutableRawBufferPointer(start: self.storage! + end, count: room - got))
             } catch {
+                // A failed read consumed nothing. When earlier reads of this refill brought
+                // bytes, those are read first and the source is asked again when they run
+                // out, so a failure is reported at the first byte the reader needs and
+                // cannot have, whatever the sizes of the reads before it.
+                if got > 0 { break }
                 throw JSONError(kind: .readFailed(error.message), location: location(of: end))
             }
             if n == 0 {
