@@ -63,6 +63,11 @@ final class FeatureFastPathTests: XCTestCase {
             GeoJSONBatchReader(source: ChunkedByteSource(bytes, chunkSize: $0), chunkSize: $0, options: options,
                                onInvalidFeature: policy, batchBytes: batchBytes)
         } ?? GeoJSONBatchReader(bytes: bytes, options: options, onInvalidFeature: policy, batchBytes: batchBytes)
+        return drain(reader)
+    }
+
+    /// Every batch of `reader`, then how it ended.
+    static func drain(_ reader: GeoJSONBatchReader) -> Outcome {
         var out = Outcome()
         var batch = GeoJSONFeatureBatch()
         do {
@@ -291,17 +296,8 @@ final class FeatureFastPathTests: XCTestCase {
             func read(fast: Bool) -> Outcome {
                 var options = GeoJSONReadOptions()
                 options._fastPath = fast
-                let reader = GeoJSONBatchReader(source: FailingSource(bytes: bytes, failAt: failAt), chunkSize: 16,
-                                                options: options, batchBytes: 1 << 20)
-                var out = Outcome()
-                var batch = GeoJSONFeatureBatch()
-                do {
-                    while try reader.next(into: &batch) { out.batches.append(BatchImage(batch)) }
-                } catch {
-                    out.batches.append(BatchImage(batch))
-                    out.error = error
-                }
-                return out
+                return Self.drain(GeoJSONBatchReader(source: FailingSource(bytes: bytes, failAt: failAt), chunkSize: 16,
+                                                     options: options, batchBytes: 1 << 20))
             }
             let slow = read(fast: false), fast = read(fast: true)
             XCTAssertTrue(slow == fast, "failing at byte \(failAt):\n slow \(slow)\n fast \(fast)")
