@@ -11,14 +11,14 @@ import Darwin
 // value readers and skippers in Tokenizer+Values.swift. Kept as one struct, so the
 // readers step through the window with no call between tokens.
 
-
 /// The one place that touches raw bytes: a window `base[0..<end]` over the input, the
 /// read position `pos`, and (when streaming) a source that refills the window.
 ///
 /// Tokens are always scanned from contiguous bytes: when a token runs into the end of the
 /// window before the input ends, `refill()` keeps the bytes from `pos` (the token's start),
 /// reads more and the token is scanned again. So results never depend on where reads cut
-/// the input, and the window only grows beyond the chunk size for a single larger token.
+/// the input, and the window only grows beyond the chunk size for a single larger token
+/// (or for the bytes a reader marked to come back to, `mark`).
 @usableFromInline package struct JSONTokenizer {
     @usableFromInline package var base: UnsafePointer<UInt8>
     @usableFromInline package var pos = 0
@@ -227,5 +227,4 @@ import Darwin
     @inlinable package func error(_ kind: JSONError.Kind, at i: Int) -> JSONError {
         JSONError(kind: kind, location: location(of: i))
     }
-
 }
