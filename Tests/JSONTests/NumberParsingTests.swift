@@ -1,4 +1,5 @@
 import JSON
+import GraticuleSupport
 import GraticuleTestSupport
 import XCTest
 import Foundation
@@ -58,6 +59,80 @@ final class NumberParsingTests: XCTestCase {
         XCTAssertEqual(pv("18446744073709551616"), .double(18446744073709551616.0))
         XCTAssertEqual(pv("-0"), .double(-0.0))
         XCTAssertEqual(pv("1.0"), .double(1))
+    }
+
+    /// The eight-byte digit run: every byte value (0–255) at every position after a run of
+    /// digits, against a byte-by-byte count; the run's value against the digits' own.
+    func testDigitRunsOfEightBytes() {
+        var rng = SplitMix64(seed: 7)
+        for position in 0..<8 {
+            for stop in 0...255 where !(0x30...0x39).contains(stop) {
+                var bytes = (0..<8).map { _ in UInt8(0x30 + Int.random(in: 0...9, using: &rng)) }
+                bytes[position] = UInt8(stop)
+                // Bytes after the stop may be anything, high bytes included.
+                for k in (position + 1)..<8 { bytes[k] = UInt8.random(in: 0...255, using: &rng) }
+                let w = bytes.withUnsafeBufferPointer { NumberParser.load8($0.baseAddress!) }
+                XCTAssertEqual(NumberParser.leadingDigitCount(w), position, "\(bytes)")
+                if position > 0 {
+                    let want = bytes[0..<position].reduce(UInt64(0)) { $0 * 10 + UInt64($1 - 0x30) }
+                    XCTAssertEqual(NumberParser.digitsValue(w, count: position), want, "\(bytes)")
+                }
+            }
+        }
+        let eight = Array("90817263".utf8).withUnsafeBufferPointer { NumberParser.load8($0.baseAddress!) }
+        XCTAssertEqual(NumberParser.leadingDigitCount(eight), 8)
+    }
+
+    /// Integer and fraction parts of 1 to 24 digits, with and without an exponent, ended
+    /// by each kind of byte and with the window ending right after the number or a few
+    /// bytes on: `scan`, `quick` and `quickDouble` give the correctly rounded value (the
+    /// C library's `strtod`), and the quick readers answer every plain number of at most
+    /// 15 digits.
+    func testNumbersOfEveryDigitCountAndAlignment() {
+        var rng = SplitMix64(seed: 11)
+        func digits(_ n: Int, leadingNonzero: Bool) -> String {
+            String((0..<n).map { k in Character(String(k == 0 && leadingNonzero ? Int.random(in: 1...9, using: &rng) : Int.random(in: 0...9, using: &rng))) })
+        }
+        for intDigits in 1...24 {
+            for fracDigits in 0...24 {
+                for trial in 0..<3 {
+                    var text = (trial == 1 ? "-" : "") + (intDigits == 1 && trial == 2 ? "0" : digits(intDigits, leadingNonzero: true))
+                    if fracDigits > 0 { text += "." + (trial == 2 ? String(repeating: "0", count: fracDigits / 2) + digits(fracDigits - fracDigits / 2, leadingNonzero: false) : digits(fracDigits, leadingNonzero: false)) }
+                    let withExponent = trial == 0 && fracDigits % 5 == 1
+                    if withExponent { text += "e-" + String(Int.random(in: 0...30, using: &rng)) }
+                    let want = strtod(text, nil)
+                    for (tail, pad) in [("", 0), (",", 0), ("]", 12), (" ", 3), ("}abcdefghij", 0)] {
+                        let bytes = Array((text + tail).utf8) + Array(repeating: UInt8(ascii: "x"), count: pad)
+                        let n = text.utf8.count
+                        bytes.withUnsafeBufferPointer { b in
+                            let p = b.baseAddress!
+                            guard case .number(let got, let e) = NumberParser.scan(p, start: 0, end: b.count, atEnd: true) else {
+                                return XCTFail("\(text)\(tail): not scanned")
+                            }
+                            XCTAssertEqual(e, n, text)
+                            XCTAssertEqual(got.double.bitPattern, want.bitPattern, "\(text)\(tail): \(got.double) against \(want)")
+                            let plain = !withExponent && intDigits + fracDigits <= 15 && b.count > n
+                            let quick = NumberParser.quickDouble(p, start: 0, end: b.count)
+                            if plain { XCTAssertNotNil(quick, "\(text)\(tail)") }
+                            if let quick {
+                                XCTAssertEqual(quick.end, n, text)
+                                XCTAssertEqual(quick.value.bitPattern, want.bitPattern, "\(text)\(tail): quickDouble")
+                            }
+                            if let (v, e2) = NumberParser.quick(p, start: 0, end: b.count) {
+                                XCTAssertEqual(e2, n, text)
+                                switch v {
+                                case .int(let i): XCTAssertEqual(Double(i), want, text)
+                                case .double(let d): XCTAssertEqual(d.bitPattern, want.bitPattern, "\(text)\(tail): quick")
+                                default: XCTFail("\(text): \(v)")
+                                }
+                            } else if plain {
+                                XCTFail("\(text)\(tail): quick gave nothing")
+                            }
+                        }
+                    }
+                }
+            }
+        }
     }
 
     /// Hard cases for the fast tiers: halfway points, long significands, the slow path.

@@ -152,6 +152,53 @@ final class ProjectedCoverTests: XCTestCase {
         }
     }
 
+    /// Lines and rings whose vertices mostly stay in one tile row, now and then stepping
+    /// onto a row edge, a few ulps off it, a tenth of a tile inside it or into a neighbouring
+    /// row, near the fast table's latitude limit (85°) at z0 and z1 and at deep zooms: the
+    /// cover (and the accumulator's, feature after feature) equals the exactly projected one.
+    func testVerticesKeptInOneRowAgreeWithTheExactProjection() {
+        var rng = SplitMix64(seed: 45)
+        for round in 0..<1_200 {
+            let zoom = [0, 1, 4, 9, 12, 20, 29][round % 7]
+            let n = Double(1 << zoom)
+            let baseLat = round % 5 == 0 ? Double.random(in: 83...85.2, using: &rng) * (round % 2 == 0 ? 1 : -1)
+                                         : Double.random(in: -80...80, using: &rng)
+            let row = min((WebMercator.y(latitude: baseLat) * n).rounded(.down), n - 1)
+            var x = Double.random(in: 0...n, using: &rng)
+            var coords: [Double] = []
+            for _ in 0..<Int.random(in: 3...40, using: &rng) {
+                let f: Double
+                switch Int.random(in: 0..<8, using: &rng) {
+                case 0: f = [0, 1, 0.1, 0.9][Int.random(in: 0..<4, using: &rng)]     // a row edge or the band's
+                case 1: f = Double.random(in: -1.5...2.5, using: &rng)                  // a neighbouring row
+                default: f = Double.random(in: 0.05...0.95, using: &rng)
+                }
+                var lat = WebMercator.latitude(y: min(max(row + f, 0), n) / n)
+                for _ in 0..<Int.random(in: 0...2, using: &rng) { lat = Bool.random(using: &rng) ? lat.nextUp : lat.nextDown }
+                x += Double.random(in: -0.4...0.6, using: &rng)
+                coords += [WebMercator.longitude(x: x / n), lat]
+            }
+            let line = Geometry(kind: .lineString, coordinates: coords, partStarts: [0])
+            let ring = Geometry(kind: .polygon, coordinates: coords + coords.prefix(2), partStarts: [0])
+            for g in [line, ring] {
+                for mode in [TileCoverage.Mode.closed, .minimal] {
+                    XCTAssertEqual(keys(TileCoverage.tiles(for: g, zoom: zoom, mode: mode)),
+                                   TileCoverage.tileKeys(tileSpace: projected(g, zoom: zoom), zoom: zoom, mode: mode),
+                                   "round \(round), z\(zoom), \(g.kind), \(mode): \(coords)")
+                }
+            }
+            // The accumulator (a dataset profile's cover, feature after feature) agrees too.
+            var cover = TileCoverage.Accumulator(zoom: zoom)
+            var got: [UInt64] = []
+            cover.add(ring)
+            cover.add(line)
+            cover.finish(into: &got)
+            let want = Set(TileCoverage.tileKeys(tileSpace: projected(ring, zoom: zoom), zoom: zoom)
+                           + TileCoverage.tileKeys(tileSpace: projected(line, zoom: zoom), zoom: zoom)).sorted()
+            XCTAssertEqual(got, want, "round \(round), accumulator")
+        }
+    }
+
     func testPointsAgreeWithTheExactProjection() {
         var rng = SplitMix64(seed: 43)
         for round in 0..<600 {

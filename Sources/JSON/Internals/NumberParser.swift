@@ -105,6 +105,61 @@ import GeoModel
         return ((pairs &* (100 + (1_000_000 << 32))) &+ (pairs2 &* (1 + (10_000 << 32)))) >> 32
     }
 
+    /// How many of the eight bytes of `w` (first byte lowest) are ASCII digits before the
+    /// first byte that is not, 0...8. After `^ 0x30` a digit is 0...9; adding 0x76 sets the
+    /// high bit of every other byte below 0x80, and `| t` flags the bytes from 0x80 up. Only
+    /// such a flagged byte can carry into the byte above it, so the lowest flag is exact.
+    @inline(__always)
+    @inlinable package static func leadingDigitCount(_ w: UInt64) -> Int {
+        let t = w ^ 0x3030_3030_3030_3030
+        let flags = ((t &+ 0x7676_7676_7676_7676) | t) & 0x8080_8080_8080_8080
+        return flags == 0 ? 8 : flags.trailingZeroBitCount &>> 3
+    }
+
+    /// The value of the first `count` (1...7) bytes of `w`, which are ASCII digits: they are
+    /// moved to the top of the word and '0's put below them, eight digits of the same value.
+    @inline(__always)
+    @inlinable package static func digitsValue(_ w: UInt64, count: Int) -> UInt64 {
+        let top = UInt64(truncatingIfNeeded: 8 &* (8 &- count))
+        return eightDigitsValue((w &<< top) | (0x3030_3030_3030_3030 &>> UInt64(truncatingIfNeeded: 8 &* count)))
+    }
+
+    /// 10^k for k in 0...8 as an integer.
+    @inline(__always)
+    @inlinable package static func integerPowerOfTen(_ k: Int) -> UInt64 {
+        switch k {
+        case 0: return 1
+        case 1: return 10
+        case 2: return 100
+        case 3: return 1_000
+        case 4: return 10_000
+        case 5: return 100_000
+        case 6: return 1_000_000
+        case 7: return 10_000_000
+        default: return 100_000_000
+        }
+    }
+
+    /// Reads the run of digits at `i` into `w` (w × 10^k + their value) up to eight at a
+    /// time, while at least eight bytes remain before `end`; stops after a run shorter than
+    /// eight, or before a run that would make `limit` digits in `count`. Returns how many
+    /// digits it read (the caller's byte loop reads whatever is left).
+    @inline(__always)
+    @inlinable package static func digitRuns(_ base: UnsafePointer<UInt8>, _ i: inout Int, end: Int, _ w: inout UInt64,
+                                             count: Int, limit: Int) -> Int {
+        var read = 0
+        while i &+ 8 <= end {
+            let word = load8(base + i)
+            let k = leadingDigitCount(word)
+            guard k > 0, count &+ read &+ k <= limit else { break }
+            w = k == 8 ? w &* 100_000_000 &+ eightDigitsValue(word) : w &* integerPowerOfTen(k) &+ digitsValue(word, count: k)
+            read &+= k
+            i &+= k
+            if k < 8 { break }
+        }
+        return read
+    }
+
     /// The value of a short plain number at `start` (which holds `-` or a digit): at most
     /// 15 digits in all, no exponent, followed before `end` by a byte that cannot continue
     /// it. Nil for anything else, which `scan` decides.
@@ -189,6 +244,7 @@ import GeoModel
         if i < end && base[i] == UInt8(ascii: ".") {
             i &+= 1
             let fractionStart = i
+            _ = digitRuns(base, &i, end: end, &w, count: 0, limit: 24)
             while i < end {
                 let d = base[i] &- 0x30
                 if d >= 10 { break }
@@ -298,14 +354,8 @@ import GeoModel
                 return .invalid(offset: i, reason: "a number must not have leading zeros")
             }
         } else if isDigit(first) {
-            // Integer part: the first 19 digits fit UInt64 exactly.
-            while significant <= 11 && i + 8 <= end {
-                let word = load8(base + i)
-                guard allDigits(word) else { break }
-                w = w &* 100_000_000 &+ eightDigitsValue(word)
-                significant += 8
-                i += 8
-            }
+            // Integer part: the first 19 digits fit UInt64 exactly. One by one: integer
+            // parts are mostly short (coordinates, counts), where a run costs more.
             while i < end {
                 let d = base[i] &- 0x30
                 if d >= 10 { break }
@@ -333,15 +383,11 @@ import GeoModel
                     i += 1
                 }
             }
-            // Then eight digits at a time while they fit the 19-digit significand.
-            while significant <= 11 && i + 8 <= end {
-                let word = load8(base + i)
-                guard allDigits(word) else { break }
-                w = w &* 100_000_000 &+ eightDigitsValue(word)
-                significant += 8
-                exponent10 -= 8
-                i += 8
-            }
+            // Then runs of up to eight digits while they fit the 19-digit significand (with
+            // no significant digit yet, the run starts at a nonzero digit or ends at once).
+            let run = digitRuns(base, &i, end: end, &w, count: significant, limit: 19)
+            significant += run
+            exponent10 -= run
             while i < end {
                 let d = base[i] &- 0x30
                 if d >= 10 { break }
