@@ -68,7 +68,9 @@ public enum ExternalError: Error, CustomStringConvertible, Equatable {
         switch self {
         case .launchFailed(let s): return "cannot start external program: \(s)"
         case .exited(let s): return "external program ended early: \(s)"
-        case .protocolViolation(let e, let g): return "external protocol: expected \(e), got '\(g)'"
+        case .protocolViolation(let e, let g):
+            // Control bytes and other invisible characters are shown escaped ("ready\t").
+            return "external protocol: expected \(e), got \(g.debugDescription)"
         case .programError(let s): return "external program reported: \(s)"
         case .timedOut(let s): return "external program gave no answer in time: \(s)"
         }

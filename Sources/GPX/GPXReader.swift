@@ -299,8 +299,9 @@ struct _GPXScanner {
         while lo < hi && Self.isSpace(b[lo]) { lo += 1 }
         while hi > lo && Self.isSpace(b[hi - 1]) { hi -= 1 }
         let text = String(decoding: b[lo..<hi], as: UTF8.self)
-        guard let v = Double(text), v.isFinite else {
-            throw error("<\(name)> of a point is not a number of degrees: '\(text.prefix(40))'", at: lo)
+        // GPX's degreesType is an xsd:decimal: no exponent, no hexadecimal, no inf or nan.
+        guard let v = DecimalText.parse(text, exponent: false) else {
+            throw error("<\(name)> of a point is not a decimal number of degrees: '\(text.prefix(40))'", at: lo)
         }
         // GPX's degreesType (and Garmin's): 0 ≤ value < 360.
         guard v >= 0 && v < 360 else { throw error("<\(name)> \(text) is outside 0 ≤ degrees < 360", at: lo) }
@@ -316,11 +317,14 @@ struct _GPXScanner {
     }
 
     func point(_ attributes: [(String, String)], at offset: Int) throws(GPXError) -> GPXDocument.Point {
+        // latitudeType and longitudeType are xsd:decimal: `0x10`, `1e1` or `nan` is not one.
         func value(_ key: String) -> Double? {
-            attributes.last(where: { $0.0 == key }).flatMap { Double($0.1.trimmingSpaces()) }
+            attributes.last(where: { $0.0 == key }).flatMap { DecimalText.parse($0.1.trimmingSpaces(), exponent: false) }
         }
-        guard let lat = value("lat"), let lon = value("lon"), lat.isFinite, lon.isFinite else {
-            throw error("point without a numeric lat and lon", at: offset)
+        guard let lat = value("lat"), let lon = value("lon") else {
+            let bad = attributes.last(where: { ($0.0 == "lat" || $0.0 == "lon") && value($0.0) == nil })
+            throw error(bad.map { "point whose \($0.0) '\($0.1.prefix(40))' is not a decimal number" }
+                        ?? "point without a numeric lat and lon", at: offset)
         }
         guard abs(lat) <= 90, abs(lon) <= 180 else { throw error("point outside ±90° latitude / ±180° longitude", at: offset) }
         return GPXDocument.Point(latitude: lat, longitude: lon)

@@ -196,7 +196,10 @@ public final class LineProtocolProcess {
         var chunk = [UInt8](repeating: 0, count: 65_536)
         while true {
             if let nl = buffer.firstIndex(of: 0x0A) {
-                let line = String(decoding: buffer[..<nl], as: UTF8.self)
+                // A line may end in CRLF (a program written on Windows, or a text-mode stream):
+                // the CR ends the line, it is not part of what the program said.
+                let end = nl > buffer.startIndex && buffer[nl - 1] == 0x0D ? nl - 1 : nl
+                let line = String(decoding: buffer[..<end], as: UTF8.self)
                 buffer.removeSubrange(...nl)
                 if line.hasPrefix("#") { continue }
                 return .line(line)

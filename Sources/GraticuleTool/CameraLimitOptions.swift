@@ -64,5 +64,8 @@ func cameraState(_ limited: LimitedCamera, _ profile: TiltProfile, _ convention:
     } else {
         line += " (maximum \(f(limited.maxPitch))° at this zoom)"
     }
+    if limited.latitudeClamped {
+        line += ", centre latitude \(f(limited.camera.latitude))° (asked \(f(limited.requestedLatitude))°, clamped to Web Mercator's limit)"
+    }
     return line
 }

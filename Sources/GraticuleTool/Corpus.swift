@@ -33,7 +33,7 @@ struct CorpusCommand: ParsableCommand {
 
         @Argument(help: "points, features, walk, gpx or tiles.")
         var kind: String
-        @Option(help: "Number of features, vertices, track points or tiles (default 10000; features with --bytes: no limit).")
+        @Option(help: "Number of features, vertices, track points or tiles (default 10000; features with --bytes: no limit; points and gpx at most 10,000,000, walk 100,000,000).")
         var count: Int?
         @Option(help: "features: stop after this size (e.g. 500M, 5G).")
         var bytes: String?
@@ -54,15 +54,29 @@ struct CorpusCommand: ParsableCommand {
         @Option(help: "Output file (or folder, for tiles in a dir).")
         var output: String
 
+        /// A size such as 500M or 5G (or plain bytes); nil for anything else, and for a size
+        /// no file offset can hold (over 2^63 - 1 bytes) rather than a trap.
         static func parseSize(_ s: String) -> Int? {
             let units: [Character: Int] = ["K": 1 << 10, "M": 1 << 20, "G": 1 << 30]
-            if let u = s.last.flatMap({ units[Character($0.uppercased())] }), let v = Double(s.dropLast()) { return Int(v * Double(u)) }
+            if let u = s.last.flatMap({ units[Character($0.uppercased())] }), let v = Double(s.dropLast()) {
+                let b = v * Double(u)
+                guard b.isFinite, b < 0x1p63 else { return nil }
+                return Int(b)
+            }
             return Int(s)
         }
 
         func run() throws {
             let count = self.count ?? 10_000
             guard count >= 0 else { fail("--count must be >= 0") }
+            // Documents built in memory have a largest count; beyond it the request is refused
+            // before anything is allocated or written.
+            let most: Int? = ["points": PointsGeoJSON.maxCount, "walk": LinesGeoJSON.maxVertices,
+                              "gpx": GPXTrackGenerator.maxPoints][kind]
+            if let most, count > most {
+                fail("--count \(count) is more than \(kind) can generate (at most \(most): the file is built in memory)")
+            }
+            if kind == "points" && edits > count { fail("--edits \(edits) is more than the \(count) features") }
             guard edits >= 0 else { fail("--edits must be >= 0, got \(edits)") }
             // 100 is about 24,000 to 51,000 features a tile: beyond it one tile outgrows
             // what a tile holds (and a density of 1e9 would not fit in memory).
@@ -82,8 +96,10 @@ struct CorpusCommand: ParsableCommand {
         }
 
         func features() throws {
-            let limit = try bytes.map { s -> Int in
-                guard let v = Self.parseSize(s), v > 0 else { throw ValidationError("--bytes: a size such as 500M or 5G") }
+            let limit = bytes.map { s -> Int in
+                guard let v = Self.parseSize(s), v > 0 else {
+                    fail("--bytes must be a size such as 500M or 5G, more than 0 and at most 2^63 - 1 bytes; got \(s)")
+                }
                 return v
             } ?? 0
             guard let fmt = MixedGeoJSON.Format(rawValue: format ?? "geojson") else { fail("--format must be geojson, seq or ndjson") }
@@ -95,7 +111,7 @@ struct CorpusCommand: ParsableCommand {
             var written = 0, pieces = 0
             let r: (features: Int, bytes: Int)
             do {
-                let g = try MixedGeoJSON.generate(count: count ?? (limit > 0 ? 0 : 10_000), bytes: limit, seed: seed, format: fmt) { chunk in
+                let g = try MixedGeoJSON.generate(count: count ?? (limit > 0 ? nil : 10_000), bytes: limit, seed: seed, format: fmt) { chunk in
                     try out.write(chunk)
                     written += chunk.count; pieces += 1
                     if pieces % 64 == 0 { bar.update(written, count: 0) }

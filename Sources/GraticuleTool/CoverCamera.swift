@@ -53,8 +53,9 @@ extension CoverCommand {
         var output: String?
 
         func run() throws {
-            let c = center.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
-            guard c.count == 2 else { fail("--center must be LON,LAT") }
+            let c = center.split(separator: ",", omittingEmptySubsequences: false)
+                .compactMap { DecimalText.parse($0.trimmingCharacters(in: .whitespaces)) }
+            guard c.count == 2 else { fail("--center must be LON,LAT in decimal degrees, e.g. -123.1,49.2; got \(center)") }
             guard let (w, h) = parseViewport(viewport) else { fail("--viewport must be WIDTHxHEIGHT, e.g. 390x844") }
             checkView(width: w, height: h, fieldOfView: fov, viewport: viewport)
             let limited = limits.apply(to: Camera(longitude: c[0], latitude: c[1], zoom: zoom, bearing: bearing, pitch: pitch,

@@ -17,7 +17,8 @@ extension DiffCommand {
                 snapshot lacks, an add of an id it has, or a feature without an id is an error \
                 naming the operation and the id, and nothing is written. --lenient applies what it \
                 can as the map SDKs do (unknown ids skipped, an add of a present id replaces the \
-                feature), keeps the snapshot's features without an id in place, and lists every \
+                feature), keeps the snapshot's features without an id in place, skips the broken \
+                elements of a newline-delimited or RFC 8142 snapshot (an error without it), and lists every \
                 change it skipped with the reason. --match must be the one the diff was made with \
                 (graticule diff records index and geometry+properties in a "match" member): the \
                 snapshot's features without an id are keyed the same way (index:N, \
@@ -53,7 +54,7 @@ extension DiffCommand {
             let zooms = DiffCommand.zoomRange(zoom)
             let mode: FeatureStore.Mode = lenient ? .lenient : .strict
             var features: [GeoFeature] = []
-            try DiffCommand.read(snapshot, label: "snapshot", progress: false) { features.append($0) }
+            try DiffCommand.read(snapshot, label: "snapshot", progress: false, lenient: lenient) { features.append($0) }
             let change: GeoJSONSourceDiff
             do { change = try GeoJSONSourceDiff(json: try FileIO.readAll(diff)) } catch {
                 fail("\(diff): \(error)")
@@ -66,6 +67,10 @@ extension DiffCommand {
             // --match id with --lenient, kept aside and written back at their places.
             var matcher = FeatureMatcher(policy: matching, promoteId: promoteId)
             let keyed = matching == .id ? features : features.map { matcher.keyed($0) }
+            if let first = matcher.firstSyntheticLooking {
+                fail("\(snapshot): feature \(first.position) has the key \(first.key), the form of the keys --match "
+                     + "\(matching.rawValue) gives features without an id (\(matcher.syntheticLookingKeys) in all); nothing written")
+            }
             let stored = lenient && matching == .id ? keyed.filter { FeatureKey.of($0, promoteId: promoteId) != nil } : keyed
             let unkeyed = keyed.count - stored.count
             checkIndexEstimate(stored, zooms)

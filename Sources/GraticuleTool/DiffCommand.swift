@@ -31,6 +31,8 @@ struct DiffCommand: ParsableCommand {
         var maxTiles: Int = 100_000_000
         @Flag(help: "Show the progress line even when standard error is not a terminal.")
         var progress = false
+        @Flag(help: "Skip broken elements of newline-delimited or RFC 8142 input, listing them. Without it a broken element is an error (exit 2, nothing written): a record that cannot be read is never taken for a deleted feature.")
+        var lenient = false
 
         func zooms() -> ClosedRange<Int> { DiffCommand.zoomRange(zoom) }
 
@@ -69,7 +71,7 @@ struct DiffCommand: ParsableCommand {
             let pairing = SnapshotPairing(matching: policy, promoteId: promoteId, duplicates: duplicates, indexZooms: zooms())
             func snapshot(_ path: String, _ label: String) -> SnapshotPairing.Snapshot {
                 { read, body in
-                    try DiffCommand.read(path, label: label, progress: read == .diff && progress, body)
+                    try DiffCommand.read(path, label: label, progress: read == .diff && progress, lenient: lenient, body)
                 }
             }
             do {
@@ -82,6 +84,9 @@ struct DiffCommand: ParsableCommand {
                 case .missingIDs:
                     fail("\(error); nothing written. Pair them with --match index (by position) "
                          + "or --match geometry+properties (by content)")
+                case .syntheticLookingKey:
+                    fail("\(error); nothing written. Use the other --match policy, or key features by another property "
+                         + "(--promote-id)")
                 }
             }
         }
@@ -200,17 +205,32 @@ struct DiffCommand: ParsableCommand {
         return bounds[0]...bounds[1]
     }
 
-    static func read(_ path: String, label: String, progress: Bool, _ body: (GeoFeature) -> Void) throws {
+    /// Streams the features of a snapshot to `body`. A broken element of a sequence (RFC 8142
+    /// or newline-delimited) ends the command (exit 2, nothing written) as a broken feature of
+    /// a collection does, unless `lenient`: then it is skipped and listed (the first ten, and
+    /// the count). A feature that cannot be read must not look deleted.
+    static func read(_ path: String, label: String, progress: Bool, lenient: Bool, _ body: (GeoFeature) -> Void) throws {
         var stream: GeoJSONFeatureStream
         do { stream = try GeoJSONFeatureStream(path: path) } catch { fail("\(error)") }
         var bar = ProgressLine(total: stream.source.size, force: progress)
+        var listed: [GeoJSONError] = [], broken = 0
         do {
-            let broken = try GeoJSONCommand.forEachFeature(&stream, bar: &bar, body)
-            if let (n, first) = broken { print("\(path) (\(label)): broken elements skipped: \(n) (first: \(first))") }
+            try stream.forEach(progress: { bar.update($0, count: $1) }, problem: { p in
+                if !lenient {
+                    bar.finish()
+                    fail("\(path) (\(label)): a broken element: \(p.error); nothing written (--lenient skips broken elements, listing them)")
+                }
+                broken += 1
+                if listed.count < 10 { listed.append(p.error) }
+            }, body)
         } catch {
             bar.finish()
             fail("\(path) (\(label)): \(error)")
         }
         bar.finish()
+        guard broken > 0 else { return }
+        print("\(path) (\(label)): broken elements skipped (--lenient): \(broken)")
+        for e in listed { print("  skipped: \(e)") }
+        if broken > listed.count { print("  and \(broken - listed.count) more") }
     }
 }

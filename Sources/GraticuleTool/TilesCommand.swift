@@ -175,7 +175,7 @@ struct TilesCommand: ParsableCommand {
                 do {
                     list = try CameraSequence.parse(csv: text, template: template, zoom: { $0 })
                 } catch { fail("\(cameras): \(error)") }
-                if zoom == nil && !(text.split(separator: "\n").first?.split(separator: ",").contains("zoom") ?? false) {
+                if zoom == nil && !((try? CameraSequence.columns(csv: text))?.contains("zoom") ?? false) {
                     fail("\(cameras) has no zoom column: give --zoom")
                 }
                 // Every zoom, the CSV's or --zoom, is in --zoom-convention; the limits convert it.

@@ -24,6 +24,16 @@ public enum FeatureMatching: String, Sendable, CaseIterable {
     case index
     case content = "geometry+properties"
 
+    /// Whether `s` has the form of the keys this policy gives features without an id:
+    /// `index:N` for ``index``, `content:HASH:N` for ``content``, none for ``id``.
+    public func isSyntheticKey(_ s: String) -> Bool {
+        switch self {
+        case .id: return false
+        case .index: return s.hasPrefix("index:") && FeatureMatcher.isSyntheticKey(s)
+        case .content: return s.hasPrefix("content:") && FeatureMatcher.isSyntheticKey(s)
+        }
+    }
+
     /// In words, for the output of a command.
     public var summary: String {
         switch self {
@@ -45,6 +55,13 @@ public struct FeatureMatcher {
     public private(set) var missingIDs = 0
     /// Features without an id whose content repeated an earlier one's (`content` policy).
     public private(set) var repeatedContent = 0
+    /// Features whose real key (id or promoted property) has the form of this policy's
+    /// synthetic keys, and the first one's position and key. Such a key could name a feature
+    /// without an id as well, so the caller must refuse the snapshot
+    /// (``SnapshotPairingError/syntheticLookingKey(snapshot:position:key:count:)``): a
+    /// synthetic key never stands for a real one.
+    public private(set) var syntheticLookingKeys = 0
+    public private(set) var firstSyntheticLooking: (position: Int, key: FeatureKey)?
     var occurrences: [UInt64: Int] = [:]
 
     public init(policy: FeatureMatching, promoteId: String? = nil) {
@@ -56,7 +73,13 @@ public struct FeatureMatcher {
     /// a synthetic id (`index` and `content`), or unchanged and counted (`id`).
     public mutating func keyed(_ f: GeoFeature) -> GeoFeature {
         defer { position += 1 }
-        guard FeatureKey.of(f, promoteId: promoteId) == nil else { return f }
+        if let key = FeatureKey.of(f, promoteId: promoteId) {
+            if case .string(let s) = key, policy.isSyntheticKey(s) {
+                syntheticLookingKeys += 1
+                if firstSyntheticLooking == nil { firstSyntheticLooking = (position, key) }
+            }
+            return f
+        }
         missingIDs += 1
         var g = f
         switch policy {
@@ -83,7 +106,8 @@ public struct FeatureMatcher {
         return g
     }
 
-    /// Whether `s` has the form of a synthetic key (`index:N`, `content:HASH:N`).
+    /// Whether `s` has the form of a synthetic key of either policy (`index:N`,
+    /// `content:HASH:N`).
     public static func isSyntheticKey(_ s: String) -> Bool {
         let parts = s.split(separator: ":", omittingEmptySubsequences: false)
         func number(_ p: Substring) -> Bool { !p.isEmpty && p.allSatisfy { $0.isASCII && $0.isNumber } }
@@ -96,7 +120,7 @@ public struct FeatureMatcher {
     /// (and the promoted property, when it holds the key). A feature with a real key is
     /// returned unchanged; so is one whose id only looks synthetic under the `id` policy.
     public func unkeyed(_ f: GeoFeature) -> GeoFeature {
-        guard policy != .id, case .string(let s)? = f.id, Self.isSyntheticKey(s) else { return f }
+        guard case .string(let s)? = f.id, policy.isSyntheticKey(s) else { return f }
         var g = f
         g.id = nil
         if let p = promoteId, var props = g.properties, let i = props.keys.firstIndex(of: p), props.values[i] == .string(s) {

@@ -55,9 +55,9 @@ public struct SnapshotPairing: Sendable {
         }
     }
 
-    /// Pairs and diffs two snapshots. Throws ``SnapshotPairingError`` when ids repeat under
-    /// ``Duplicates/error`` or features have no id under ``FeatureMatching/id``, and
-    /// whatever a snapshot's read throws.
+    /// Pairs and diffs two snapshots. Throws ``SnapshotPairingError`` when a real key has the
+    /// form of the policy's synthetic keys, when ids repeat under ``Duplicates/error`` or
+    /// features have no id under ``FeatureMatching/id``, and whatever a snapshot's read throws.
     public func diff(old: Snapshot, new: Snapshot) throws -> Result {
         var differ = SnapshotDiff(promoteId: promoteId, indexZooms: indexZooms)
         var a = FeatureMatcher(policy: matching, promoteId: promoteId)
@@ -77,6 +77,13 @@ public struct SnapshotPairing: Sendable {
             defer { i += 1 }
             if let lastNew, let k = FeatureKey.of(g, promoteId: promoteId), lastNew[k] != i { return }
             differ.addNew(g)
+        }
+        // First: such a key may be what made ids repeat.
+        for (side, m) in [("old", a), ("new", b)] {
+            if let first = m.firstSyntheticLooking {
+                throw SnapshotPairingError.syntheticLookingKey(snapshot: side, position: first.position, key: first.key,
+                                                               count: m.syntheticLookingKeys)
+            }
         }
         if duplicates == .error && !differ.duplicateIDs.isEmpty {
             let repeated = Set(differ.duplicateIDs.prefix(3))
@@ -137,6 +144,10 @@ public enum SnapshotPairingError: Error, Equatable, CustomStringConvertible {
     case repeatedIDs(count: Int, places: [Place])
     /// Features without an id (or without the promoted property) under ``FeatureMatching/id``.
     case missingIDs(old: Int, new: Int, promoteId: String?)
+    /// A real key of the form of the policy's synthetic keys (`index:N`, `content:HASH:N`):
+    /// the snapshot, the first such feature's position (0-based), its key, and how many
+    /// features have one. Pairing it would merge it with a feature without an id.
+    case syntheticLookingKey(snapshot: String, position: Int, key: FeatureKey, count: Int)
 
     public var description: String {
         switch self {
@@ -148,6 +159,9 @@ public enum SnapshotPairingError: Error, Equatable, CustomStringConvertible {
             return "\(count) repeated ids within a snapshot (\(listed.joined(separator: "; ")))"
         case .missingIDs(let old, let new, let promoteId):
             return "\(old + new) features have no \(promoteId.map { "'\($0)' property" } ?? "id") (old: \(old), new: \(new))"
+        case .syntheticLookingKey(let snapshot, let position, let key, let count):
+            return "\(snapshot) feature \(position) has the key \(key), the form of the keys given to features without an id "
+                + "(\(count) feature\(count == 1 ? "" : "s") in the \(snapshot) snapshot); pairing it could merge it with one of them"
         }
     }
 }

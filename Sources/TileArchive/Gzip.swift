@@ -21,7 +21,11 @@ public enum Gzip {
         bytes.count >= 2 && bytes[0] == 0x1F && bytes[1] == 0x8B
     }
 
-    /// Inflates a gzip or zlib stream (detected from its header).
+    /// Inflates a gzip or zlib stream (detected from its header). A gzip stream may be
+    /// several members back to back (RFC 1952 §2.2): every member is inflated and their
+    /// outputs joined, as `gzip -d` does. Bytes after the last member that do not start
+    /// another one, and bytes after a zlib stream, are an error at their offset, never
+    /// ignored. `limit` bounds the whole output.
     public static func decompress(_ input: UnsafeRawBufferPointer, limit: Int = 1 << 30) throws(Error) -> [UInt8] {
         var stream = z_stream()
         guard inflateInit2_(&stream, 15 + 32, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
@@ -44,7 +48,18 @@ public enum Gzip {
                 produced = o.count - Int(stream.avail_out)
                 return s
             }
-            if status == Z_STREAM_END { break }
+            if status == Z_STREAM_END {
+                let rest = Int(stream.avail_in)
+                if rest == 0 { break }
+                let at = input.count - rest
+                guard isGzip(input), rest >= 2, input[at] == 0x1F, input[at + 1] == 0x8B else {
+                    throw .corrupt("\(rest) byte\(rest == 1 ? "" : "s") after the end of the compressed data (not a gzip member)",
+                                   offset: at)
+                }
+                // Another member: the same stream state, reset for a new header.
+                guard inflateReset(&stream) == Z_OK else { throw .corrupt("cannot start the next member", offset: at) }
+                continue
+            }
             if status == Z_BUF_ERROR && stream.avail_in == 0 {
                 throw .corrupt("truncated stream", offset: input.count)
             }

@@ -124,25 +124,28 @@ public struct CameraLimits: Sendable, Equatable {
         self.maxTilt = maxTilt
     }
 
-    /// `camera` with its zoom clamped to the zoom range and its pitch to the tilt allowed
-    /// at that zoom.
+    /// `camera` with its zoom clamped to the zoom range, its pitch to the tilt allowed at that
+    /// zoom, and its centre's latitude to Web Mercator's (±`WebMercator.maxLatitude`, as the
+    /// map views clamp it); `LimitedCamera` says what was asked for.
     ///
     /// - Throws: `CameraError.outOfRange` for a zoom or pitch that is not finite (NaN or
-    ///   infinite: no limit gives it a meaning), a latitude that is not finite, and a
-    ///   longitude beyond ±`maxWrappableLongitude`, which cannot be wrapped into the world
-    ///   exactly.
+    ///   infinite: no limit gives it a meaning), a latitude that is not finite or beyond ±90°
+    ///   (no place on Earth; MapLibre's `LngLat` refuses it too), and a longitude beyond
+    ///   ±`maxWrappableLongitude`, which cannot be wrapped into the world exactly.
     public func apply(to camera: Camera) throws(CameraError) -> LimitedCamera {
         guard camera.longitude.isFinite, abs(camera.longitude) <= Self.maxWrappableLongitude else {
             throw .outOfRange("longitude", camera.longitude)
         }
-        guard camera.latitude.isFinite else { throw .outOfRange("latitude", camera.latitude) }
+        guard camera.latitude.isFinite, abs(camera.latitude) <= 90 else { throw .outOfRange("latitude", camera.latitude) }
         guard camera.zoom.isFinite else { throw .outOfRange("zoom", camera.zoom) }
         guard camera.pitch.isFinite else { throw .outOfRange("pitch", camera.pitch) }
         var limited = camera
+        limited.latitude = min(max(camera.latitude, -WebMercator.maxLatitude), WebMercator.maxLatitude)
         limited.zoom = min(max(camera.zoom, minZoom), maxZoom)
         let ceiling = maxTilt.maxPitch(atZoom: limited.zoom)
         limited.pitch = min(max(camera.pitch, 0), ceiling)
-        return LimitedCamera(camera: limited, requestedZoom: camera.zoom, requestedPitch: camera.pitch, maxPitch: ceiling)
+        return LimitedCamera(camera: limited, requestedZoom: camera.zoom, requestedPitch: camera.pitch, maxPitch: ceiling,
+                             requestedLatitude: camera.latitude)
     }
 }
 
@@ -154,6 +157,20 @@ public struct LimitedCamera: Sendable, Equatable {
     public let requestedPitch: Double
     /// The tilt profile's maximum at the camera's (clamped) zoom.
     public let maxPitch: Double
+    /// The centre's latitude asked for (the camera's is clamped to Web Mercator's).
+    public var requestedLatitude: Double { _requestedLatitude ?? camera.latitude }
+    let _requestedLatitude: Double?
+
+    public init(camera: Camera, requestedZoom: Double, requestedPitch: Double, maxPitch: Double, requestedLatitude: Double? = nil) {
+        self.camera = camera
+        self.requestedZoom = requestedZoom
+        self.requestedPitch = requestedPitch
+        self.maxPitch = maxPitch
+        _requestedLatitude = requestedLatitude
+    }
+
+    /// Whether the centre's latitude was moved to Web Mercator's limit.
+    public var latitudeClamped: Bool { camera.latitude != requestedLatitude }
 
     /// Whether the zoom was moved into the zoom range.
     public var zoomClamped: Bool { camera.zoom != requestedZoom }

@@ -1,3 +1,5 @@
+import GeoModel
+
 /// A list of cameras read from CSV: `cover follow`'s report (`center_longitude`,
 /// `center_latitude`, `bearing`, `viewport` columns) or one written by hand (`longitude`,
 /// `latitude`, and optionally `zoom`, `bearing`, `pitch`, `viewport` as WIDTHxHEIGHT).
@@ -16,10 +18,8 @@ public enum CameraSequence {
     /// - Throws: `ParseError` for a header without longitude and latitude columns, a row
     ///   of another width, or a value that is not a finite number (or WIDTHxHEIGHT).
     public static func parse(csv: String, template: Camera, zoom: (Double) -> Double = { $0 }) throws(ParseError) -> [Camera] {
-        var lines = csv.split(separator: "\n", omittingEmptySubsequences: false).map { $0.hasSuffix("\r") ? $0.dropLast() : $0 }
-        while lines.last?.isEmpty == true { lines.removeLast() }
-        guard let header = lines.first else { throw ParseError(line: 1, reason: "no header line") }
-        let names = header.split(separator: ",", omittingEmptySubsequences: false).map { String($0) }
+        let lines = Self.lines(csv)
+        let names = try header(lines)
         func column(_ options: [String]) -> Int? { names.firstIndex { options.contains($0) } }
         guard let lon = column(["center_longitude", "longitude"]), let lat = column(["center_latitude", "latitude"]) else {
             throw ParseError(line: 1, reason: "the header needs a longitude (or center_longitude) and a latitude (or center_latitude) column")
@@ -28,12 +28,12 @@ public enum CameraSequence {
         var out: [Camera] = []
         out.reserveCapacity(lines.count - 1)
         for (i, line) in lines.enumerated().dropFirst() {
-            let f = line.split(separator: ",", omittingEmptySubsequences: false)
+            let f = try fields(line, line: i + 1)
             guard f.count == names.count else {
                 throw ParseError(line: i + 1, reason: "\(f.count) fields, the header has \(names.count)")
             }
             func number(_ k: Int) throws(ParseError) -> Double {
-                guard let d = Double(f[k]), d.isFinite else { throw ParseError(line: i + 1, reason: "\(names[k]) '\(f[k])' is not a number") }
+                guard let d = DecimalText.parse(f[k]) else { throw ParseError(line: i + 1, reason: "\(names[k]) '\(f[k])' is not a number") }
                 return d
             }
             var c = template
@@ -52,5 +52,67 @@ public enum CameraSequence {
             out.append(c)
         }
         return out
+    }
+
+    /// The column names of `csv`'s header, read as `parse` reads them (a byte order mark
+    /// and quotes taken off).
+    public static func columns(csv: String) throws(ParseError) -> [String] {
+        try header(lines(csv))
+    }
+
+    /// The lines of `csv`, ending in LF or CRLF ("\r\n" is one Character in Swift, so both
+    /// are separators), without the empty lines at its end.
+    static func lines(_ csv: String) -> [Substring] {
+        var lines = csv.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
+            .map { $0.hasSuffix("\r") ? $0.dropLast() : $0 }
+        while lines.last?.isEmpty == true { lines.removeLast() }
+        return lines
+    }
+
+    /// The names of the header line; a byte order mark before it is not part of its first name.
+    static func header(_ lines: [Substring]) throws(ParseError) -> [String] {
+        guard var header = lines.first else { throw ParseError(line: 1, reason: "no header line") }
+        if header.first == "\u{FEFF}" { header = header.dropFirst() }
+        return try fields(header, line: 1).map { String($0) }
+    }
+
+    /// The comma-separated fields of one line, RFC 4180 style: a field may be quoted
+    /// (`"longitude"`, a doubled quote inside standing for one), and is then read without its
+    /// quotes. A quote that does not close, or text after a closing quote, is an error naming
+    /// the column (1-based character position) where it is.
+    static func fields(_ line: Substring, line number: Int) throws(ParseError) -> [Substring] {
+        guard line.contains("\"") else { return line.split(separator: ",", omittingEmptySubsequences: false) }
+        var out: [Substring] = []
+        var i = line.startIndex
+        while true {
+            if i < line.endIndex && line[i] == "\"" {
+                var text = ""
+                var j = line.index(after: i)
+                while true {
+                    guard j < line.endIndex else {
+                        throw ParseError(line: number, reason: "the quote at column \(line.distance(from: line.startIndex, to: i) + 1) is not closed")
+                    }
+                    if line[j] == "\"" {
+                        let next = line.index(after: j)
+                        if next < line.endIndex && line[next] == "\"" { text.append("\""); j = line.index(after: next); continue }
+                        j = next
+                        break
+                    }
+                    text.append(line[j])
+                    j = line.index(after: j)
+                }
+                out.append(Substring(text))
+                guard j < line.endIndex else { return out }
+                guard line[j] == "," else {
+                    throw ParseError(line: number, reason: "'\(line[j])' at column \(line.distance(from: line.startIndex, to: j) + 1) follows a closing quote; a comma was expected")
+                }
+                i = line.index(after: j)
+            } else {
+                let end = line[i...].firstIndex(of: ",") ?? line.endIndex
+                out.append(line[i..<end])
+                guard end < line.endIndex else { return out }
+                i = line.index(after: end)
+            }
+        }
     }
 }

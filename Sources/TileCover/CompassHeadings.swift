@@ -1,3 +1,5 @@
+import GeoModel
+
 /// A device's compass headings, one per route point, read from text: one heading in degrees
 /// clockwise from north per line; blank lines and `#` comments are skipped.
 public enum CompassHeadings {
@@ -21,7 +23,7 @@ public enum CompassHeadings {
             let line = content.drop(while: { $0 == " " || $0 == "\t" })
             let trimmed = String(line.reversed().drop(while: { $0 == " " || $0 == "\t" }).reversed())
             if trimmed.isEmpty { continue }
-            guard let v = Double(trimmed), v.isFinite else { throw ParseError(line: i + 1, text: trimmed) }
+            guard let v = DecimalText.parse(trimmed) else { throw ParseError(line: i + 1, text: trimmed) }
             values.append(v)
         }
         return values

@@ -1,3 +1,5 @@
+import GeoModel
+
 /// What a map view can show, as MapLibre GL bounds it: a vertical field of view within
 /// 0.01–60° and a canvas whose sides fit the GPU's texture size (16,384 here), which bounds
 /// the tiles any one view needs.
@@ -21,7 +23,7 @@ extension MapViewBounds {
     /// finite; nil otherwise. Whether the view is within bounds is `check`'s to say.
     public static func viewport(parsing s: some StringProtocol) -> (width: Double, height: Double)? {
         let parts = s.lowercased().split(separator: "x")
-        guard parts.count == 2, let w = Double(parts[0]), let h = Double(parts[1]), w > 0, h > 0, w.isFinite, h.isFinite else { return nil }
+        guard parts.count == 2, let w = DecimalText.parse(parts[0]), let h = DecimalText.parse(parts[1]), w > 0, h > 0 else { return nil }
         return (w, h)
     }
 }

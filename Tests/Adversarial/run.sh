@@ -237,6 +237,71 @@ sed 's/"features":2,/"features":2.5,/' s0.json > frac.json
 expect "shard: valid JSON of the wrong type" 2 "field 'features' must be an integer" 5 --absent m.csv -- "$BIN" profile merge frac.json --csv m.csv
 [ -e /dev/full ] && expect "merge: a full disk on --json leaves no --csv" 2 "none of the outputs was written" 5 --absent m.csv -- "$BIN" profile merge s0.json --csv m.csv --json /dev/full
 
+echo "== absurd counts are refused, never trapped"
+for n in 9223372036854775807 1000000000000 10000001; do
+  expect "corpus generate points --count $n" 2 "at most 10000000" 5 --absent p.json -- "$BIN" corpus generate points --count $n --output p.json
+done
+expect "corpus generate walk --count 2^63-1" 2 "at most 100000000" 5 --absent w.json -- "$BIN" corpus generate walk --count 9223372036854775807 --output w.json
+expect "corpus generate gpx --count 2^63-1" 2 "at most 10000000" 5 --absent g.gpx -- "$BIN" corpus generate gpx --count 9223372036854775807 --output g.gpx
+expect "corpus generate features --count 0: an empty collection" 0 "0 features" 5 -- "$BIN" corpus generate features --count 0 --output zero.json
+expect "corpus generate features --count 0 --format ndjson" 0 "0 features, 0 bytes" 5 -- "$BIN" corpus generate features --count 0 --format ndjson --output zero.ndjson
+expect "corpus generate features --bytes 1e30G" 2 "--bytes must be" 5 --absent f.json -- "$BIN" corpus generate features --bytes 1e30G --output f.json
+expect "corpus generate points --edits beyond --count" 2 "--edits 50 is more than" 5 --absent p.json -- "$BIN" corpus generate points --count 10 --edits 50 --output p.json
+
+echo "== every gzip member is read"
+"$BIN" corpus generate tiles --count 1 --format dir --compression none --output gz > /dev/null
+python3 -c "
+import gzip
+t = open('gz/0/0/0.mvt', 'rb').read()
+open('one.mvt.gz', 'wb').write(gzip.compress(t))
+open('two.mvt.gz', 'wb').write(gzip.compress(t) + gzip.compress(t))
+open('trailing.mvt.gz', 'wb').write(gzip.compress(t) + b'garbage')
+open('zeros.mvt.gz', 'wb').write(gzip.compress(t) + bytes(4))"
+layers=$("$BIN" mvt inspect one.mvt.gz | sed -n 's/.*, \([0-9]*\) layers*$/\1/p')
+# Both members inflated: twice the layers, so every layer name repeats (exit 1, a finding).
+expect "mvt inspect: two gzip members are both inflated" 1 "inflated to [0-9]+\), $((layers * 2)) layers" 5 -- "$BIN" mvt inspect two.mvt.gz
+expect "mvt inspect: bytes after the last member" 2 "7 bytes after the end of the compressed data \(not a gzip member\) at byte" 5 -- "$BIN" mvt inspect trailing.mvt.gz
+expect "mvt inspect: zeros after the last member" 2 "4 bytes after the end" 5 -- "$BIN" mvt inspect zeros.mvt.gz
+mkdir -p gzt/0/0 && cp trailing.mvt.gz gzt/0/0/0.mvt
+expect "profile: bytes after the last member are a finding" 0 "error: tile 0/0/0: gzip: 7 bytes after the end" 5 -- "$BIN" profile gzt
+
+echo "== a corrupt record is never a deletion"
+printf '{"type":"Feature","id":1,"geometry":{"type":"Point","coordinates":[1,2]},"properties":{}}\n{"type":"Feature","id":2,"geometry":{"type":"Point","coordinates":[3,4]},"properties":{}}\n' > old.ndjson
+printf '{"type":"Feature","id":1,"geometry":{"type":"Point","coordinates":[1,2]},"properties":{}}\n{"type":"Feature","id":2,"geometry":{"type":"Point","coordi\n' > cut.ndjson
+printf '\036{"type":"Feature","id":1,"geometry":{"type":"Point","coordinates":[1,2]},"properties":{}}\n\036{"type":"Feature","id":2,"geometry":{"type":"Poi\n' > cut.geojsons
+expect "diff: a truncated ndjson line" 2 "broken element.*nothing written" 5 --absent d.json -- "$BIN" diff old.ndjson cut.ndjson --out d.json
+expect "diff: a truncated RFC 8142 element" 2 "broken element.*nothing written" 5 --absent d.json -- "$BIN" diff old.ndjson cut.geojsons --out d.json
+expect "diff touched: a truncated ndjson line" 2 "broken element" 5 --absent t.txt -- "$BIN" diff touched old.ndjson cut.ndjson --output t.txt
+printf '{"add":[],"remove":[],"update":[]}' > empty-diff.json
+expect "diff apply: a truncated snapshot line" 2 "broken element" 5 --absent s.json -- "$BIN" diff apply cut.ndjson empty-diff.json --output s.json
+expect "diff --lenient lists what it skipped" 0 "skipped: .*line 2" 5 -- "$BIN" diff old.ndjson cut.ndjson --out d.json --lenient
+
+echo "== synthetic keys never collide with real ids"
+rm -f d.json
+printf '{"type":"FeatureCollection","features":[{"type":"Feature","geometry":{"type":"Point","coordinates":[1,2]},"properties":{}},{"type":"Feature","id":"index:0","geometry":{"type":"Point","coordinates":[5,6]},"properties":{}}]}' > synth.json
+expect "diff --match index: a real id index:0" 2 "feature 1 has the key \"index:0\"" 5 --absent d.json -- "$BIN" diff synth.json synth.json --match index --out d.json
+printf '{"type":"FeatureCollection","features":[{"type":"Feature","geometry":{"type":"Point","coordinates":[1,2]},"properties":{}}]}' > plain.json
+printf '{"match":"geometry+properties","add":[{"type":"Feature","id":"index:0","geometry":{"type":"Point","coordinates":[5,6]},"properties":{}}],"remove":[],"update":[]}' > add-index.json
+expect "diff apply --match geometry+properties keeps a real id index:0" 0 "added 1" 5 -- "$BIN" diff apply plain.json add-index.json --match geometry+properties --output applied.json
+grep -q '"id":"index:0"' applied.json || { failed=$((failed + 1)); echo "FAIL  diff apply stripped a real id index:0"; }
+printf '{"match":"index","add":[],"remove":[],"update":[]}' > empty-index-diff.json
+expect "diff apply --match index: a real id of the synthetic form in the snapshot" 2 "has the key \"index:0\"" 5 --absent s.json -- "$BIN" diff apply synth.json empty-index-diff.json --match index --output s.json
+
+echo "== numbers and files as they arrive"
+expect "cover camera --center 0x10,0 is not a decimal" 2 "--center must be LON,LAT in decimal degrees" 5 -- "$BIN" cover camera --center 0x10,0 --zoom 3
+expect "cover camera --center nan,0" 2 "--center must be LON,LAT" 5 -- "$BIN" cover camera --center nan,0 --zoom 3
+expect "cover camera --center 0,91: no place on Earth" 2 "latitude" 5 -- "$BIN" cover camera --center 0,91 --zoom 3
+expect "cover camera --center 0,89: the clamp is stated" 0 "centre latitude 85.05° \(asked 89°, clamped" 5 -- "$BIN" cover camera --center 0,89 --zoom 3
+printf '<gpx><trk><trkseg><trkpt lat="0x10" lon="0"/><trkpt lat="1" lon="1"/></trkseg></trk></gpx>' > hex.gpx
+expect "cover follow: a GPX lat of 0x10" 2 "lat '0x10' is not a decimal number" 5 --absent hex.csv -- "$BIN" cover follow hex.gpx --zoom 15 --output hex.csv
+"$BIN" corpus generate tiles --count 5 --format dir --compression none --output camtiles > /dev/null
+printf 'longitude,latitude,zoom\r\n0.5,0.5,1\r\n1,1,1\r\n' > crlf.csv
+printf '\357\273\277"longitude","latitude","zoom"\n0.5,0.5,1\n' > bom.csv
+expect "tiles load --cameras: CRLF line ends" 0 "2 updates" 10 -- "$BIN" tiles load camtiles --cameras crlf.csv --output load1.csv
+expect "tiles load --cameras: a BOM and quoted names" 0 "1 update" 10 -- "$BIN" tiles load camtiles --cameras bom.csv --output load2.csv
+printf 'longitude,latitude\n"0.5,0.5\n' > quote.csv
+expect "tiles load --cameras: an unclosed quote is named" 2 "line 2: the quote at column 1 is not closed" 10 --absent load3.csv -- "$BIN" tiles load camtiles --cameras quote.csv --output load3.csv
+
 echo "== signals leave no partial file"
 # interrupt NAME SIGNAL TARGET -- COMMAND...: the command is interrupted after 1.5 s; it
 # must exit 128+signal, leave no partial file, and leave TARGET as it was.

@@ -39,7 +39,7 @@ final class DeterminismTests: XCTestCase {
     /// output is a prefix of the unlimited stream's features.
     func testByteLimitedStreamIsBoundedAndComplete() {
         var out: [UInt8] = []
-        let r = MixedGeoJSON.generate(count: 0, bytes: 200_000, seed: 2, format: .newlineDelimited) { out += $0 }
+        let r = MixedGeoJSON.generate(count: nil, bytes: 200_000, seed: 2, format: .newlineDelimited) { out += $0 }
         XCTAssertGreaterThanOrEqual(out.count, 200_000)
         XCTAssertLessThan(out.count, 200_000 + 80_000)
         XCTAssertEqual(out.last, 0x0A)

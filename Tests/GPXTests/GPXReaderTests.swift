@@ -90,6 +90,14 @@ final class GPXReaderTests: XCTestCase {
         XCTAssertEqual(e?.column, 3)
         XCTAssertEqual(e?.reason, "end tag </gpx> closes <trk>")
         XCTAssertNotNil(error("<gpx><wpt lat=\"91\" lon=\"0\"/></gpx>"))
+        // latitudeType and longitudeType are xsd:decimal: hexadecimal, exponents, inf and nan
+        // are refused, naming the attribute (Double(_:) would read 0x10 as 16).
+        for bad in ["0x10", "1e1", "inf", "nan", "+", "", "1.2.3"] {
+            XCTAssertEqual(error("<gpx><wpt lat=\"\(bad)\" lon=\"0\"/></gpx>")?.reason,
+                           "point whose lat '\(bad)' is not a decimal number", bad)
+        }
+        XCTAssertEqual(error("<gpx><wpt lat=\"1\" lon=\"0X1P4\"/></gpx>")?.reason, "point whose lon '0X1P4' is not a decimal number")
+        XCTAssertNil(error("<gpx><wpt lat=\" -12.5 \" lon=\"+.5\"/></gpx>"), "signs, a bare fraction and spaces around are decimals")
         XCTAssertNotNil(error("<gpx><!-- never closed </gpx>"))
         XCTAssertNotNil(error("<gpx><wpt lat=\"1\" lon=\"2\"></gpx>"))
         XCTAssertNotNil(error(""))
@@ -125,7 +133,9 @@ final class GPXReaderTests: XCTestCase {
         let notNumber = error("<gpx><rte><rtept lat=\"1\" lon=\"2\">\n<course>north</course></rtept></rte></gpx>")
         XCTAssertEqual(notNumber?.line, 2)
         XCTAssertEqual(notNumber?.column, 9)
-        XCTAssertEqual(notNumber?.reason, "<course> of a point is not a number of degrees: 'north'")
+        XCTAssertEqual(notNumber?.reason, "<course> of a point is not a decimal number of degrees: 'north'")
+        XCTAssertEqual(error("<gpx><rte><rtept lat=\"1\" lon=\"2\"><course>0x10</course></rtept></rte></gpx>")?.reason,
+                       "<course> of a point is not a decimal number of degrees: '0x10'", "xsd:decimal: no hexadecimal")
         XCTAssertNotNil(error("<gpx><rte><rtept lat=\"1\" lon=\"2\"><course>360</course></rtept></rte></gpx>"))
         XCTAssertNotNil(error("<gpx><rte><rtept lat=\"1\" lon=\"2\"><course>-1</course></rtept></rte></gpx>"))
         XCTAssertNotNil(error("<gpx><rte><rtept lat=\"1\" lon=\"2\"><course>nan</course></rtept></rte></gpx>"))

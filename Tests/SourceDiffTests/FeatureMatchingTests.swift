@@ -103,5 +103,36 @@ extension FeatureMatchingTests {
         XCTAssertEqual(back.properties, ["v": .int(1)], "the promoted property the key was written to is taken off")
         // Under the id policy nothing is taken off, whatever the id looks like.
         XCTAssertEqual(FeatureMatcher(policy: .id).unkeyed(point(0, 0, id: .string("index:3"))).id, .string("index:3"))
+        // Each policy takes off only its own form: a real id of the other form stays.
+        XCTAssertEqual(FeatureMatcher(policy: .content).unkeyed(point(0, 0, id: .string("index:0"))).id, .string("index:0"))
+        XCTAssertEqual(FeatureMatcher(policy: .index).unkeyed(point(0, 0, id: .string("content:9f:0"))).id, .string("content:9f:0"))
+    }
+
+    /// A real key of the policy's synthetic form is counted, and pairing refuses it: a feature
+    /// without an id keyed `index:0` and a feature whose id is "index:0" are never one.
+    func testRealKeysOfTheSyntheticFormAreRefused() throws {
+        var m = FeatureMatcher(policy: .index)
+        _ = m.keyed(point(0, 0))
+        _ = m.keyed(point(1, 1, id: .string("index:0")))
+        _ = m.keyed(point(2, 2, id: .string("content:ab:0")))     // the other policy's form: fine
+        XCTAssertEqual(m.syntheticLookingKeys, 1)
+        XCTAssertEqual(m.firstSyntheticLooking?.position, 1)
+        XCTAssertEqual(m.firstSyntheticLooking?.key, .string("index:0"))
+        var promoted = FeatureMatcher(policy: .content, promoteId: "key")
+        _ = promoted.keyed(point(0, 0, ["key": .string("content:1:0")]))
+        XCTAssertEqual(promoted.syntheticLookingKeys, 1, "a promoted property is a key too")
+
+        let old = [point(0, 0), point(1, 1, id: .string("index:0"))]
+        let new = [point(0, 0), point(1, 1, id: .string("index:0")), point(3, 3)]
+        let pairing = SnapshotPairing(matching: .index, indexZooms: 0...4)
+        XCTAssertThrowsError(try pairing.diff(old: { _, body in old.forEach(body) }, new: { _, body in new.forEach(body) })) { e in
+            XCTAssertEqual(e as? SnapshotPairingError,
+                           .syntheticLookingKey(snapshot: "old", position: 1, key: .string("index:0"), count: 1))
+            XCTAssertTrue("\(e)".contains("old feature 1 has the key"), "\(e)")
+        }
+        // Under the id policy such an id is an ordinary id.
+        let byID = SnapshotPairing(matching: .id, indexZooms: 0...4)
+        let ided = [point(1, 1, id: .string("index:0"))]
+        XCTAssertNoThrow(try byID.diff(old: { _, body in ided.forEach(body) }, new: { _, body in ided.forEach(body) }))
     }
 }

@@ -26,6 +26,25 @@ final class TileArchiveTests: XCTestCase {
             guard case .corrupt = e as? Gzip.Error else { return XCTFail("\(e)") }
         }
         XCTAssertThrowsError(try Gzip.decompress(z, limit: 100)) { e in XCTAssertEqual(e as? Gzip.Error, .tooLarge(limit: 100)) }
+        // Members back to back (RFC 1952 §2.2) inflate to their outputs joined; the limit
+        // bounds the whole; trailing bytes that are not a member are an error at their offset.
+        let a = Array("first member ".utf8), b = Array(repeating: UInt8(66), count: 5_000), c = [UInt8]()
+        let members = Gzip.compress(a) + Gzip.compress(b) + Gzip.compress(c) + Gzip.compress(a)
+        XCTAssertEqual(try Gzip.decompress(members), a + b + a)
+        XCTAssertThrowsError(try Gzip.decompress(members, limit: 4_000)) { e in XCTAssertEqual(e as? Gzip.Error, .tooLarge(limit: 4_000)) }
+        let one = Gzip.compress(a)
+        for garbage in [[UInt8(0)], [0, 0, 0, 0], Array("trailing".utf8), [0x1F]] {
+            XCTAssertThrowsError(try Gzip.decompress(one + garbage), "\(garbage)") { e in
+                guard case .corrupt(let m, let offset) = e as? Gzip.Error else { return XCTFail("\(e)") }
+                XCTAssertEqual(offset, one.count, m)
+                XCTAssertTrue(m.contains("not a gzip member"), m)
+            }
+        }
+        // A second member cut short is a truncated stream, not a shorter tile.
+        let cut = one + Array(one.prefix(5))
+        XCTAssertThrowsError(try Gzip.decompress(cut)) { e in
+            XCTAssertEqual(e as? Gzip.Error, .corrupt("truncated stream", offset: cut.count))
+        }
         var bad = z; bad[12] ^= 0xFF; bad[13] ^= 0xFF
         XCTAssertThrowsError(try Gzip.decompress(bad))
     }

@@ -57,6 +57,8 @@ final class CameraLimitsTests: XCTestCase {
         XCTAssertEqual(c.camera.zoom, 2)
         XCTAssertEqual(c.camera.pitch, 0)
         XCTAssertTrue(c.pitchClipped)
+        XCTAssertFalse(c.latitudeClamped)
+        XCTAssertEqual(c.requestedLatitude, 49.2)
 
         // Within the limits nothing changes.
         let d = try limits.apply(to: camera(zoom: 10, pitch: 45))
@@ -105,5 +107,22 @@ final class CameraLimitsTests: XCTestCase {
         XCTAssertEqual(CameraCoverOptions(tileSize: 256).tilePixels, 256)
         XCTAssertThrowsError(try CameraCoverage.tiles(for: view, options: .init(tileScale: 0)))
         XCTAssertThrowsError(try CameraCoverage.tiles(for: view, options: .init(tileScale: 5)))
+    }
+
+    /// A centre beyond Web Mercator's latitude is clamped to it and says so; beyond ±90° (no
+    /// place on Earth; MapLibre's LngLat refuses it) it is an error.
+    func testCentreLatitudeIsClampedAndTold() throws {
+        let limits = try CameraLimits(minZoom: 0, maxZoom: 22, maxTilt: TiltProfile(parsing: "0:60"))
+        for (asked, shown) in [(89.0, WebMercator.maxLatitude), (-90.0, -WebMercator.maxLatitude), (85.0, 85.0)] {
+            let l = try limits.apply(to: Camera(longitude: 0, latitude: asked, zoom: 3, width: 800, height: 600))
+            XCTAssertEqual(l.camera.latitude, shown)
+            XCTAssertEqual(l.requestedLatitude, asked)
+            XCTAssertEqual(l.latitudeClamped, asked != shown)
+        }
+        for bad in [91.0, -90.5, .nan, .infinity] {
+            XCTAssertThrowsError(try limits.apply(to: Camera(longitude: 0, latitude: bad, zoom: 3, width: 800, height: 600)), "\(bad)") { e in
+                guard case .outOfRange("latitude", _) = e as? CameraError else { return XCTFail("\(e)") }
+            }
+        }
     }
 }

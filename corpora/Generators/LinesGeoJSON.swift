@@ -5,6 +5,10 @@ import GraticuleSupport
 ///
 /// Deterministic: the same seed and count give the same bytes on every machine.
 public enum LinesGeoJSON {
+    /// The most vertices a random walk is generated with: it is built in memory, about 21
+    /// bytes a vertex, so 100 million make about 2.1 GB.
+    public static let maxVertices = 100_000_000
+
     /// A random walk of `vertices` vertices starting near (lon0, lat0), steps of up to
     /// `step` degrees with a slowly turning heading, as one LineString Feature.
     public static func randomWalk(vertices: Int, seed: UInt64 = 4, lon0: Double = 10.0, lat0: Double = 47.0,
@@ -42,6 +46,10 @@ public enum LinesGeoJSON {
 /// point carries the heading it moves on (degrees clockwise from true north, in Garmin's
 /// TrackPointExtension `course`, as devices record it); the positions are the same either way.
 public enum GPXTrackGenerator {
+    /// The most track points one file is generated with: it is built in memory, up to about
+    /// 171 bytes a point with courses, so 10 million make about 1.7 GB.
+    public static let maxPoints = 10_000_000
+
     public static func generate(points: Int, seed: UInt64 = 5, lon0: Double = 14.5, lat0: Double = 46.05,
                                 step: Double = 0.0002, courses: Bool = false) -> (bytes: [UInt8], items: Int)
     {

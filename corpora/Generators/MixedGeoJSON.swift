@@ -20,10 +20,11 @@ public enum MixedGeoJSON {
         case newlineDelimited = "ndjson"
     }
 
-    /// Writes features until `count` features or `bytes` bytes (whichever comes first; 0 =
-    /// no limit) have been written. Returns (features, bytes).
+    /// Writes features until `count` features or `bytes` bytes (whichever comes first; a nil
+    /// `count` or 0 `bytes` sets no limit; a `count` of 0 writes an empty collection or
+    /// sequence) have been written. Returns (features, bytes).
     @discardableResult
-    public static func generate(count: Int, bytes: Int = 0, seed: UInt64 = 7, format: Format = .featureCollection,
+    public static func generate(count: Int?, bytes: Int = 0, seed: UInt64 = 7, format: Format = .featureCollection,
                                 sink: ([UInt8]) throws -> Void) rethrows -> (features: Int, bytes: Int) {
         var rng = SplitMix64(seed: seed)
         let cities = (0..<64).map { _ in (rng.uniform(-170, 170), rng.uniform(-55, 70), rng.uniform(0.02, 0.6)) }
@@ -62,7 +63,7 @@ public enum MixedGeoJSON {
         default: break
         }
         var n = 0
-        while (count == 0 || n < count) && (bytes == 0 || total + out.count < bytes) {
+        while (count.map { n < $0 } ?? true) && (bytes == 0 || total + out.count < bytes) {
             let c = cities[rng.below(cities.count)]
             let x = c.0 + rng.normal() * c.2, y = c.1 + rng.normal() * c.2 * 0.7
             let id = n + 1

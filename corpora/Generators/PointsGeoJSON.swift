@@ -6,6 +6,10 @@ import GraticuleSupport
 /// Deterministic: the same seed and count give the same bytes on every machine. Numbers are
 /// written with 6 decimals (≈ 0.1 m), as most producers round coordinates.
 public enum PointsGeoJSON {
+    /// The most features one document is generated with: it is built in memory, about 190
+    /// bytes a feature, so 10 million make about 1.9 GB.
+    public static let maxCount = 10_000_000
+
     /// - Parameters:
     ///   - count: number of features.
     ///   - seed: generator seed.
