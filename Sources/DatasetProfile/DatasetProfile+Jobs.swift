@@ -73,18 +73,14 @@ extension DatasetProfile {
     /// walks of the directories: the tile count, then the cut points. Fewer entries than
     /// parts give empty ranges at the end; the cut depends only on the archive.
     static func pmtilesRanges(_ r: PMTilesReader, parts: Int) throws -> [Range<UInt64>] {
-        var total: UInt64 = 0
-        try r.forEachTileEntry { _, e in
-            total += e.runLength
-            return true
-        }
+        let total = try addressedTiles(r)
         var cuts: [UInt64] = []
         var seen: UInt64 = 0
         try r.forEachTileEntry { _, e in
             if cuts.count < parts - 1, seen > 0, seen >= total / UInt64(parts) * UInt64(cuts.count + 1) {
                 cuts.append(e.tileID)
             }
-            seen += e.runLength
+            seen &+= e.runLength
             return true
         }
         while cuts.count < parts - 1 { cuts.append(UInt64.max) }

@@ -303,6 +303,8 @@ extension DatasetProfile {
             n += 1
             if n & 1023 == 0 { progress(Progress(done: n, total: nil, count: n, unit: "tiles")) }
         }
+        // The last shard checks the whole archive's count, so merged shards say it once.
+        if shard.index == shard.count - 1 { checkAddressedTiles(r, try Self.addressedTiles(r)) }
     }
 
     /// Opens a PMTiles archive for profiling and records its format, header figures (codes
@@ -355,22 +357,25 @@ extension DatasetProfile {
             try profilePMTilesInParallel(path, reader: r, validate: validate, jobs: jobs) {
                 progress(Progress(done: $0, total: total, count: $0, unit: "tiles"))
             }
+            checkAddressedTiles(r, try Self.addressedTiles(r))
             return
         }
         var n = 0
-        try addPMTilesTiles(r, ids: 0..<UInt64.max, validate: validate) { _ in
+        let addressed = try addPMTilesTiles(r, ids: 0..<UInt64.max, validate: validate) { _ in
             n += 1
             if n & 1023 == 0 { progress(Progress(done: n, total: total, count: n, unit: "tiles")) }
         }
+        checkAddressedTiles(r, addressed)
     }
 
     /// Adds the tiles of `r` whose entries start in `ids`, in tile-id order; `tileDone` is
-    /// called after each entry with its first tile.
+    /// called after each entry with its first tile. Returns the tiles those entries address.
     ///
     /// A run-length entry (tiles sharing one blob) is read and decoded once per zoom it
     /// spans and counted for each of its tiles (`addRun`): the work follows the archive's
     /// bytes and entries, never what a run length claims.
-    mutating func addPMTilesTiles(_ r: PMTilesReader, ids: Range<UInt64>, validate: Bool, tileDone: (TileID) -> Void) throws {
+    @discardableResult
+    mutating func addPMTilesTiles(_ r: PMTilesReader, ids: Range<UInt64>, validate: Bool, tileDone: (TileID) -> Void) throws -> UInt64 {
         var addressed: UInt64 = 0
         try r.forEachTileEntry { first, e in
             if e.tileID < ids.lowerBound { return true }
@@ -395,12 +400,28 @@ extension DatasetProfile {
             tileDone(first)
             return true
         }
-        // PM6: a header count that disagrees with the directories is a finding (the walk
-        // reads what the directories hold).
+        return addressed
+    }
+
+    /// PM6: a header count of addressed tiles that disagrees with what the directories
+    /// address (`addressed`) is a finding. A profile made in parts (jobs, shards) checks it
+    /// once, after its last part, as one pass does.
+    mutating func checkAddressedTiles(_ r: PMTilesReader, _ addressed: UInt64) {
         let h = r.header
-        if ids == 0..<UInt64.max, h.addressedTiles != 0, h.addressedTiles != addressed {
+        if h.addressedTiles != 0, h.addressedTiles != addressed {
             finding(error: true, "[PM6] the header says \(h.addressedTiles) addressed tiles, the directories address \(addressed)")
         }
+    }
+
+    /// The tiles the directories of `r` address (the sum of their run lengths), from the
+    /// entries alone: no tile is read.
+    static func addressedTiles(_ r: PMTilesReader) throws -> UInt64 {
+        var addressed: UInt64 = 0
+        try r.forEachTileEntry { _, e in
+            addressed = addressed.addingReportingOverflow(e.runLength).partialValue
+            return true
+        }
+        return addressed
     }
 
     /// Adds one tile's stored bytes, decoding brotli and zstd here (gzip is recognised by

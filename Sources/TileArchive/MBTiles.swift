@@ -127,8 +127,15 @@ public final class MBTilesReader {
             defer { sqlite3_finalize(s) }
             guard sqlite3_step(s) == SQLITE_ROW, sqlite3_column_type(s, 0) != SQLITE_NULL else { break }
             let lo = sqlite3_column_int64(s, 0), hi = sqlite3_column_int64(s, 1)
-            let span = Double(hi) - Double(lo) + 1
-            for i in 1..<count { bounds.append([lo + Int64(span * Double(i) / Double(count))]) }
+            // Exact integers: the span of rowids -2^63...2^63-1 does not fit an Int64, and a
+            // double's rounding made Int64(2^63) trap. Bound i is lo + floor(width × i / count),
+            // which stays within lo...hi.
+            let width = UInt64(bitPattern: hi &- lo)
+            for i in 1..<count {
+                let product = width.multipliedFullWidth(by: UInt64(i))
+                let step = UInt64(count).dividingFullWidth(product).quotient
+                bounds.append([Int64(bitPattern: UInt64(bitPattern: lo) &+ step)])
+            }
         case .key:
             let total = try self.count()
             let s = try prepare("SELECT zoom_level, tile_column, tile_row FROM tiles ORDER BY zoom_level, tile_column, tile_row LIMIT 1 OFFSET ?1")

@@ -302,6 +302,30 @@ expect "tiles load --cameras: a BOM and quoted names" 0 "1 update" 10 -- "$BIN" 
 printf 'longitude,latitude\n"0.5,0.5\n' > quote.csv
 expect "tiles load --cameras: an unclosed quote is named" 2 "line 2: the quote at column 1 is not closed" 10 --absent load3.csv -- "$BIN" tiles load camtiles --cameras quote.csv --output load3.csv
 
+echo "== the same file read the same way with any --jobs"
+python3 -c "
+import sqlite3
+db = sqlite3.connect('rowids.mbtiles')
+db.executescript('CREATE TABLE metadata (name text, value text); CREATE TABLE tiles (zoom_level integer, tile_column integer, tile_row integer, tile_data blob);')
+for rowid, z, x, y in [(-2**63, 0, 0, 0), (2**63 - 1, 1, 0, 0)]:
+    db.execute('INSERT INTO tiles (rowid, zoom_level, tile_column, tile_row, tile_data) VALUES (?, ?, ?, ?, ?)', (rowid, z, x, y, bytes([0x1a, 0])))
+db.commit()"
+for jobs in 1 2 7; do
+  expect "profile --jobs $jobs: rowids -2^63 and 2^63-1" 0 "tiles +2\b|2 tiles" 10 -- "$BIN" profile rowids.mbtiles --jobs $jobs
+done
+"$BIN" corpus generate tiles --count 5 --format pmtiles --output claim.pmtiles > /dev/null
+python3 -c "
+import struct
+b = bytearray(open('claim.pmtiles', 'rb').read())
+b[72:80] = struct.pack('<Q', 2**64 - 1)
+open('claim.pmtiles', 'wb').write(bytes(b))"
+for jobs in 1 2 3; do
+  expect "profile --jobs $jobs: a header claiming 2^64-1 addressed tiles" 0 "\[PM6\] the header says 18446744073709551615 addressed tiles, the directories address 5" 10 -- "$BIN" profile claim.pmtiles --jobs $jobs
+done
+rm -f claim-*.json
+for i in 0 1 2; do "$BIN" profile claim.pmtiles --shard $i/3 --output claim-$i.json > /dev/null 2>&1; done
+expect "profile merge of 3 shards: the header's claim once" 0 "\[PM6\] the header says 18446744073709551615" 10 -- "$BIN" profile merge claim-0.json claim-1.json claim-2.json
+
 echo "== signals leave no partial file"
 # interrupt NAME SIGNAL TARGET -- COMMAND...: the command is interrupted after 1.5 s; it
 # must exit 128+signal, leave no partial file, and leave TARGET as it was.

@@ -41,4 +41,32 @@ final class MBTilesRowTests: XCTestCase {
         XCTAssertEqual(q.shown, p.shown)
         XCTAssertEqual(q.tiles, p.tiles)
     }
+
+    /// Rowids at both ends of Int64 are cut into parts exactly (the span did not fit a
+    /// double's conversion back and trapped): the figures of one pass with any jobs.
+    func testExtremeRowidsCutIntoParts() throws {
+        let path = temporaryPath("rowids.mbtiles")
+        var db: OpaquePointer?
+        XCTAssertEqual(sqlite3_open(path, &db), SQLITE_OK)
+        func exec(_ sql: String) { XCTAssertEqual(sqlite3_exec(db, sql, nil, nil, nil), SQLITE_OK, sql) }
+        let hex = Gzip.compress(SyntheticTiles.tile(z: 1, x: 0, y: 0, density: 0.05)).map { String(format: "%02x", $0) }.joined()
+        exec("CREATE TABLE metadata (name text, value text); CREATE TABLE tiles (zoom_level integer, tile_column integer, tile_row integer, tile_data blob)")
+        exec(#"INSERT INTO metadata VALUES ('name', 'rowids'), ('format', 'pbf'), ('json', '{"vector_layers":[{"id":"poi","fields":{}}]}')"#)
+        exec("INSERT INTO tiles (rowid, zoom_level, tile_column, tile_row, tile_data) VALUES (-9223372036854775808, 1, 0, 1, x'\(hex)')")
+        exec("INSERT INTO tiles (rowid, zoom_level, tile_column, tile_row, tile_data) VALUES (0, 1, 1, 1, x'\(hex)')")
+        exec("INSERT INTO tiles (rowid, zoom_level, tile_column, tile_row, tile_data) VALUES (9223372036854775807, 1, 1, 0, x'\(hex)')")
+        sqlite3_close(db)
+        let reader = try MBTilesReader(path: path)
+        XCTAssertEqual(reader.order, .rowid)
+        for n in [2, 3, 7] { XCTAssertEqual(try reader.parts(n).count, n) }
+        var one = DatasetProfile(zoom: 2, keep: 20)
+        try one.profile(path: path)
+        XCTAssertEqual(one.tiles, 3)
+        for jobs in [2, 3, 5] {
+            var many = DatasetProfile(zoom: 2, keep: 20)
+            try many.profile(path: path, jobs: jobs)
+            XCTAssertEqual(many.tiles, 3, "jobs \(jobs)")
+            XCTAssertEqual(many.csv(), one.csv(), "jobs \(jobs)")
+        }
+    }
 }

@@ -10,7 +10,7 @@ import TileCover
 /// entry each), and a run of 10^10 tiles is counted exactly.
 final class RunLengthTests: XCTestCase {
     /// An archive of `entries` over one blob per distinct offset in `blobs`.
-    func archive(_ entries: [PMTiles.Entry], blobs: [UInt8]) throws -> String {
+    func archive(_ entries: [PMTiles.Entry], blobs: [UInt8], addressed: UInt64? = nil) throws -> String {
         let root = PMTiles.encodeDirectory(entries)
         var h = PMTiles.Header()
         h.rootOffset = UInt64(PMTiles.Header.size)
@@ -21,7 +21,7 @@ final class RunLengthTests: XCTestCase {
         h.leafOffset = h.metadataOffset + h.metadataLength
         h.dataOffset = h.leafOffset
         h.dataLength = UInt64(blobs.count)
-        h.addressedTiles = entries.reduce(0) { $0 + $1.runLength }
+        h.addressedTiles = addressed ?? entries.reduce(0) { $0 + $1.runLength }
         h.tileEntries = UInt64(entries.count)
         h.tileContents = UInt64(Set(entries.map(\.offset)).count)
         h.tileCompression = 2
@@ -30,6 +30,34 @@ final class RunLengthTests: XCTestCase {
         let path = temporaryPath("run-\(entries.count).pmtiles")
         try Data(h.encoded() + root + meta + blobs).write(to: URL(fileURLWithPath: path))
         return path
+    }
+
+    /// A header that claims more addressed tiles than the directories address (PM6) is one
+    /// finding whatever the jobs or shards, at the end, as one pass gives it.
+    func testAWrongAddressedCountIsOneFindingWithAnyJobsOrShards() throws {
+        let good = Gzip.compress(SyntheticTiles.tile(z: 2, x: 1, y: 1, density: 0.2))
+        let entries = (0..<5).map { PMTiles.Entry(tileID: UInt64($0) * 7, offset: 0, length: UInt64(good.count), runLength: 1) }
+        let path = try archive(entries, blobs: good, addressed: .max)
+        let one = try profile(path)
+        XCTAssertEqual(one.shown.filter { $0.contains("[PM6]") },
+                       ["error: [PM6] the header says 18446744073709551615 addressed tiles, the directories address 5"], "\(one.shown)")
+        for jobs in [2, 3, 8] {
+            var p = DatasetProfile(zoom: 3, keep: 5)
+            try p.profile(path: path, jobs: jobs)
+            XCTAssertEqual(p.shown, one.shown, "jobs \(jobs)")
+            XCTAssertEqual(p.errors, one.errors, "jobs \(jobs)")
+        }
+        let dataset = try DatasetProfile.shardDataset(path: path)
+        for n in [1, 2, 3, 9] {
+            let shards = try (0..<n).map { i in
+                var p = DatasetProfile(zoom: 3, keep: 5)
+                try p.profile(path: path, shard: (i, n))
+                return p.shard(index: i, count: n, dataset: dataset)
+            }
+            let merged = try DatasetProfile(merging: shards.shuffled())
+            XCTAssertEqual(merged.shown, one.shown, "\(n) shards")
+            XCTAssertEqual(merged.errors, one.errors, "\(n) shards")
+        }
     }
 
     func profile(_ path: String) throws -> DatasetProfile {
