@@ -111,8 +111,10 @@ extension RunReport {
         let samples = try parseSamples(samplesText, path: samplesPath(for: path))
 
         var metadata: RunMetadata?
+        var firstRow: _ReportRow?
         var results: [MetricResult] = []
         var seen: [String: Int] = [:]
+        var usedSamples: Set<String> = []
         for (index, r) in records.dropFirst().enumerated() {
             let line = index + 2
             guard r.count == header.count else {
@@ -137,7 +139,13 @@ extension RunReport {
             } else if row["run_id"] != metadata!.runID {
                 throw ReportError.impossibleValue(path: path, line: line, column: "run_id", value: row["run_id"],
                                                   reason: "line 2 is run \(metadata!.runID); a report holds one run")
+            } else if let column = Self.runColumns.first(where: { header.contains($0) && row[$0] != firstRow![$0] }) {
+                // One run has one machine, build and time: a row that says otherwise was
+                // edited or comes from another report.
+                throw ReportError.impossibleValue(path: path, line: line, column: column, value: row[column],
+                                                  reason: "line 2 of run \(metadata!.runID) says '\(firstRow![column])'; a run's rows share it")
             }
+            if firstRow == nil { firstRow = row }
             guard let status = MetricResult.Status(rawValue: row["status"]) else {
                 throw ReportError.badField(path: path, line: line, column: "status", value: row["status"])
             }
@@ -178,7 +186,9 @@ extension RunReport {
                             path: path, line: line, column: "samples", value: String(result.summary!.count),
                             reason: "the samples file holds \(values.count) samples of this case and metric")
                     }
+                    try Self.checkSummary(result.summary!, of: values, row: row)
                     result.samples = values
+                    usedSamples.insert(id)
                 }
             }
             if !row["reference"].isEmpty {
@@ -188,7 +198,37 @@ extension RunReport {
             }
             results.append(result)
         }
+        // Every sample belongs to a measured row of the report: samples of a case (or metric)
+        // the report does not hold are from somewhere else.
+        if let stray = samples.values.keys.filter({ !usedSamples.contains($0) }).min(by: {
+            samples.values[$0]!.lines.min()! < samples.values[$1]!.lines.min()!
+        }) {
+            let s = samples.values[stray]!
+            throw ReportError.impossibleValue(path: samplesPath(for: path), line: s.lines.min()!, column: "benchmark",
+                                              value: stray, reason: "the report holds no measured row of this case and metric")
+        }
         return RunReport(metadata: metadata!, results: results)
+    }
+
+    /// The columns every row of one run repeats from line 2.
+    static let runColumns = ["timestamp", "tool_version", "git_commit", "git_dirty", "toolchain", "build_configuration",
+                             "cpu_model", "cpu_count", "os", "kernel", "load_average", "allocator"]
+
+    /// The report's quantiles and mean must be those of the samples beside it (the runner
+    /// writes them from those samples): a row or a samples file changed alone no longer agree.
+    private static func checkSummary(_ s: SampleSummary, of samples: [Double], row: _ReportRow) throws {
+        let sorted = samples.sorted()
+        let mean = sorted.reduce(0, +) / Double(sorted.count)
+        let want: [(String, Double, Double)] = [
+            ("min", s.min, sorted[0]), ("p25", s.p25, Statistics.quantile(sorted: sorted, 0.25)),
+            ("median", s.median, Statistics.quantile(sorted: sorted, 0.5)),
+            ("p75", s.p75, Statistics.quantile(sorted: sorted, 0.75)), ("p90", s.p90, Statistics.quantile(sorted: sorted, 0.90)),
+            ("p99", s.p99, Statistics.quantile(sorted: sorted, 0.99)), ("max", s.max, sorted[sorted.count - 1]),
+            ("mean", s.mean, mean)]
+        for (column, given, computed) in want where abs(given - computed) > 1e-9 * max(abs(computed), 1e-300) {
+            throw ReportError.impossibleValue(path: row.path, line: row.line, column: column, value: row[column],
+                                              reason: "the samples beside the report give \(computed)")
+        }
     }
 
     /// Samples by `CASE-ID#METRIC`, in sample order (nil where an index is missing), with

@@ -85,9 +85,14 @@ public struct RunReport: Equatable, Sendable {
         return out
     }
 
-    /// Writes the report and its samples file beside it.
+    /// Writes the report and its samples file beside it, both or neither.
     public func write(to path: String) throws {
-        try FileIO.writeText(path, csv())
-        try FileIO.writeText(Self.samplesPath(for: path), samplesCSV())
+        try FileIO.writeAll(files(at: path))
+    }
+
+    /// The report at `path` and its samples file beside it, as bytes to write (with a
+    /// command's other outputs, as one set).
+    public func files(at path: String) -> [(path: String, bytes: [UInt8])] {
+        [(path, Array(csv().utf8)), (Self.samplesPath(for: path), Array(samplesCSV().utf8))]
     }
 }

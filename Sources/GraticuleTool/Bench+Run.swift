@@ -124,13 +124,24 @@ extension Bench {
                                           reference: reference)
         }
         let report = RunReport(metadata: metadata, results: results)
-        do { try report.write(to: output) } catch { fail("cannot write report: \(error)") }
-        do { try BenchExportFiles.write(report, json: json, gab: gab) } catch { fail("\(error)") }
-        if let markdown, baseline == nil {
-            do { try FileIO.writeText(markdown, BenchmarkExports.markdown(report, reference: reference)) } catch {
-                fail("cannot write \(markdown): \(error)")
+        var gateRun: GateRun?
+        if let baseline, let base {
+            guard let selection = Gate.baselineSelection(base: base, head: report, selected: Set(cases.map { $0.id.description }),
+                                                          requested: gateMetricNames, instructions: instructions) else {
+                fail("no gated metric was measured in this run; the gate against \(baseline) cannot pass")
             }
+            for m in selection.unmeasured { printErr("note: \(m) was not measured in this run; it is not gated against \(baseline)") }
+            gateRun = GateRun(base: selection.base, head: report,
+                              gate: Gate(gatedImplementations: gateNames, gatedMetrics: selection.metrics))
         }
+        // The report, its samples, the exports and the Markdown, all or none.
+        var files = report.files(at: output) + BenchExportFiles.files(report, json: json, gab: gab)
+        if let gateRun {
+            files += gateRun.files(markdown: markdown, verdicts: nil)
+        } else if let markdown {
+            files.append((markdown, Array(BenchmarkExports.markdown(report, reference: reference).utf8)))
+        }
+        writeOutputs(files)
         if !quiet {
             print(SummaryTable.render(report, reference: reference, wide: wide))
             print(SummaryTable.statusLine(report))
@@ -143,15 +154,8 @@ extension Bench {
         }
         var exitCode: Int32 = failing.isEmpty || allowFailures ? 0 : 1
 
-        if let baseline, let base {
-            guard let selection = Gate.baselineSelection(base: base, head: report, selected: Set(cases.map { $0.id.description }),
-                                                          requested: gateMetricNames, instructions: instructions) else {
-                fail("no gated metric was measured in this run; the gate against \(baseline) cannot pass")
-            }
-            for m in selection.unmeasured { printErr("note: \(m) was not measured in this run; it is not gated against \(baseline)") }
-            let code = try gateAndPrint(base: selection.base, head: report,
-                                        gate: Gate(gatedImplementations: gateNames, gatedMetrics: selection.metrics),
-                                        markdown: markdown, verdictsPath: nil, quiet: quiet)
+        if let gateRun {
+            let code = gateRun.finish(quiet: quiet)
             if code != 0 { exitCode = code == 2 ? 2 : max(exitCode, code) }
         }
         if exitCode != 0 { throw ExitCode(exitCode) }

@@ -151,7 +151,7 @@ struct Bench: ParsableCommand {
         if !missing.isEmpty { fail(missing.joined(separator: "\ngraticule: ")) }
         if check {
             if externals.isEmpty { fail("--check needs --external MANIFEST") }
-            Foundation.exit(0)
+            GraticuleTool.exitCheckingOutput(0)
         }
     }
 

@@ -77,12 +77,13 @@ struct Compare: ParsableCommand {
             b = try RunReport.read(path: base)
             h = try RunReport.read(path: head)
         } catch { fail("\(error)") }
-        do { try BenchExportFiles.write(h, json: json, gab: gab) } catch { fail("\(error)") }
-        let code = try gateAndPrint(base: b, head: h, gate: Gate(thresholds: t, alpha: alpha,
-                                                               gatedImplementations: names,
-                                                               gatedRoles: gateAll ? Set(MetricResult.Role.allCases) : [.project, .candidate],
-                                                               gatedMetrics: metrics, allowUncomparable: allowUncomparable),
-                                    markdown: markdown, verdictsPath: output, quiet: quiet)
+        let gate = Gate(thresholds: t, alpha: alpha, gatedImplementations: names,
+                        gatedRoles: gateAll ? Set(MetricResult.Role.allCases) : [.project, .candidate],
+                        gatedMetrics: metrics, allowUncomparable: allowUncomparable)
+        let result = GateRun(base: b, head: h, gate: gate)
+        // Every output at once: the exports, --markdown and --output, all or none.
+        writeOutputs(BenchExportFiles.files(h, json: json, gab: gab) + result.files(markdown: markdown, verdicts: output))
+        let code = result.finish(quiet: quiet)
         if code != 0 { throw ExitCode(code) }
     }
 }
@@ -133,12 +134,14 @@ enum GateOptions {
 enum BenchExportFiles {
     /// `gab` gets the smaller-is-better metrics; the throughputs go to
     /// `STEM.bigger-is-better.json` beside it.
-    static func write(_ report: RunReport, json: String?, gab: String?) throws {
-        if let json { try FileIO.writeText(json, BenchmarkExports.bencher(report)) }
+    static func files(_ report: RunReport, json: String?, gab: String?) -> [(path: String, bytes: [UInt8])] {
+        var out: [(path: String, bytes: [UInt8])] = []
+        if let json { out.append((json, Array(BenchmarkExports.bencher(report).utf8))) }
         if let gab {
-            try FileIO.writeText(gab, BenchmarkExports.githubActionBenchmark(report, lowerIsBetter: true))
+            out.append((gab, Array(BenchmarkExports.githubActionBenchmark(report, lowerIsBetter: true).utf8)))
             let stem = gab.hasSuffix(".json") ? String(gab.dropLast(5)) : gab
-            try FileIO.writeText(stem + ".bigger-is-better.json", BenchmarkExports.githubActionBenchmark(report, lowerIsBetter: false))
+            out.append((stem + ".bigger-is-better.json", Array(BenchmarkExports.githubActionBenchmark(report, lowerIsBetter: false).utf8)))
         }
+        return out
     }
 }

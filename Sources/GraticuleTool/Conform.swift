@@ -142,13 +142,14 @@ struct Conform: ParsableCommand {
         let stem = output.hasSuffix(".csv") ? String(output.dropLast(4)) : output
         let coverage = RuleCatalog.coverage(rules: catalogue, rows: rows)
         let tally = ConformanceTally.tally(rows)
-        do {
-            try FileIO.writeText(output, ConformanceRunner.csv(rows))
-            try FileIO.writeText(stem + ".rules.csv", RuleCatalog.csv(coverage.rules))
-            try FileIO.writeText(stem + ".matrix.csv", ConformanceTally.csv(tally))
-            if let junit { try FileIO.writeText(junit, VerdictExports.junit(rows)) }
-            if let markdown { try FileIO.writeText(markdown, VerdictExports.markdown(rows)) }
-        } catch { fail("cannot write \(output): \(error)") }
+        // The verdicts, rules, table, JUnit and Markdown, all or none; a failure names its file.
+        var files: [(path: String, bytes: [UInt8])] = [
+            (output, Array(ConformanceRunner.csv(rows).utf8)),
+            (stem + ".rules.csv", Array(RuleCatalog.csv(coverage.rules).utf8)),
+            (stem + ".matrix.csv", Array(ConformanceTally.csv(tally).utf8))]
+        if let junit { files.append((junit, Array(VerdictExports.junit(rows).utf8))) }
+        if let markdown { files.append((markdown, Array(VerdictExports.markdown(rows).utf8))) }
+        writeOutputs(files)
 
         let evaluation = expectedFailures.evaluate(rows, gated: gated)
         let failedGated = evaluation.unexpected

@@ -144,9 +144,11 @@ struct GeoJSONCommand: ParsableCommand {
             rows.append(("mb_per_s", String(format: "%.1f", Double(size) / 1e6 / max(seconds, 1e-9))))
             if let peak = ProcessStatus.peakResidentBytes() { rows.append(("peak_resident_bytes", String(peak))) }
             print(TextTable.render(header: ["metric", "value"], rows: rows.map { [$0.0, $0.1] }))
+            // --output and --json are written as a set: both or neither.
+            var files: [(path: String, bytes: [UInt8])] = []
             if let output {
                 let csv = "metric,value\n" + rows.map { CSV.escape($0.0) + "," + CSV.escape($0.1) }.joined(separator: "\n") + "\n"
-                do { try FileIO.writeText(output, csv) } catch { fail("cannot write \(output): \(error)") }
+                files.append((output, Array(csv.utf8)))
             }
             if let json {
                 var members: [(key: String, value: PropertyValue)] = [("schema", .string("graticule-geojson-stats/1")), ("file", .string(file))]
@@ -161,10 +163,9 @@ struct GeoJSONCommand: ParsableCommand {
                         members.append((k, .string(v)))
                     }
                 }
-                do { try FileIO.writeText(json, GeoJSONWriter.value(.object(PropertyList(members))) + "\n") } catch {
-                    fail("cannot write \(json): \(error)")
-                }
+                files.append((json, Array((GeoJSONWriter.value(.object(PropertyList(members))) + "\n").utf8)))
             }
+            do { try FileIO.writeAll(files) } catch { fail("cannot write \(error); none of the outputs was written") }
         }
     }
 }

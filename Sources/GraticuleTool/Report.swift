@@ -46,15 +46,17 @@ struct Report: ParsableCommand {
         }
         if !tally.isEmpty { tables.append(Self.conformanceTable(tally)) }
         let page = HTMLReport.render(runs.last!, history: Array(runs.dropLast()), tables: tables)
-        do { try FileIO.writeText(html, page) } catch { fail("cannot write \(html): \(error)") }
+        var files: [(path: String, bytes: [UInt8])] = [(html, Array(page.utf8))]
         if let merged {
             // Written from the reports as read, in the current schema (an older report's
             // rows are converted: `role` inferred), so runs of either schema merge.
             var out = CSV.record(RunReport.columns)
             for r in runs { out += r.csv().drop { $0 != "\n" }.dropFirst() }
-            do { try FileIO.writeText(merged, out) } catch { fail("cannot write \(merged): \(error)") }
-            print("wrote \(merged) (\(reports.count) runs)")
+            files.append((merged, Array(out.utf8)))
         }
+        // The page and the merged report, both or neither.
+        writeOutputs(files)
+        if let merged { print("wrote \(merged) (\(reports.count) runs)") }
         print("wrote \(html)")
     }
 

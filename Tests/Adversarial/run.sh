@@ -123,6 +123,18 @@ sleep 0.2
 # Standard output on a full device: exit 2 saying so, never 0 with nothing written.
 [ -e /dev/full ] && expect "stdout > /dev/full (cover geometry)" 2 "cannot write to standard output: No space left" 10 -- sh -c "'$BIN' cover geometry f.geojson --zoom 3 > /dev/full"
 [ -e /dev/full ] && expect "stdout > /dev/full (--version)" 2 "cannot write to standard output" 10 -- sh -c "'$BIN' --version > /dev/full"
+if [ -e /dev/full ]; then
+  # A command's outputs are a set: one that cannot be written leaves none of the others.
+  Q=$ROOT/reports/baselines/quick.csv
+  expect "bench --check > /dev/full" 2 "cannot write to standard output" 10 -- sh -c "'$BIN' bench --check --external '$ROOT/Benchmarks/Adapters/python-json.json' > /dev/full"
+  expect "geojson stats --output s.csv --json /dev/full" 2 "none of the outputs was written" 10 --absent s.csv -- "$BIN" geojson stats f.geojson --output s.csv --json /dev/full
+  expect "compare --markdown m.md --output /dev/full" 2 "none of the outputs was written" 10 --absent m.md -- "$BIN" compare "$Q" "$Q" --markdown m.md --output /dev/full
+  expect "report --html r.html --merged /dev/full" 2 "none of the outputs was written" 10 --absent r.html -- "$BIN" report "$Q" --html r.html --merged /dev/full
+  expect "conform --output c.csv --junit /dev/full" 2 "cannot write /dev/full.*none of the outputs" 30 --absent c.rules.csv -- "$BIN" conform --suite pbf-varint --corpora "$SHARED" --output c.csv --junit /dev/full
+  [ -e c.csv ] && { failed=$((failed + 1)); echo "FAIL  conform left c.csv behind"; }
+  expect "bench --output r.csv --json /dev/full" 2 "none of the outputs was written" 60 --absent r.samples.csv -- "$BIN" bench --quick --quiet --filter pbf.varint --max-time 0.05 --output r.csv --json /dev/full
+  [ -e r.csv ] && { failed=$((failed + 1)); echo "FAIL  bench left r.csv behind"; }
+fi
 expect "--output into a missing folder" 2 "does not exist" 10 --absent missing -- "$BIN" cover geometry f.geojson --zoom 3 --output missing/t.txt
 expect "diff --out into a missing folder" 2 "does not exist" 10 --absent missing -- "$BIN" diff f.geojson f.geojson --out missing/d.json
 if mkdir -p small && mount -t tmpfs -o size=200k tmpfs small 2> /dev/null; then
@@ -325,6 +337,34 @@ done
 rm -f claim-*.json
 for i in 0 1 2; do "$BIN" profile claim.pmtiles --shard $i/3 --output claim-$i.json > /dev/null 2>&1; done
 expect "profile merge of 3 shards: the header's claim once" 0 "\[PM6\] the header says 18446744073709551615" 10 -- "$BIN" profile merge claim-0.json claim-1.json claim-2.json
+
+echo "== compare reads a report and its samples as one"
+tamper() {  # tamper NAME PYTHON: a copy of the quick baseline (and samples) changed by PYTHON
+  python3 - "$ROOT/reports/baselines/quick.csv" "$1" <<PY
+import csv, sys
+src, name = sys.argv[1], sys.argv[2]
+rows = list(csv.reader(open(src))); samples = list(csv.reader(open(src[:-4] + '.samples.csv')))
+h = rows[0]; sh = samples[0]
+$2
+csv.writer(open(name + '.csv', 'w', newline='')).writerows(rows)
+csv.writer(open(name + '.samples.csv', 'w', newline='')).writerows(samples)
+PY
+}
+tamper quantiles "
+for r in rows[1:]:
+    if r[h.index('metric')] == 'time_ns' and r[h.index('status')] == 'ok':
+        for c in ('min', 'p25', 'median', 'p75', 'p90', 'p99', 'max', 'mean'): r[h.index(c)] = repr(float(r[h.index(c)]) * 100)
+        break"
+tamper samples100 "
+for r in samples[1:]:
+    if r[sh.index('metric')] == 'time_ns': r[sh.index('value')] = repr(float(r[sh.index('value')]) * 100)"
+tamper stray "samples.append([samples[1][0], 'no.such.benchmark', 'graticule', 'generated/points-2k', '', 'time_ns', '0', '1', '123.0'])"
+tamper debugrow "rows[3][h.index('build_configuration')] = 'debug'"
+B=$ROOT/reports/baselines/quick.csv
+expect "compare: report quantiles x100, samples untouched" 2 "column (min|median|mean).*samples beside the report give" 10 -- "$BIN" compare "$B" quantiles.csv
+expect "compare: samples x100 under an unchanged report" 2 "samples beside the report give" 10 -- "$BIN" compare "$B" samples100.csv
+expect "compare: a samples row for a case the report lacks" 2 "no measured row of this case" 10 -- "$BIN" compare "$B" stray.csv
+expect "compare: build_configuration=debug on line 4" 2 "quick.csv:4|debugrow.csv:4: column build_configuration" 10 -- "$BIN" compare "$B" debugrow.csv
 
 echo "== signals leave no partial file"
 # interrupt NAME SIGNAL TARGET -- COMMAND...: the command is interrupted after 1.5 s; it

@@ -82,6 +82,48 @@ final class ReportValidationTests: XCTestCase {
         }
     }
 
+    /// A report and its samples are read as one: quantiles that the samples do not give
+    /// (either file edited alone), samples of a case the report lacks, and a row whose run
+    /// columns differ from line 2's are refused, each naming its line and column.
+    func testAReportAndItsSamplesAgree() throws {
+        let report = ReportTests.sampleReport()
+        let csv = report.csv(), samples = report.samplesCSV()
+        XCTAssertNoThrow(try RunReport.parse(csv: csv, samples: samples, path: "head.csv"))
+        // The first row's samples are all 100 (its quantiles): one sample changed.
+        let first = samples.split(separator: "\n")[1]
+        let edited = samples.replacingOccurrences(of: String(first), with: first.dropLast(3) + "900")
+        assertRefused(csv, samples: edited) { e in
+            if case .impossibleValue("head.csv", 2, let c, _, let why) = e { return ["p25", "median", "p75", "p90", "p99", "max", "mean"].contains(c) && why.contains("samples beside") }
+            return false
+        }
+        // The report edited alone: its first row's mean (every quantile is 100, so the mean
+        // is the one figure that can move without breaking their order).
+        var rows = csv.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        var cells = rows[1].split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        let mean = RunReport.columns.firstIndex(of: "mean")! + 1     // cpu_model holds one comma
+        cells[mean] = "10000.0"
+        rows[1] = cells.joined(separator: ",")
+        assertRefused(rows.joined(separator: "\n"), samples: samples) { e in
+            if case .impossibleValue("head.csv", 2, "mean", "10000.0", _) = e { return true }
+            return false
+        }
+        let stray = samples + String(first).replacingOccurrences(of: ",time_ns,", with: ",instructions,") + "\n"
+        assertRefused(csv, samples: stray) { e in
+            if case .impossibleValue(_, _, "benchmark", let v, let why) = e { return v.hasSuffix("#instructions") && why.contains("no measured row") }
+            return false
+        }
+        var lines = csv.split(separator: "\n").map(String.init)
+        XCTAssertGreaterThan(lines.count, 2)
+        let column = RunReport.columns.firstIndex(of: "build_configuration")!
+        var fields = lines[2].split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        fields[column] = fields[column] == "debug" ? "release" : "debug"     // before cpu_model's comma
+        lines[2] = fields.joined(separator: ",")
+        assertRefused(lines.joined(separator: "\n") + "\n", samples: samples) { e in
+            if case .impossibleValue("head.csv", 3, "build_configuration", _, _) = e { return true }
+            return false
+        }
+    }
+
     func testUnknownRoleStatusOrMetricIsRefused() {
         let csv = ReportTests.sampleReport().csv()
         assertRefused(csv.replacingOccurrences(of: ",graticule,project,", with: ",graticule,boss,")) { e in
