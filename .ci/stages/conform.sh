@@ -18,7 +18,7 @@ done
 if have_shared corpora/mvt-fixtures/real-world/bangkok/12-3188-1888.mvt; then
   "$BIN" mvt inspect "$SHARED/corpora/mvt-fixtures/fixtures/019/tile.mvt"
   gzip -c "$SHARED/corpora/mvt-fixtures/real-world/bangkok/12-3188-1888.mvt" > reports/ci-tile.mvt.gz
-  "$BIN" mvt inspect reports/ci-tile.mvt.gz --layer water | grep -q 'inflated to 5970), 1 layers (--layer water)' \
+  "$BIN" mvt inspect reports/ci-tile.mvt.gz --layer water | grep -q 'inflated to 5970), 1 layer (--layer water)' \
     || fail "mvt inspect: a gzip tile is inflated and --layer selects one source layer"
   expect_exit 2 "$BIN" mvt inspect reports/ci-tile.mvt.gz --layer nope
 fi

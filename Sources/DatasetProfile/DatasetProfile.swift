@@ -75,10 +75,11 @@ public struct DatasetProfile {
 
     public init(zoom: Int, keep: Int) { self.zoom = zoom; self.keep = keep }
 
-    /// Counts a finding and keeps its text while fewer than `keep` are kept.
-    public mutating func finding(error: Bool, _ text: String) {
+    /// Counts a finding and keeps its text while fewer than `keep` are kept. The text is
+    /// built only then: a tile of a million findings costs a count each, not a message.
+    public mutating func finding(error: Bool, _ text: @autoclosure () -> String) {
         if error { errors += 1 } else { warnings += 1 }
-        if shown.count < keep { shown.append((error ? "error: " : "warning: ") + text) }
+        if shown.count < keep { shown.append((error ? "error: " : "warning: ") + text()) }
     }
 
     /// The most distinct property keys and layers a profile keeps (memory stays bounded).
@@ -333,15 +334,16 @@ public struct DatasetProfile {
             break
         }
         let tile = VectorTile(bytes: raw)
+        // One layer's tables at a time, findings counted as they come: the memory of a tile
+        // stays that of its largest layer, whatever its number of layers or findings.
+        let storage = LayerStorage()
         if validate {
-            for f in MVTValidator.validate(tile) {
+            MVTValidator.validate(tile, storage: storage) { f in
                 finding(error: f.severity != .warning, "tile \(t): \(f)")
             }
         }
-        let (ls, skipped) = tile.readableLayers()
-        if !validate { for f in skipped { finding(error: true, "tile \(t): \(f)") } }
         var inTile = 0
-        for l in ls {
+        tile.forEachReadableLayer(storage: storage, { l in
             addLayer(l.name, features: l.featureCount, tiles: 1)
             for k in l.keys { add(key: String(decoding: k, as: UTF8.self)) }
             l.forEachFeature { (f: Feature) in
@@ -362,7 +364,7 @@ public struct DatasetProfile {
                 try? f.forEachTag { _, _ in tags += 1 }
                 properties.add(tags)
             }
-        }
+        }, skipped: { f in if !validate { finding(error: true, "tile \(t): \(f)") } })
         if Int(t.z) >= zoom {
             let p = TileID(z: zoom, x: Int(t.x >> (UInt32(t.z) - UInt32(zoom))), y: Int(t.y >> (UInt32(t.z) - UInt32(zoom))))!
             coverage[Self.key(p), default: 0] += inTile

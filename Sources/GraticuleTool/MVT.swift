@@ -38,6 +38,8 @@ struct MVT: ParsableCommand {
 
         @Option(help: "Findings to print (all are counted, by rule, and all go to --json).")
         var findings = 20
+        @Option(help: "Layer rows to print (all are counted, and all go to --json).")
+        var maxRows = 1000
 
         @Flag(help: "Print the tile as a GeoJSON FeatureCollection instead (each feature's layer in the `layer` property).")
         var geojson = false
@@ -127,19 +129,27 @@ struct MVT: ParsableCommand {
             }
         }
 
-        /// Exits 2 when --layer names a layer the tile does not have.
-        func checkLayer(_ tile: VectorTile) {
-            guard let layer, let layers = try? tile.layers() else { return }
-            if !layers.contains(where: { $0.name == layer }) {
-                fail("\(file): no layer '\(layer)' (layers: \(layers.map(\.name).joined(separator: ", ")))")
+        /// The index of the layer --layer names; exits 2 when the tile has no such layer.
+        func checkLayer(_ tile: VectorTile) -> Int? {
+            guard let layer else { return nil }
+            var names: [String] = []
+            do throws(MVTError) { try tile.forEachLayer(storage: LayerStorage()) { names.append($0.name) } } catch { return nil }
+            guard let i = names.firstIndex(of: layer) else {
+                fail("\(file): no layer '\(layer)' (layers: \(names.joined(separator: ", ")))")
             }
+            return i
         }
 
         /// The layers of `tile` shown (all, or `--layer`), counted once for the table and
-        /// the JSON.
+        /// the JSON; read one at a time into one storage, so only the summaries are kept.
         func summaries(_ tile: VectorTile) -> [LayerSummary] {
-            guard let layers = try? tile.layers() else { return [] }
-            return layers.filter { layer == nil || $0.name == layer }.map(LayerSummary.init)
+            var out: [LayerSummary] = []
+            do throws(MVTError) {
+                try tile.forEachLayer(storage: LayerStorage()) { l in
+                    if layer == nil || l.name == layer { out.append(LayerSummary(l)) }
+                }
+            } catch { return [] }
+            return out
         }
 
         func run() throws {
@@ -149,21 +159,26 @@ struct MVT: ParsableCommand {
             try describeIfNotMVT(bytes, note: note)
             let (findings, layers): ([MVTFinding], [LayerSummary]) = bytes.withUnsafeBytes { raw in
                 let tile = VectorTile(bytes: raw)
-                checkLayer(tile)
-                var findings = MVTValidator.validate(tile)
-                if let layer, let layers = try? tile.layers(), let i = layers.firstIndex(where: { $0.name == layer }) {
-                    findings = findings.filter { $0.layer == nil || $0.layer == i }
+                let shown = checkLayer(tile)
+                var findings: [MVTFinding] = []
+                MVTValidator.validate(tile, storage: LayerStorage()) { f in
+                    if shown == nil || f.layer == nil || f.layer == shown { findings.append(f) }
                 }
                 return (findings, summaries(tile))
             }
-            let rows = layers.map { l in
+            guard maxRows >= 0 else { fail("--max-rows must be 0 or more, got \(maxRows)") }
+            // Rows for the layers shown only: a tile of a million layers costs a count each.
+            let rows = layers.prefix(maxRows).map { l in
                 [l.name, String(l.version), String(l.extent), String(l.features), String(l.points), String(l.lines),
                  String(l.polygons), String(l.unknown), String(l.badType), String(l.keys), String(l.values)]
             }
             let name = isArchive ? "\(file) \(address.map(String.init).joined(separator: "/"))" : file
-            print("\(name): \(bytes.count) bytes\(note), \(rows.count) layers" + (layer.map { " (--layer \($0))" } ?? ""))
+            print("\(name): \(bytes.count) bytes\(note), \(layers.count) \(layers.count == 1 ? "layer" : "layers")"
+                  + (layer.map { " (--layer \($0))" } ?? ""))
             print(TextTable.render(header: ["layer", "version", "extent", "features", "points", "lines",
-                                              "polygons", "unknown", "bad type", "keys", "values"], rows: rows))
+                                              "polygons", "unknown", "bad type", "keys", "values"], rows: rows), terminator: "")
+            if layers.count > maxRows { print("... and \(layers.count - maxRows) more layers (--max-rows N prints more)") }
+            print()
             for f in findings.prefix(self.findings) { print(f) }
             if findings.count > self.findings {
                 print("... and \(findings.count - self.findings) more (--findings N prints more)")
@@ -217,7 +232,7 @@ struct MVT: ParsableCommand {
                 do throws(MVTError) { layers = try VectorTile(bytes: raw).layers() } catch {
                     problems.append("\(error)"); return
                 }
-                checkLayer(VectorTile(bytes: raw))
+                _ = checkLayer(VectorTile(bytes: raw))
                 for layer in layers where self.layer == nil || layer.name == self.layer {
                     let decoded = layer.geoFeatures(in: address) { index, error in
                         problems.append("layer \(layer.name) feature \(index): \(error) (skipped)")

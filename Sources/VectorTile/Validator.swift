@@ -42,7 +42,21 @@ public enum MVTValidator {
     /// - Complexity: O(tile size); allocates per finding, and for the layers' keys, values
     ///   and feature index (storage reused from one layer to the next).
     public static func validate(_ tile: VectorTile, warnings: Bool = true, storage: LayerStorage? = nil) -> [MVTFinding] {
+        var all: [MVTFinding] = []
+        validate(tile, warnings: warnings, storage: storage) { all.append($0) }
+        return all
+    }
+
+    /// `validate(_:warnings:storage:)` giving each finding to `body` as its layer is done,
+    /// in the same order, so that a caller that counts findings keeps none: the memory of a
+    /// tile of a million layers does not grow with its findings.
+    public static func validate(_ tile: VectorTile, warnings: Bool = true, storage: LayerStorage? = nil,
+                                each body: (MVTFinding) -> Void) {
         var findings: [MVTFinding] = []
+        func flush() {
+            for f in findings { body(f) }
+            findings.removeAll(keepingCapacity: true)
+        }
         var names = Set<_BytesKey>()   // borrowed from the tile, which outlives the call
         var layerIndex = 0
         // Storage for the layers' keys, values and feature index, reused from one layer to
@@ -50,7 +64,7 @@ public enum MVTValidator {
         let storage = storage ?? LayerStorage()
         do throws(MVTError) {
             try tile._forEachLayerMessage { sub throws(MVTError) in
-                defer { layerIndex += 1 }
+                defer { layerIndex += 1; flush() }
                 let layer: Layer
                 do throws(MVTError) { layer = try Layer(sub, reusing: &storage.keys, &storage.values, &storage.index) } catch {
                     findings.append(MVTFinding(error: error, layer: layerIndex))
@@ -69,11 +83,11 @@ public enum MVTValidator {
             }
         } catch {
             // A malformed tile-level field: nothing after it can be located.
-            findings.append(MVTFinding(error: error))
-            return findings
+            flush()
+            body(MVTFinding(error: error))
+            return
         }
-        if warnings && layerIndex == 0 { findings.append(MVTFinding(error: .noLayers)) }
-        return findings
+        if warnings && layerIndex == 0 { body(MVTFinding(error: .noLayers)) }
     }
 
     /// Values with more than one typed field (A10: exactly one), found by walking the

@@ -151,17 +151,32 @@ extension VectorTile {
         var layers: [Layer] = []
         layers.reserveCapacity(16)
         var skipped: [MVTFinding] = []
+        forEachReadableLayer(storage: nil, { layers.append($0) }, skipped: { skipped.append($0) })
+        return (layers, skipped)
+    }
+
+    /// `readableLayers()` one layer at a time: each readable layer to `body`, each skipped
+    /// one (and a malformed tile-level field) to `skipped`, in tile order. With `storage`,
+    /// the layers' tables are read into it and reused, so a tile of many layers costs the
+    /// memory of its largest layer, not of all of them; a layer given to `body` is then
+    /// valid until `body` returns.
+    public func forEachReadableLayer(storage: LayerStorage?, _ body: (Layer) -> Void, skipped: (MVTFinding) -> Void) {
         var index = 0
         do throws(MVTError) {
             try _forEachLayerMessage { message throws(MVTError) in
                 defer { index += 1 }
-                do throws(MVTError) { layers.append(try Layer(message)) } catch {
-                    skipped.append(MVTFinding(error: error, layer: index))
+                do throws(MVTError) {
+                    if let storage {
+                        body(try Layer(message, reusing: &storage.keys, &storage.values, &storage.index))
+                    } else {
+                        body(try Layer(message))
+                    }
+                } catch {
+                    skipped(MVTFinding(error: error, layer: index))
                 }
             }
         } catch {
-            skipped.append(MVTFinding(error: error, layer: index))
+            skipped(MVTFinding(error: error, layer: index))
         }
-        return (layers, skipped)
     }
 }

@@ -54,6 +54,16 @@ final class LayerWalkTests: XCTestCase {
             } catch { sharedKeptError = error }
             XCTAssertEqual(MVTValidator.validate(tile, storage: shared), MVTValidator.validate(tile),
                            "\(label), validator with shared storage", file: file, line: line)
+            // Findings given one at a time, and readable layers walked with reused storage,
+            // are those of the collecting calls, in the same order.
+            var streamed: [MVTFinding] = []
+            MVTValidator.validate(tile, storage: shared) { streamed.append($0) }
+            XCTAssertEqual(streamed, MVTValidator.validate(tile), "\(label), findings one at a time", file: file, line: line)
+            let (readable, skipped) = tile.readableLayers()
+            var walked: [Summary] = [], walkedSkips: [MVTFinding] = []
+            tile.forEachReadableLayer(storage: shared, { walked.append(Summary($0)) }, skipped: { walkedSkips.append($0) })
+            XCTAssertEqual(walked, readable.map(Summary.init), "\(label), readable layers one at a time", file: file, line: line)
+            XCTAssertEqual(walkedSkips, skipped, "\(label), skipped layers one at a time", file: file, line: line)
             XCTAssertEqual(walkError, expectedError, label, file: file, line: line)
             XCTAssertEqual(keptError, expectedError, label, file: file, line: line)
             XCTAssertEqual(sharedWalkError, expectedError, "\(label), shared storage", file: file, line: line)
