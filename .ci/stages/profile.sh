@@ -5,6 +5,7 @@
 source "$(dirname "$0")/../lib.sh"
 "$BIN" corpus generate tiles --count 2000 --format pmtiles --output reports/ci-tiles.pmtiles
 "$BIN" corpus generate tiles --count 2000 --format mbtiles --output reports/ci-tiles.mbtiles
+rm -rf reports/ci-tiles-dir
 "$BIN" corpus generate tiles --count 85 --format dir --output reports/ci-tiles-dir
 for a in reports/ci-tiles.pmtiles reports/ci-tiles.mbtiles; do
   "$BIN" profile "$a" --zoom 4 --csv "$a.profile.csv" --heatmap "$a.heat.geojson" --html "$a.profile.html" > /dev/null

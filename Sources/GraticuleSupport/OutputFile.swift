@@ -209,6 +209,43 @@ public final class OutputFile {
         guard rename(temporary, target) == 0 else { throw FileIO.Failure(path: path, reason: "cannot be put in place: \(errorText())") }
     }
 
+    /// Builds a command's output folder whole or not at all: `build` fills a new folder
+    /// beside `path`, which is renamed into place when it returns; on an error, or a signal
+    /// handled by `removeTemporaries()`, the new folder and everything in it is removed.
+    /// `path` must not exist yet or be an empty folder (which it replaces): files are never
+    /// mixed into a folder that holds others, and no folder is left half written.
+    ///
+    /// - Throws: `FileIO.Failure` when `path` is a file or a folder holding files, when its
+    ///   parent folder does not exist or cannot be written; what `build` throws.
+    public static func buildFolder(_ path: String, _ build: (String) throws -> Void) throws {
+        var st = stat()
+        let exists = lstat(path, &st) == 0
+        if exists {
+            guard (st.st_mode & S_IFMT) == S_IFDIR else { throw FileIO.Failure(path: path, reason: "exists and is not a folder") }
+            guard _TemporaryFiles.isEmptyFolder(path) else {
+                throw FileIO.Failure(path: path, reason: "is a folder that already holds files; give a new (or empty) folder")
+            }
+        }
+        let folder = Self.folder(of: path)
+        guard stat(folder, &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR else {
+            throw FileIO.Failure(path: path, reason: "its folder \(folder) does not exist")
+        }
+        let temporary = temporaryPath(for: path)
+        guard mkdir(temporary, 0o777) == 0 else {
+            throw FileIO.Failure(path: path, reason: "its folder \(folder) cannot be written: \(errorText())")
+        }
+        temporaries.add(temporary)
+        var placed = false
+        defer {
+            if !placed { _TemporaryFiles.unlinkAll(temporary) }
+            temporaries.remove(temporary)
+        }
+        try build(temporary)
+        if exists { rmdir(path) }
+        guard rename(temporary, path) == 0 else { throw FileIO.Failure(path: path, reason: "cannot be put in place: \(errorText())") }
+        placed = true
+    }
+
     /// Temporary files of outputs not yet committed or abandoned, for `removeTemporaries()`.
     static let temporaries = _TemporaryFiles()
 
@@ -289,7 +326,46 @@ final class _TemporaryFiles: @unchecked Sendable {
         for p in all { Self.unlinkAll(p) }
     }
 
+    /// Removes `path` and its companions; a temporary folder (`OutputFile.buildFolder`) is
+    /// removed with everything in it.
     static func unlinkAll(_ path: String) {
+        var st = stat()
+        if lstat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR {
+            removeTree(path)
+            return
+        }
         for suffix in companions { unlink(path + suffix) }
+    }
+
+    /// Removes a folder and everything below it (links are removed, never followed).
+    static func removeTree(_ path: String) {
+        guard let dir = opendir(path) else { unlink(path); return }
+        var names: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        closedir(dir)
+        for name in names {
+            let child = path + "/" + name
+            var st = stat()
+            if lstat(child, &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR { removeTree(child) } else { unlink(child) }
+        }
+        rmdir(path)
+    }
+
+    /// Whether `path` is a folder with nothing in it.
+    static func isEmptyFolder(_ path: String) -> Bool {
+        guard let dir = opendir(path) else { return false }
+        defer { closedir(dir) }
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+            }
+            if name != "." && name != ".." { return false }
+        }
+        return true
     }
 }

@@ -409,6 +409,19 @@ interrupt "SIGTERM during corpus generate features --bytes 2G" TERM big.json -- 
 interrupt "SIGINT during corpus generate features --bytes 2G" INT big.json -- "$BIN" corpus generate features --bytes 2G --output big.json
 interrupt "SIGTERM during corpus generate tiles (pmtiles)" TERM t.pmtiles -- "$BIN" corpus generate tiles --count 2000000 --format pmtiles --output t.pmtiles
 interrupt "SIGHUP during corpus generate tiles (mbtiles)" HUP t.mbtiles -- "$BIN" corpus generate tiles --count 2000000 --format mbtiles --output t.mbtiles
+# A folder of tiles: written into a new folder renamed into place, removed whole on a signal.
+for sig in TERM INT HUP; do
+  "$BIN" corpus generate tiles --count 2000000 --format dir --output tiles-dir > /dev/null 2> int.err &
+  job=$!; sleep 1.5; kill -$sig $job; wait $job; got=$?
+  if [ "$got" -ne $((128 + $(kill -l $sig))) ]; then failed=$((failed + 1)); echo "FAIL  SIG$sig during corpus generate tiles (dir): exit $got"
+  elif [ -e tiles-dir ] || ls -a | grep -q '\.partial-'; then failed=$((failed + 1)); echo "FAIL  SIG$sig during corpus generate tiles (dir) left $(ls -a | grep -E 'tiles-dir|partial' | head -1)"
+  else pass=$((pass + 1)); printf 'ok    %-58s exit %s\n' "SIG$sig during corpus generate tiles (dir)" "$got"; fi
+done
+mkdir -p kept-dir && echo mine > kept-dir/keep.txt
+expect "corpus generate tiles --format dir into a folder holding files" 2 "already holds files" 10 -- "$BIN" corpus generate tiles --count 5 --format dir --output kept-dir
+[ "$(ls kept-dir)" = keep.txt ] || { failed=$((failed + 1)); echo "FAIL  a folder holding files was written into: $(ls kept-dir | head -3)"; }
+mkdir -p empty-dir
+expect "corpus generate tiles --format dir into an empty folder" 0 "tiles: 5 tiles" 10 -- "$BIN" corpus generate tiles --count 5 --format dir --output empty-dir
 [ -e /dev/full ] && expect "stdout > /dev/full (mvt inspect --geojson)" 2 "cannot write to standard output" 10 -- sh -c "'$BIN' mvt inspect '$P/run-1e10.pmtiles' 0 0 0 --geojson > /dev/full"
 
 echo "== adapters"

@@ -105,6 +105,37 @@ final class OutputFileTests: XCTestCase {
         XCTAssertThrowsError(try OutputFile.build(dir + "/missing/a.db") { _ in XCTFail("not reached") })
     }
 
+    /// An output folder is built beside its target and renamed into place: a failed build
+    /// leaves nothing (nested folders included), a folder holding files is refused untouched,
+    /// an empty one is replaced, and a file in the way is an error.
+    func testBuildAFolder() throws {
+        struct Stop: Error {}
+        let target = dir + "/tiles"
+        XCTAssertThrowsError(try OutputFile.buildFolder(target) { p in
+            try FileManager.default.createDirectory(atPath: p + "/3/4", withIntermediateDirectories: true)
+            try FileIO.writeText(p + "/3/4/5.mvt", "half")
+            throw Stop()
+        })
+        XCTAssertEqual(try listing(), [], "the half-built folder is gone")
+        try OutputFile.buildFolder(target) { p in
+            try FileManager.default.createDirectory(atPath: p + "/0/0", withIntermediateDirectories: true)
+            try FileIO.writeText(p + "/0/0/0.mvt", "whole")
+        }
+        XCTAssertEqual(try FileIO.readText(target + "/0/0/0.mvt"), "whole")
+        XCTAssertEqual(try listing(), ["tiles"])
+        XCTAssertThrowsError(try OutputFile.buildFolder(target) { _ in XCTFail("not reached") }) { e in
+            XCTAssertTrue("\(e)".contains("already holds files"), "\(e)")
+        }
+        XCTAssertEqual(try FileIO.readText(target + "/0/0/0.mvt"), "whole", "a folder holding files is left as it was")
+        let empty = dir + "/empty"
+        try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: false)
+        try OutputFile.buildFolder(empty) { p in try FileIO.writeText(p + "/a.txt", "a") }
+        XCTAssertEqual(try FileIO.readText(empty + "/a.txt"), "a")
+        try FileIO.writeText(dir + "/file", "x")
+        XCTAssertThrowsError(try OutputFile.buildFolder(dir + "/file") { _ in XCTFail("not reached") })
+        XCTAssertEqual(try listing(), ["empty", "file", "tiles"])
+    }
+
     /// Several outputs are written as a set: when one fails (a full device), the others'
     /// targets stay as they were and no partial file is left.
     func testASetIsWholeOrAbsent() throws {

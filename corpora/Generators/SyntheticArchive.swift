@@ -61,10 +61,14 @@ public enum SyntheticArchive {
                 try w.finish()
             }
         case .dir:
-            try generate { t, data in
-                let dir = "\(output)/\(t.z)/\(t.x)"
-                try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-                try FileIO.writeAll("\(dir)/\(t.y).mvt", data)
+            // A new folder renamed into place: never mixed into one that holds files, never
+            // left half written.
+            try OutputFile.buildFolder(output) { root in
+                try generate { t, data in
+                    let dir = "\(root)/\(t.z)/\(t.x)"
+                    try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+                    try FileIO.writeAll("\(dir)/\(t.y).mvt", data)
+                }
             }
         }
         return Written(tileBytes: total, maxZoom: Int(last.z))
