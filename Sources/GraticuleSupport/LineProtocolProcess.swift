@@ -69,11 +69,57 @@ public final class LineProtocolProcess {
             }
             process.standardError = handle
         }
+        Self.becomeSubreaper()
         do { try process.run() } catch { throw .launchFailed("\(error)") }
         Self.running.insert(process.processIdentifier)
     }
 
-    deinit { Self.running.remove(process.processIdentifier) }
+    /// A program its owner lets go of is stopped with everything it started: one that was
+    /// refused (its first line was not `ready`) and went on running used to outlive the run.
+    deinit {
+        let pid = process.processIdentifier
+        if Self.running.contains(pid) {
+            // No waiting here: the process object goes with this one.
+            Self.killGroup(pid)
+            kill(pid, SIGKILL)
+            Self.running.remove(pid)
+        }
+        Self.stopAdoptedOrphans()
+    }
+
+    /// On Linux, this process adopts every orphan among its descendants
+    /// (`PR_SET_CHILD_SUBREAPER`), so a program's child that left its process group (`setsid`)
+    /// becomes this process's child when the program ends, and `terminate()` stops it. macOS
+    /// has no subreaper: there such a child outlives the run, which only its process group
+    /// would have stopped.
+    static func becomeSubreaper() {
+        #if os(Linux)
+        _ = _subreaper
+        #endif
+    }
+
+    /// Stops the orphans this process adopted as subreaper: children it did not start, which
+    /// sit in another session than this process (`setsid`), with their process groups; and
+    /// reaps them. Linux only (read from /proc).
+    static func stopAdoptedOrphans() {
+        #if os(Linux)
+        let me = getpid(), mySession = getsid(0)
+        for _ in 0..<4 {
+            var found = false
+            for pid in _childPIDs(of: me) where !running.contains(pid) {
+                let session = getsid(pid)
+                guard session > 0, session != mySession else { continue }
+                found = true
+                let group = getpgid(pid)
+                if group > 1 { kill(-group, SIGKILL) }
+                kill(pid, SIGKILL)
+                var status: Int32 = 0
+                _ = waitpid(pid, &status, 0)
+            }
+            if !found { return }
+        }
+        #endif
+    }
 
     /// The programs started and not yet ended, so an interrupted run can stop them.
     private static let running = _ProcessRegistry()
@@ -90,6 +136,7 @@ public final class LineProtocolProcess {
             signal(sig, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
             source.setEventHandler {
+                running.interrupting = true
                 stopAll()
                 cleanUp()
                 FileHandle.standardError.write(Data("graticule: interrupted (signal \(sig)); external programs stopped, unfinished outputs removed\n".utf8))
@@ -98,6 +145,18 @@ public final class LineProtocolProcess {
             source.resume()
             _interruptSources.append(source)
         }
+    }
+
+    /// Whether an interrupt is being handled: the handler is removing outputs and will exit
+    /// with 128 + the signal. A command that fails meanwhile (its output folder vanished
+    /// under it) waits for that exit rather than exiting 2 first (`waitIfInterrupted()`).
+    public static var interrupting: Bool { running.interrupting }
+
+    /// Blocks for good when an interrupt is being handled, so the handler's exit status
+    /// (128 + signal) is the process's; returns at once otherwise.
+    public static func waitIfInterrupted() {
+        guard running.interrupting else { return }
+        while true { pause() }
     }
 
     /// The most bytes of a program's own text (its standard error, a reason it gives) that
@@ -122,11 +181,20 @@ public final class LineProtocolProcess {
     ///
     /// A Swift runtime's `Fatal error: ...` line, when the log holds one, comes first: the
     /// backtrace after it would otherwise fill the tail.
+    /// The log is read at its two ends only (its first 64 KiB and its last `limit` bytes),
+    /// so a program that writes gigabytes of errors costs this process no more memory.
     public func errorTail(limit: Int = detailLimit) -> String {
-        guard let errorLog, let data = FileManager.default.contents(atPath: errorLog) else { return "" }
-        let text = String(decoding: data.suffix(limit), as: UTF8.self)
+        guard let errorLog, let file = FileHandle(forReadingAtPath: errorLog) else { return "" }
+        defer { try? file.close() }
+        let size = (try? file.seekToEnd()) ?? 0
+        let headCount = Int(min(size, 65_536))
+        try? file.seek(toOffset: 0)
+        let headData = (try? file.read(upToCount: headCount)) ?? Data()
+        try? file.seek(toOffset: size - min(size, UInt64(limit)))
+        let tailData = (try? file.read(upToCount: limit)) ?? Data()
+        let text = String(decoding: tailData, as: UTF8.self)
         let tail = text.split(whereSeparator: \.isNewline).joined(separator: " | ")
-        let head = String(decoding: data.prefix(65_536), as: UTF8.self)
+        let head = String(decoding: headData, as: UTF8.self)
         if let fatal = head.split(whereSeparator: \.isNewline).first(where: { $0.contains("Fatal error") }) {
             return String(fatal.prefix(limit)) + (tail.contains(fatal) ? "" : " | … | " + tail)
         }
@@ -245,6 +313,8 @@ public final class LineProtocolProcess {
         try? input.fileHandleForWriting.close()
         process.waitUntilExit()
         Self.running.remove(pid)
+        // What it started and set loose (setsid) was adopted here when it ended.
+        Self.stopAdoptedOrphans()
     }
 
     /// SIGKILL to the process group led by `pid` (nothing when the group is gone).
@@ -256,13 +326,46 @@ public final class LineProtocolProcess {
 /// The signal sources of `stopAllOnInterrupt`, kept alive for the process's life.
 nonisolated(unsafe) private var _interruptSources: [DispatchSourceSignal] = []
 
+#if os(Linux)
+/// Set once: this process adopts its orphaned descendants. `prctl` is variadic in C, which
+/// Swift does not call; it is called through its address with the five integer arguments
+/// of the system call (option 36, PR_SET_CHILD_SUBREAPER, from <linux/prctl.h>).
+private let _subreaper: Void = {
+    typealias Prctl = @convention(c) (Int32, UInt, UInt, UInt, UInt) -> Int32
+    guard let handle = dlopen(nil, RTLD_NOW), let symbol = dlsym(handle, "prctl") else { return }
+    _ = unsafeBitCast(symbol, to: Prctl.self)(36, 1, 0, 0, 0)
+}()
+
+/// The live processes (not zombies, which their waiter reaps: Foundation's `Process` waits
+/// for its own) whose parent is `parent`, from /proc/PID/stat (state, field 3; parent,
+/// field 4).
+private func _childPIDs(of parent: Int32) -> [Int32] {
+    guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return [] }
+    var out: [Int32] = []
+    for e in entries {
+        guard let pid = Int32(e), let stat = try? String(contentsOfFile: "/proc/\(e)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { continue }
+        // After the command name in parentheses: state, then the parent's id.
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        if fields.count > 1, fields[0] != "Z", fields[0] != "X", Int32(fields[1]) == parent { out.append(pid) }
+    }
+    return out
+}
+#endif
+
 /// Process ids under a lock.
 private final class _ProcessRegistry: @unchecked Sendable {
     private let lock = NSLock()
     private var pids = Set<Int32>()
+    private var _interrupting = false
+    var interrupting: Bool {
+        get { lock.lock(); defer { lock.unlock() }; return _interrupting }
+        set { lock.lock(); _interrupting = newValue; lock.unlock() }
+    }
 
     func insert(_ pid: Int32) { lock.lock(); pids.insert(pid); lock.unlock() }
     func remove(_ pid: Int32) { lock.lock(); pids.remove(pid); lock.unlock() }
+    func contains(_ pid: Int32) -> Bool { lock.lock(); defer { lock.unlock() }; return pids.contains(pid) }
     func killAll() {
         lock.lock()
         let all = pids
@@ -271,5 +374,6 @@ private final class _ProcessRegistry: @unchecked Sendable {
             LineProtocolProcess.killGroup(pid)
             kill(pid, SIGKILL)
         }
+        LineProtocolProcess.stopAdoptedOrphans()
     }
 }

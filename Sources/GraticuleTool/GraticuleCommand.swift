@@ -14,6 +14,7 @@ struct GraticuleCommand: ParsableCommand {
 
 /// Prints `graticule: message` on stderr and exits (2: bad input or usage, by default).
 func fail(_ message: String, code: Int32 = 2) -> Never {
+    LineProtocolProcess.waitIfInterrupted()
     ScratchFolder.removeIfOwned()
     FileHandle.standardError.write(Data(("graticule: " + message + "\n").utf8))
     exit(code)

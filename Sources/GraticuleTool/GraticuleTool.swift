@@ -69,6 +69,7 @@ public enum GraticuleTool {
     /// Writes `graticule: MESSAGE` to standard error and exits 2: for a program that runs
     /// the tool and cannot set it up.
     public static func fail(_ message: String) -> Never {
+        LineProtocolProcess.waitIfInterrupted()
         FileHandle.standardError.write(Data(("graticule: " + message + "\n").utf8))
         exit(2)
     }
@@ -77,6 +78,7 @@ public enum GraticuleTool {
     /// could not take it all (a full disk, `> /dev/full`), the command did not do its job,
     /// so it exits 2 saying why instead of 0 with nothing written.
     static func exitCheckingOutput(_ code: Int32) -> Never {
+        LineProtocolProcess.waitIfInterrupted()
         errno = 0
         let flushFailed = fflush(stdout) != 0
         let reason = errno != 0 ? String(cString: strerror(errno)) : "a write failed"

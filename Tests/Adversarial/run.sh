@@ -446,6 +446,32 @@ else
   failed=$((failed + 1)); echo "FAIL  the hanging adapter did not start: $(tail -2 hang.out)"; kill "$runner" 2> /dev/null
 fi
 
+# Nothing an adapter starts outlives the run: one refused for its first line that then
+# sleeps, and one whose child leaves the process group (setsid), both stopped by the time
+# bench exits; an adapter writing 300 MB of errors costs the runner no more memory.
+cat > notready.json <<'JSON'
+{"benchmark": "geojson.parse", "parameters": {"mode": "whole"}, "implementation": "not.ready",
+ "datasetKinds": ["geojson"], "command": ["sh", "-c", "echo hello; exec sleep 4244", "adapter"], "requires": "sh"}
+JSON
+cat > escape.json <<'JSON'
+{"benchmark": "geojson.parse", "parameters": {"mode": "whole"}, "implementation": "set.loose",
+ "datasetKinds": ["geojson"], "command": ["sh", "-c", "setsid sleep 4245 < /dev/null > /dev/null 2>&1 & sleep 0.2; echo hello; exec sleep 4246", "adapter"], "requires": "sh"}
+JSON
+cat > noisy.json <<'JSON'
+{"benchmark": "geojson.parse", "parameters": {"mode": "whole"}, "implementation": "noisy.errors",
+ "datasetKinds": ["geojson"], "command": ["sh", "-c", "head -c 300000000 /dev/zero | tr '\\0' x >&2; echo hello", "adapter"], "requires": "sh"}
+JSON
+for m in notready escape; do
+  expect "bench: adapter $m is failed and stopped" 1 "failed" 30 -- "$BIN" bench --quick --quiet --filter "geojson.parse|$(python3 -c "import json;print(json.load(open('$m.json'))['implementation'])")|generated/points-2k" --external $m.json --output $m.csv
+done
+sleep 0.3
+if pgrep -f "sleep 424[456]" > /dev/null; then
+  failed=$((failed + 1)); echo "FAIL  an adapter's process outlived bench: $(pgrep -af 'sleep 424[456]' | head -3 | tr '\n' ' ')"; pkill -f "sleep 424[456]"
+else
+  pass=$((pass + 1)); echo "ok    no adapter process outlives bench (refused, setsid child)"
+fi
+expect "bench: 300 MB of adapter errors, runner under 1 GB" 1 "failed" 60 -- sh -c "ulimit -v 1500000; '$BIN' bench --quick --quiet --filter 'geojson.parse|noisy.errors|generated/points-2k' --external noisy.json --output noisy.csv"
+
 echo
 echo "adversarial cases: $pass passed, $failed failed"
 [ "$failed" -eq 0 ]
