@@ -28,9 +28,8 @@ public enum TextTable {
             cells.enumerated().map { i, c in
                 let w = i < widths.count ? widths[i] : c.count
                 let t = fit(c, w)
-                // Padding by hand: Foundation's `padding(toLength:)` bridges through NSString,
-                // some 25,000 instructions a cell, most of `mvt inspect`'s time on a tile of
-                // many layers.
+                // Padding by hand: Foundation's `padding(toLength:)` bridges through NSString
+                // for every cell, which dominated tables of many rows.
                 let pad = String(repeating: " ", count: max(0, w - t.count))
                 return i < leftAligned ? t + pad : pad + t
             }.joined(separator: "  ") + "\n"
