@@ -66,7 +66,10 @@ extension Bench {
             for c in cases { print(c.id.description) }
             return
         }
-        guard !cases.isEmpty else { fail("no benchmark matches the filter '\(filter ?? "")'") }
+        guard !cases.isEmpty else {
+            fail("no benchmark matches the filter '\(filter ?? "")'; 'graticule bench --list' lists the cases"
+                 + (data == nil ? " (with --data DIR, the corpora's too)" : " (give it the same --data)"))
+        }
 
         if keepProfiles != nil && !instructions { fail("--keep-profiles needs --instructions") }
         if let keepProfiles {

@@ -76,7 +76,7 @@ struct Bench: ParsableCommand {
     @Option(help: "With --instructions: keep one callgrind profile per case in this folder (CASE-ID.callgrind.out, the measured region of the larger run; read it with callgrind_annotate).")
     var keepProfiles: String?
 
-    @Option(help: "Corpora folder laid out like ../shared/corpora: adds its real-world tiles (mvt.decode) and GeoJSON files (json.parse) as datasets.")
+    @Option(help: "Corpora folder laid out like ../shared/corpora: adds its real-world tiles (mvt.decode) and GeoJSON files (geojson.parse) as datasets.")
     var data: String?
 
     @Option(help: "Also decode this one source layer of every tile dataset, as mvt.decode [layer=NAME]; repeatable.")

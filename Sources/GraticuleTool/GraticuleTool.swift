@@ -61,7 +61,13 @@ public enum GraticuleTool {
                 print(GraticuleCommand.fullMessage(for: error))
                 exitCheckingOutput(0)
             }
-            FileHandle.standardError.write(Data(("graticule: " + GraticuleCommand.fullMessage(for: error) + "\n").utf8))
+            var message = GraticuleCommand.fullMessage(for: error)
+            if let typed = CommandLine.arguments.dropFirst().first, let meant = CommandSuggestion.nearest(to: typed) {
+                // The error and the command meant; the general usage lines say less.
+                let error = message.split(separator: "\n", maxSplits: 1).first.map(String.init) ?? message
+                message = error + "\nDid you mean 'graticule \(meant)'? ('graticule --help' lists the commands)"
+            }
+            FileHandle.standardError.write(Data(("graticule: " + message + "\n").utf8))
             exit(2)
         }
     }

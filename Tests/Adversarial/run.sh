@@ -318,6 +318,10 @@ grep -q '"id":"index:0"' applied.json || { failed=$((failed + 1)); echo "FAIL  d
 printf '{"match":"index","add":[],"remove":[],"update":[]}' > empty-index-diff.json
 expect "diff apply --match index: a real id of the synthetic form in the snapshot" 2 "has the key \"index:0\"" 5 --absent s.json -- "$BIN" diff apply synth.json empty-index-diff.json --match index --output s.json
 
+echo "== messages that point the way"
+expect "a mistyped command gets the nearest one" 2 "Did you mean 'graticule bench'" 5 -- "$BIN" bnech
+expect "a filter that matches nothing points to --list" 2 "graticule bench --list" 5 -- "$BIN" bench --quick --filter nosuchcase
+
 echo "== numbers and files as they arrive"
 expect "cover camera --center 0x10,0 is not a decimal" 2 "--center must be LON,LAT in decimal degrees" 5 -- "$BIN" cover camera --center 0x10,0 --zoom 3
 expect "cover camera --center nan,0" 2 "--center must be LON,LAT" 5 -- "$BIN" cover camera --center nan,0 --zoom 3

@@ -56,4 +56,19 @@ final class ArgumentTests: XCTestCase {
         XCTAssertTrue(cameraState(high, camera.limits.profile, .google).contains("(asked 21, clamped"))
         XCTAssertThrowsError(try GraticuleCommand.parseAsRoot(["cover", "camera", "--center", "0,0", "--zoom", "3", "--zoom-convention", "bing"]))
     }
+
+    /// A mistyped command gets the nearest one (two edits at most, a swap counting one);
+    /// an option, a real command or a word far from every command gets none.
+    func testMistypedCommandsGetTheNearestOne() {
+        XCTAssertEqual(CommandSuggestion.nearest(to: "bnech"), "bench")
+        XCTAssertEqual(CommandSuggestion.nearest(to: "geojsn"), "geojson")
+        XCTAssertEqual(CommandSuggestion.nearest(to: "Conform"), "conform")
+        XCTAssertEqual(CommandSuggestion.nearest(to: "profil"), "profile")
+        XCTAssertNil(CommandSuggestion.nearest(to: "bench"))
+        XCTAssertNil(CommandSuggestion.nearest(to: "--bench"))
+        XCTAssertNil(CommandSuggestion.nearest(to: "tessellate"))
+        XCTAssertEqual(CommandSuggestion.distance("ab", "ba"), 1)
+        XCTAssertEqual(CommandSuggestion.distance("", "abc"), 3)
+        XCTAssertEqual(CommandSuggestion.distance("kitten", "sitting"), 3)
+    }
 }
