@@ -317,7 +317,7 @@ extension PMTilesReader {
             if let n = m.name { out.append("name: \(n)") }
             if let a = m.attribution { out.append("attribution: \(a)") }
             if let layers = m.vectorLayers {
-                out.append("vector layers: " + (layers.isEmpty ? "none" : layers.map { "\($0.id) (\($0.fields.count) fields)" }.joined(separator: ", ")))
+                out.append("vector layers: " + (layers.isEmpty ? "none" : layers.map { "\($0.id) (\($0.fields.count) \($0.fields.count == 1 ? "field" : "fields"))" }.joined(separator: ", ")))
             }
         }
         return out
