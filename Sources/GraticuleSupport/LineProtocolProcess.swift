@@ -83,8 +83,9 @@ public final class LineProtocolProcess {
             Self.killGroup(pid)
             kill(pid, SIGKILL)
             Self.running.remove(pid)
+            // (After `terminate()` the pid is gone from `running`: its orphans were stopped then.)
+            Self.stopAdoptedOrphans()
         }
-        Self.stopAdoptedOrphans()
     }
 
     /// On Linux, this process adopts every orphan among its descendants

@@ -131,25 +131,11 @@ struct MVT: ParsableCommand {
 
         /// The index of the layer --layer names; exits 2 when the tile has no such layer.
         func checkLayer(_ tile: VectorTile) -> Int? {
-            guard let layer else { return nil }
-            var names: [String] = []
-            do throws(MVTError) { try tile.forEachLayer(storage: LayerStorage()) { names.append($0.name) } } catch { return nil }
+            guard let layer, let names = tile.layerNames() else { return nil }
             guard let i = names.firstIndex(of: layer) else {
                 fail("\(file): no layer '\(layer)' (layers: \(names.joined(separator: ", ")))")
             }
             return i
-        }
-
-        /// The layers of `tile` shown (all, or `--layer`), counted once for the table and
-        /// the JSON; read one at a time into one storage, so only the summaries are kept.
-        func summaries(_ tile: VectorTile) -> [LayerSummary] {
-            var out: [LayerSummary] = []
-            do throws(MVTError) {
-                try tile.forEachLayer(storage: LayerStorage()) { l in
-                    if layer == nil || l.name == layer { out.append(LayerSummary(l)) }
-                }
-            } catch { return [] }
-            return out
         }
 
         func run() throws {
@@ -164,7 +150,7 @@ struct MVT: ParsableCommand {
                 MVTValidator.validate(tile, storage: LayerStorage()) { f in
                     if shown == nil || f.layer == nil || f.layer == shown { findings.append(f) }
                 }
-                return (findings, summaries(tile))
+                return (findings, LayerSummary.all(in: tile, named: layer) ?? [])
             }
             guard maxRows >= 0 else { fail("--max-rows must be 0 or more, got \(maxRows)") }
             // Rows for the layers shown only: a tile of a million layers costs a count each.

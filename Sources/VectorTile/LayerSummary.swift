@@ -42,6 +42,31 @@ extension MVTFinding {
     }
 }
 
+extension LayerSummary {
+    /// The summaries of `tile`'s layers (only those named `name`, when given), in tile
+    /// order, each layer read into one storage reused for the next, so a tile of many layers
+    /// keeps its summaries only. Nil when a layer cannot be read.
+    public static func all(in tile: VectorTile, named name: String? = nil) -> [LayerSummary]? {
+        var out: [LayerSummary] = []
+        do throws(MVTError) {
+            try tile.forEachLayer(storage: LayerStorage()) { l in
+                if name == nil || l.name == name { out.append(LayerSummary(l)) }
+            }
+        } catch { return nil }
+        return out
+    }
+}
+
+extension VectorTile {
+    /// The names of the tile's layers, in order, each layer read into one reused storage;
+    /// nil when a layer cannot be read.
+    public func layerNames() -> [String]? {
+        var names: [String] = []
+        do throws(MVTError) { try forEachLayer(storage: LayerStorage()) { names.append($0.name) } } catch { return nil }
+        return names
+    }
+}
+
 extension Layer {
     /// Every feature of the layer as a GeoModel feature, in order: its id, its geometry
     /// (longitude and latitude when `address` names the tile, tile coordinates otherwise;

@@ -8,22 +8,33 @@ import TileArchive
 /// counted silently: a (z, x, y) stored twice, NULL tile_data, and a zoom, column or row
 /// that is NULL, text or not an integer.
 final class MBTilesRowTests: XCTestCase {
-    func testRowsThatAreNotOneTileAreFindings() throws {
-        let path = temporaryPath("rows.mbtiles")
+    /// One gzip tile's bytes as an SQL blob literal's hex digits.
+    let hex = Gzip.compress(SyntheticTiles.tile(z: 1, x: 0, y: 0, density: 0.05)).map { String(format: "%02x", $0) }.joined()
+
+    /// An MBTiles archive named `name` with the usual metadata and tiles table, filled by
+    /// `inserts` (SQL statements, in order).
+    func archive(_ name: String, _ inserts: [String]) -> String {
+        let path = temporaryPath(name)
         var db: OpaquePointer?
         XCTAssertEqual(sqlite3_open(path, &db), SQLITE_OK)
         func exec(_ sql: String) { XCTAssertEqual(sqlite3_exec(db, sql, nil, nil, nil), SQLITE_OK, sql) }
-        let hex = Gzip.compress(SyntheticTiles.tile(z: 1, x: 0, y: 0, density: 0.05)).map { String(format: "%02x", $0) }.joined()
         exec("CREATE TABLE metadata (name text, value text); CREATE TABLE tiles (zoom_level integer, tile_column integer, tile_row integer, tile_data blob)")
         exec(#"INSERT INTO metadata VALUES ('name', 'rows'), ('format', 'pbf'), ('json', '{"vector_layers":[{"id":"poi","fields":{}}]}')"#)
-        exec("INSERT INTO tiles VALUES (1, 0, 1, x'\(hex)')")        // rowid 1: 1/0/0
-        exec("INSERT INTO tiles VALUES (1, 0, 1, x'\(hex)')")        // rowid 2: the same tile again
-        exec("INSERT INTO tiles VALUES (1, 1, 1, NULL)")             // rowid 3: no data
-        exec("INSERT INTO tiles VALUES (NULL, 1, 0, x'\(hex)')")     // rowid 4
-        exec("INSERT INTO tiles VALUES ('one', 1, 0, x'\(hex)')")    // rowid 5
-        exec("INSERT INTO tiles VALUES (1, 2.5, 0, x'\(hex)')")      // rowid 6
-        exec("INSERT INTO tiles VALUES (1, 1, 0, x'\(hex)')")        // rowid 7: a good tile
+        for sql in inserts { exec(sql) }
         sqlite3_close(db)
+        return path
+    }
+
+    func testRowsThatAreNotOneTileAreFindings() throws {
+        let path = archive("rows.mbtiles", [
+            "INSERT INTO tiles VALUES (1, 0, 1, x'\(hex)')",        // rowid 1: 1/0/0
+            "INSERT INTO tiles VALUES (1, 0, 1, x'\(hex)')",        // rowid 2: the same tile again
+            "INSERT INTO tiles VALUES (1, 1, 1, NULL)",             // rowid 3: no data
+            "INSERT INTO tiles VALUES (NULL, 1, 0, x'\(hex)')",     // rowid 4
+            "INSERT INTO tiles VALUES ('one', 1, 0, x'\(hex)')",    // rowid 5
+            "INSERT INTO tiles VALUES (1, 2.5, 0, x'\(hex)')",      // rowid 6
+            "INSERT INTO tiles VALUES (1, 1, 0, x'\(hex)')",        // rowid 7: a good tile
+        ])
         var p = DatasetProfile(zoom: 2, keep: 20)
         try p.profile(path: path)
         let text = p.shown.joined(separator: "\n")
@@ -45,17 +56,12 @@ final class MBTilesRowTests: XCTestCase {
     /// Rowids at both ends of Int64 are cut into parts exactly (the span did not fit a
     /// double's conversion back and trapped): the figures of one pass with any jobs.
     func testExtremeRowidsCutIntoParts() throws {
-        let path = temporaryPath("rowids.mbtiles")
-        var db: OpaquePointer?
-        XCTAssertEqual(sqlite3_open(path, &db), SQLITE_OK)
-        func exec(_ sql: String) { XCTAssertEqual(sqlite3_exec(db, sql, nil, nil, nil), SQLITE_OK, sql) }
-        let hex = Gzip.compress(SyntheticTiles.tile(z: 1, x: 0, y: 0, density: 0.05)).map { String(format: "%02x", $0) }.joined()
-        exec("CREATE TABLE metadata (name text, value text); CREATE TABLE tiles (zoom_level integer, tile_column integer, tile_row integer, tile_data blob)")
-        exec(#"INSERT INTO metadata VALUES ('name', 'rowids'), ('format', 'pbf'), ('json', '{"vector_layers":[{"id":"poi","fields":{}}]}')"#)
-        exec("INSERT INTO tiles (rowid, zoom_level, tile_column, tile_row, tile_data) VALUES (-9223372036854775808, 1, 0, 1, x'\(hex)')")
-        exec("INSERT INTO tiles (rowid, zoom_level, tile_column, tile_row, tile_data) VALUES (0, 1, 1, 1, x'\(hex)')")
-        exec("INSERT INTO tiles (rowid, zoom_level, tile_column, tile_row, tile_data) VALUES (9223372036854775807, 1, 1, 0, x'\(hex)')")
-        sqlite3_close(db)
+        let insert = "INSERT INTO tiles (rowid, zoom_level, tile_column, tile_row, tile_data) VALUES"
+        let path = archive("rowids.mbtiles", [
+            "\(insert) (-9223372036854775808, 1, 0, 1, x'\(hex)')",
+            "\(insert) (0, 1, 1, 1, x'\(hex)')",
+            "\(insert) (9223372036854775807, 1, 1, 0, x'\(hex)')",
+        ])
         let reader = try MBTilesReader(path: path)
         XCTAssertEqual(reader.order, .rowid)
         for n in [2, 3, 7] { XCTAssertEqual(try reader.parts(n).count, n) }

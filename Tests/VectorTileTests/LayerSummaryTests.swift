@@ -24,6 +24,12 @@ final class LayerSummaryTests: XCTestCase {
             XCTAssertEqual([roads.keys, roads.values], [2, 3])
             let poi = LayerSummary(layers[1])
             XCTAssertEqual([poi.features, poi.points, poi.extent], [1, 1, 512])
+            // The same summaries, and names, read one layer at a time; one layer by name.
+            let tile = VectorTile(bytes: raw)
+            XCTAssertEqual(LayerSummary.all(in: tile), [roads, poi])
+            XCTAssertEqual(LayerSummary.all(in: tile, named: "poi"), [poi])
+            XCTAssertEqual(LayerSummary.all(in: tile, named: "nope"), [])
+            XCTAssertEqual(tile.layerNames(), ["roads", "poi"])
         }
     }
 
