@@ -50,7 +50,8 @@ extension DatasetProfile {
     /// The elements of `features` from the one that starts at `start`, up to `limit`.
     static func profileFeaturesPart(_ path: String, start: Int, limit: Int, zoom: Int, keep: Int,
                                     bytesDone: (Int) -> Void = { _ in }) throws -> CollectionPart {
-        let reader = try GeoJSONFeatureReader(file: try FileByteSource(path: path), featuresFrom: start, onInvalidFeature: .skip)
+        let reader = try GeoJSONFeatureReader(file: try FileByteSource(path: path), featuresFrom: start,
+                                              options: GeoJSONReadOptions(strict: true), onInvalidFeature: .skip)
         reader.limit = limit
         return profileCollectionPart(reader, zoom: zoom, keep: keep, bytesDone: bytesDone)
     }
@@ -72,7 +73,8 @@ extension DatasetProfile {
                 parts.set(i, Result {
                     let limit = i + 1 < ranges.count ? ranges[i + 1].lowerBound : Int.max
                     if i == 0 {
-                        let reader = try GeoJSONFeatureReader(path: path, onInvalidFeature: .skip)
+                        let reader = try GeoJSONFeatureReader(path: path, options: GeoJSONReadOptions(strict: true),
+                                                              onInvalidFeature: .skip)
                         reader.limit = limit
                         var head = Self.profileCollectionPart(reader, zoom: zoom, keep: keep, bytesDone: { parts.done($0) })
                         head.reader = reader
@@ -105,7 +107,7 @@ extension DatasetProfile {
             rest.features = 0
             try addCollectionPart(rest, base: 0)
         }
-        format = "GeoJSON FeatureCollection"
+        format = GeoJSONFeatureStream.layoutName(rootType: head.reader?.rootType)
         sourceBytes = ranges.last?.upperBound ?? 0
     }
 

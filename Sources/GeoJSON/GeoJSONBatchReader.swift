@@ -129,6 +129,14 @@ public final class GeoJSONBatchReader {
     /// Warnings collected so far when `options.collectFindings` is set.
     public var findings: [GeoJSONFinding] { reader.findings }
 
+    /// How many MUSTs of RFC 7946 were read past so far because `options.strict` is off
+    /// (see `GeoJSONReadOptions.strict`); 0 in strict reading, where each is an error.
+    public var toleratedViolations: Int { reader.toleratedViolations }
+
     /// The collection's `bbox` member, once read.
     public var bbox: [Double]? { reader.bbox }
+
+    /// The root object's `type` once the root has been read whole (see
+    /// `GeoJSONFeatureReader.rootType`).
+    public var rootType: String? { reader.rootType }
 }

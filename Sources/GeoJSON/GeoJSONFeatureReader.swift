@@ -59,6 +59,9 @@ public final class GeoJSONFeatureReader {
     public private(set) var firstStart: Int?
     /// The start of the element the reader paused before, at `limit`.
     public private(set) var stoppedAt: Int?
+    /// The root object's `type` once the root has been read whole: "FeatureCollection",
+    /// "Feature" or a geometry type.
+    public private(set) var rootType: String?
     /// The offset just after the `]` that closes `features`, once read.
     public private(set) var featuresEnd: Int?
     /// True for a reader of elements of `features` only (`init(file:featuresFrom:)`).
@@ -156,6 +159,10 @@ public final class GeoJSONFeatureReader {
 
     /// Warnings collected so far when `options.collectFindings` is set.
     public var findings: [GeoJSONFinding] { parser.findings ?? [] }
+
+    /// How many MUSTs of RFC 7946 were read past so far because `options.strict` is off
+    /// (see `GeoJSONReadOptions.strict`); 0 in strict reading, where each is an error.
+    public var toleratedViolations: Int { parser.toleratedViolations }
 
     /// The next feature, or nil after the last one (and after checking that the rest of
     /// the text is well-formed).
@@ -309,13 +316,14 @@ public final class GeoJSONFeatureReader {
             parser.findingPrefix = []
             defer { parser.findingPrefix = saved }
             try parser.forbid([.coordinates, .geometries, .geometry, .properties], seen: root.seen, in: "a FeatureCollection", at: root.start)
+            rootType = t
             state = .done
             return
         }
         switch try parser.finish(&root, role: .root) {
-        case .feature(let f): state = .single(f)
-        case .geometry(let g): state = .single(GeoFeature(geometry: g, properties: nil))
-        case .featureCollection: state = .done
+        case .feature(let f): state = .single(f); rootType = "Feature"
+        case .geometry(let g): state = .single(GeoFeature(geometry: g, properties: nil)); rootType = g.kind.rawValue
+        case .featureCollection: state = .done; rootType = "FeatureCollection"
         }
     }
 

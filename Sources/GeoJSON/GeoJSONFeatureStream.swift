@@ -61,7 +61,15 @@ public struct GeoJSONFeatureStream {
     /// (true) or ends the stream with its error (false). Broken elements of a sequence are
     /// always skipped and reported (RFC 8142 §2.4).
     public let skipsInvalidFeatures: Bool
-    /// What the stream found the file to be, once `forEach` has run: "GeoJSON FeatureCollection",
+    /// Whether the MUSTs of RFC 7946 that reading can go past (a Feature without
+    /// `geometry` or `properties`, a member §7.1 forbids) are read past and counted in
+    /// `toleratedViolations` (true), or make the feature invalid like any other error
+    /// (false, the default: one verdict with `GeoJSONValidator`).
+    public let lenient: Bool
+    /// How many such MUSTs a lenient stream read past, once `forEach` has run.
+    public private(set) var toleratedViolations = 0
+    /// What the stream found the file to be, once `forEach` has run: "GeoJSON FeatureCollection"
+    /// (or "GeoJSON Feature", "GeoJSON Point", ... for a lone object),
     /// "GeoJSON text sequence (RFC 8142)" or "newline-delimited GeoJSON".
     public private(set) var layout: String
 
@@ -73,8 +81,10 @@ public struct GeoJSONFeatureStream {
     private var partReader: GeoJSONSequenceReader?
 
     /// - Throws: `GeoJSONSourceError` when the file cannot be opened.
-    public init(path: String, format: Format = .auto, skipsInvalidFeatures: Bool = false) throws(GeoJSONSourceError) {
+    public init(path: String, format: Format = .auto, skipsInvalidFeatures: Bool = false,
+                lenient: Bool = false) throws(GeoJSONSourceError) {
         part = nil
+        self.lenient = lenient
         let source = try FileByteSource(path: path)
         self.source = source
         isSequence = Self.isSequence(source, format: format)
@@ -91,15 +101,25 @@ public struct GeoJSONFeatureStream {
     ///
     /// - Throws: `GeoJSONSourceError` when the file cannot be opened or is not a regular
     ///   file.
-    public init(path: String, part range: Range<Int>, format: GeoJSONSequenceReader.Format) throws(GeoJSONSourceError) {
+    public init(path: String, part range: Range<Int>, format: GeoJSONSequenceReader.Format,
+                lenient: Bool = false) throws(GeoJSONSourceError) {
         source = try FileByteSource(path: path)
+        self.lenient = lenient
         guard source.size != nil else { throw GeoJSONSourceError("\(path): only a regular file can be read in parts") }
         isSequence = true
         skipsInvalidFeatures = true
         part = (range, format)
         layout = Self.layoutName(format)
-        partReader = try GeoJSONSequenceReader(file: source, startingAt: range.lowerBound, format: format)
+        partReader = try GeoJSONSequenceReader(file: source, startingAt: range.lowerBound, format: format,
+                                               options: Self.options(GeoJSONReadOptions(), lenient: lenient))
         partReader?.limit = range.upperBound
+    }
+
+    /// `options` with `strict` set as `lenient` asks.
+    static func options(_ options: GeoJSONReadOptions, lenient: Bool) -> GeoJSONReadOptions {
+        var o = options
+        o.strict = !lenient
+        return o
     }
 
     /// How the elements of a part ended (see `init(path:part:format:)`).
@@ -117,6 +137,12 @@ public struct GeoJSONFeatureStream {
     /// The `layout` of a sequence read as `format` (nil: no element was found).
     public static func layoutName(_ format: GeoJSONSequenceReader.Format?) -> String {
         format == .rfc8142 ? "GeoJSON text sequence (RFC 8142)" : "newline-delimited GeoJSON"
+    }
+
+    /// What a one-text file is, by its root's `type` ("GeoJSON Feature", "GeoJSON Point");
+    /// "GeoJSON FeatureCollection" when the root is one or was not read whole.
+    public static func layoutName(rootType: String?) -> String {
+        "GeoJSON " + (rootType ?? "FeatureCollection")
     }
 
     /// Whether `source` is read as a sequence under `format` (by its name, then by its
@@ -151,7 +177,8 @@ public struct GeoJSONFeatureStream {
         // features at once, so a count is not tested for a multiple of 256).
         var nextReport = 256
         if isSequence {
-            let reader = partReader ?? GeoJSONSequenceReader(source: source)
+            let reader = partReader ?? GeoJSONSequenceReader(source: source, options: Self.options(GeoJSONReadOptions(), lenient: lenient))
+            defer { toleratedViolations = reader.toleratedViolations }
             var reported = 0
             while let o = try reader.next() {
                 switch o {
@@ -176,7 +203,9 @@ public struct GeoJSONFeatureStream {
             }
             return n
         }
-        let reader = GeoJSONFeatureReader(source: source, onInvalidFeature: skipsInvalidFeatures ? .skip : .fail)
+        let reader = GeoJSONFeatureReader(source: source, options: Self.options(GeoJSONReadOptions(), lenient: lenient),
+                                          onInvalidFeature: skipsInvalidFeatures ? .skip : .fail)
+        defer { toleratedViolations = reader.toleratedViolations }
         var reported = 0
         while let f = try reader.next() {
             body(f)
@@ -190,6 +219,7 @@ public struct GeoJSONFeatureStream {
         }
         for k in reader.skipped.dropFirst(reported) { problem(Problem(index: k.index, location: k.location, error: k.error)) }
         progress(reader.bytesConsumed, n)
+        layout = Self.layoutName(rootType: reader.rootType)
         return n
     }
 
@@ -203,7 +233,8 @@ public struct GeoJSONFeatureStream {
     /// batch.
     ///
     /// - Parameters:
-    ///   - options: how a collection's features are read (`keepPropertyValues` false keeps
+    ///   - options: how a collection's features are read, `strict` aside (the stream's
+    ///     `lenient` sets it); `keepPropertyValues` false keeps
     ///     property names only, for sequences too; a sequence's elements are otherwise read
     ///     as `forEach` reads them, and their batch rows have no input offsets: 0).
     ///   - batchBytes: input bytes after which a collection's batch is closed.
@@ -236,8 +267,12 @@ public struct GeoJSONFeatureStream {
             if batch.count > 0 { batch.padColumns(); body(batch) }
             return n
         }
-        let reader = GeoJSONBatchReader(source: source, options: options,
+        let reader = GeoJSONBatchReader(source: source, options: Self.options(options, lenient: lenient),
                                         onInvalidFeature: skipsInvalidFeatures ? .skip : .fail, batchBytes: batchBytes)
+        defer {
+            toleratedViolations = reader.toleratedViolations
+            layout = Self.layoutName(rootType: reader.rootType)
+        }
         var n = 0, reported = 0
         func report() {
             for k in reader.skipped.dropFirst(reported) { problem(Problem(index: k.index, location: k.location, error: k.error)) }

@@ -52,8 +52,11 @@ public struct GeoJSONReadOptions: Sendable {
     /// costs about as much as a geometry-only read. Readers of `GeoFeature`s read values
     /// whatever this says (`skipProperties` skips them). Default true.
     public var keepPropertyValues = true
-    /// Reject Features without `geometry` or `properties` members (RFC 7946 §3.2 requires
-    /// both). By default they are read as null and reported as warnings.
+    /// Reject the MUSTs of RFC 7946 that reading can otherwise go past: a Feature without
+    /// `geometry` or `properties` (§3.2 requires both) and members §7.1 forbids
+    /// (`coordinates` in a Feature, `geometries` in a Point, ...). Off, such a feature is
+    /// read (a missing member as null, a forbidden one ignored), counted in the readers'
+    /// `toleratedViolations`, and reported as an error finding when findings are collected.
     public var strict = false
     /// Collect warnings (`GeoJSONFinding`) while reading; see `GeoJSONValidator`.
     public var collectFindings = false

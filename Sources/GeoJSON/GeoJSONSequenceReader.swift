@@ -73,6 +73,10 @@ public final class GeoJSONSequenceReader {
     /// Warnings (and tolerated errors) collected when `options.collectFindings` is set.
     public var findings: [GeoJSONFinding] { parser.findings ?? [] }
 
+    /// How many MUSTs of RFC 7946 were read past so far because `options.strict` is off
+    /// (see `GeoJSONReadOptions.strict`); 0 in strict reading, where each is an error.
+    public var toleratedViolations: Int { parser.toleratedViolations }
+
     static let rs: UInt8 = 0x1E
 
     /// The next readable element, or nil at the end of the input.

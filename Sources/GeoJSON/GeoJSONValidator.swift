@@ -22,7 +22,8 @@ import GeoModel
 public enum GeoJSONValidator {
     public struct Report: Equatable, Sendable {
         public var findings: [GeoJSONFinding]
-        /// Features read (valid and invalid) when the text is a FeatureCollection.
+        /// Features read, valid and invalid: those of a FeatureCollection, 1 for a lone
+        /// Feature or geometry (as readers give it); elements read, for a sequence.
         public var featureCount: Int
         public var errors: [GeoJSONFinding] { findings.filter { $0.severity == .error } }
         public var warnings: [GeoJSONFinding] { findings.filter { $0.severity == .warning } }
@@ -47,9 +48,11 @@ public enum GeoJSONValidator {
         o.strict = false
         let reader = GeoJSONFeatureReader(source: source, chunkSize: chunkSize, options: o, onInvalidFeature: .skip)
         var fatal: GeoJSONError?
+        var returned = 0
         while true {
             do throws(GeoJSONError) {
                 guard try reader.next() != nil else { break }
+                returned += 1
                 progress?(reader.bytesConsumed)
             } catch {
                 fatal = error
@@ -60,7 +63,7 @@ public enum GeoJSONValidator {
         for s in reader.skipped { findings.append(finding(for: s.error)) }
         if let fatal { findings.append(finding(for: fatal)) }
         findings.sort { $0.location.offset < $1.location.offset }
-        return Report(findings: findings, featureCount: reader.nextIndex)
+        return Report(findings: findings, featureCount: max(reader.nextIndex, returned))
     }
 
     /// The error as an error finding (rule from the error kind).

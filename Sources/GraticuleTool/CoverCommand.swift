@@ -44,12 +44,17 @@ struct CoverCommand: ParsableCommand {
         @Option(help: "Write the output to this file instead of standard output.")
         var output: String?
 
+        @Flag(help: "Read past the MUSTs of RFC 7946 that reading can go past (a Feature without geometry or properties, a member §7.1 forbids) instead of refusing the file.")
+        var lenient = false
+
         func run() throws {
             guard (0...30).contains(zoom) else { fail("--zoom must be 0...30") }
             let bytes: [UInt8]
             do { bytes = try FileIO.readAll(file) } catch { fail("\(error)") }
             let doc: GeoJSONDocument
-            do { doc = try GeoJSONReader.read(bytes) } catch { fail("\(file): \(error)") }
+            do { doc = try GeoJSONReader.read(bytes, options: GeoJSONReadOptions(strict: !lenient)) } catch {
+                fail("\(file): \(error)" + (lenient ? "" : "; nothing written"))
+            }
             var geometries: [Geometry] = []
             switch doc.object {
             case .geometry(let g): geometries = [g]

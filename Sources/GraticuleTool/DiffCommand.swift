@@ -31,7 +31,7 @@ struct DiffCommand: ParsableCommand {
         var maxTiles: Int = 100_000_000
         @Flag(help: "Show the progress line even when standard error is not a terminal.")
         var progress = false
-        @Flag(help: "Skip broken elements of newline-delimited or RFC 8142 input, listing them. Without it a broken element is an error (exit 2, nothing written): a record that cannot be read is never taken for a deleted feature.")
+        @Flag(help: "Skip broken elements of newline-delimited or RFC 8142 input, listing them, and read features that break a MUST of RFC 7946 reading can go past (no geometry or properties member, a member §7.1 forbids), counting them. Without it either is an error (exit 2, nothing written): a record that cannot be read is never taken for a deleted feature.")
         var lenient = false
 
         func zooms() -> ClosedRange<Int> { DiffCommand.zoomRange(zoom) }
@@ -208,10 +208,12 @@ struct DiffCommand: ParsableCommand {
     /// Streams the features of a snapshot to `body`. A broken element of a sequence (RFC 8142
     /// or newline-delimited) ends the command (exit 2, nothing written) as a broken feature of
     /// a collection does, unless `lenient`: then it is skipped and listed (the first ten, and
-    /// the count). A feature that cannot be read must not look deleted.
+    /// the count). A feature that cannot be read must not look deleted. A feature that breaks
+    /// a MUST of RFC 7946 that reading could go past (no `geometry` member, say) is a broken
+    /// feature too, as `geojson validate` judges it; `lenient` reads it and says how many.
     static func read(_ path: String, label: String, progress: Bool, lenient: Bool, _ body: (GeoFeature) -> Void) throws {
         var stream: GeoJSONFeatureStream
-        do { stream = try GeoJSONFeatureStream(path: path) } catch { fail("\(error)") }
+        do { stream = try GeoJSONFeatureStream(path: path, lenient: lenient) } catch { fail("\(error)") }
         var bar = ProgressLine(total: stream.source.size, force: progress)
         var listed: [GeoJSONError] = [], broken = 0
         do {
@@ -225,9 +227,12 @@ struct DiffCommand: ParsableCommand {
             }, body)
         } catch {
             bar.finish()
-            fail("\(path) (\(label)): \(error)")
+            fail("\(path) (\(label)): \(error); nothing written")
         }
         bar.finish()
+        if stream.toleratedViolations > 0 {
+            print("\(path) (\(label)): RFC 7946 violations read past (--lenient): \(stream.toleratedViolations)")
+        }
         guard broken > 0 else { return }
         print("\(path) (\(label)): broken elements skipped (--lenient): \(broken)")
         for e in listed { print("  skipped: \(e)") }

@@ -25,9 +25,9 @@ struct GeoJSONCommand: ParsableCommand {
         var progress = false
 
         /// The file as a feature stream and its progress line; exits 2 when it cannot be opened.
-        func open() -> (GeoJSONFeatureStream, ProgressLine) {
+        func open(lenient: Bool = false) -> (GeoJSONFeatureStream, ProgressLine) {
             let stream: GeoJSONFeatureStream
-            do { stream = try GeoJSONFeatureStream(path: file, format: format) } catch { fail("\(error)") }
+            do { stream = try GeoJSONFeatureStream(path: file, format: format, lenient: lenient) } catch { fail("\(error)") }
             return (stream, ProgressLine(total: stream.source.size, force: progress))
         }
     }
@@ -101,8 +101,9 @@ struct GeoJSONCommand: ParsableCommand {
             }
             let seconds = Date().timeIntervalSince(t0)
             let size = source.size ?? source.bytesRead
-            print("\(input.file): \(errors == 0 ? "valid" : "invalid"), \(errors) errors, \(findings.count - errors) warnings, "
-                + "\(count) \(stream.isSequence ? "elements" : "features"), "
+            func counted(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
+            print("\(input.file): \(errors == 0 ? "valid" : "invalid"), \(counted(errors, "error")), \(counted(findings.count - errors, "warning")), "
+                + counted(count, stream.isSequence ? "element" : "feature") + ", "
                 + String(format: "%.1f MB in %.2f s (%.0f MB/s)", Double(size) / 1e6, seconds, Double(size) / 1e6 / max(seconds, 1e-9))
                 + (ProcessStatus.peakResidentBytes().map { String(format: ", peak resident %.1f MiB", Double($0) / 1_048_576) } ?? ""))
             if errors > 0 { throw ExitCode(1) }
@@ -112,9 +113,12 @@ struct GeoJSONCommand: ParsableCommand {
     struct Stats: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Stream a GeoJSON file and print counts by geometry type, positions, properties and extent.",
-            discussion: "Features are read in column batches of about 1 MiB of input, property names without their values. Memory is bounded by the largest feature, the read window and one batch. Exit status: 0, 1 invalid GeoJSON, 2 unreadable file.")
+            discussion: "Features are read in column batches of about 1 MiB of input, property names without their values. Memory is bounded by the largest feature, the read window and one batch. Input that `geojson validate` finds in error is refused (exit 2, nothing written), unless --lenient. Exit status: 0, 2 invalid GeoJSON or unreadable file.")
 
         @OptionGroup var input: Input
+
+        @Flag(help: "Count what can still be read: skip broken elements of a sequence and read features that break a MUST of RFC 7946 reading can go past (no geometry or properties member, a member §7.1 forbids), listing both. Errors that stop reading still exit 2.")
+        var lenient = false
 
         @Option(help: "Also write the figures as CSV (metric,value).")
         var output: String?
@@ -124,19 +128,27 @@ struct GeoJSONCommand: ParsableCommand {
 
         func run() throws {
             let file = input.file
-            var (stream, bar) = input.open()
+            var (stream, bar) = input.open(lenient: lenient)
             let source = stream.source
             let t0 = Date()
             var stats = FeatureStatistics()
             do {
                 let broken = try GeoJSONCommand.forEachBatch(&stream, bar: &bar) { stats.add(batch: $0) }
-                if let (n, first) = broken { print("broken elements: \(n) (first: \(first))") }
+                if let (n, first) = broken {
+                    guard lenient else {
+                        bar.finish()
+                        fail("\(file): \(n) broken element\(n == 1 ? "" : "s") (first: \(first)); nothing written (--lenient skips them, listing them)")
+                    }
+                    print("broken elements skipped (--lenient): \(n) (first: \(first))")
+                }
             } catch {
                 bar.finish()
-                print("\(file): \(error)")
-                throw ExitCode(1)
+                fail("\(file): \(error); nothing written")
             }
             bar.finish()
+            if stream.toleratedViolations > 0 {
+                print("RFC 7946 violations read past (--lenient): \(stream.toleratedViolations)")
+            }
             let seconds = Date().timeIntervalSince(t0)
             let size = source.size ?? source.bytesRead
             var rows = [("bytes", String(size))] + stats.rows()

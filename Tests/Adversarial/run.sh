@@ -54,12 +54,12 @@ expect "profile of an empty folder" 2 "no tiles" 10 -- "$BIN" profile x.geojson
 cp f.geojson folder/a.geojson
 expect "profile of a folder of GeoJSON" 0 "GeoJSON folder \(1 file\)" 10 -- "$BIN" profile folder
 expect "geojson validate --limit=-1" 2 "--limit must be 0 or more" 10 -- "$BIN" geojson validate f.geojson --limit=-1
-expect "validate from a pipe (/dev/stdin)" 0 "valid, 0 errors.*1 features" 10 -- sh -c "cat f.geojson | '$BIN' geojson validate /dev/stdin"
+expect "validate from a pipe (/dev/stdin)" 0 "valid, 0 errors.*1 feature," 10 -- sh -c "cat f.geojson | '$BIN' geojson validate /dev/stdin"
 expect "stats from a pipe counts its bytes" 0 "bytes +13[0-9] " 10 -- sh -c "cat f.geojson | '$BIN' geojson stats /dev/stdin"
-expect "an RS-prefixed sequence from a pipe" 0 "1 elements" 10 -- sh -c "(printf '\036'; cat f.geojson) | '$BIN' geojson validate /dev/stdin"
+expect "an RS-prefixed sequence from a pipe" 0 "1 element," 10 -- sh -c "(printf '\036'; cat f.geojson) | '$BIN' geojson validate /dev/stdin"
 mkfifo in.fifo
 ( cat f.geojson > in.fifo & )
-expect "validate a FIFO" 0 "1 features" 10 -- "$BIN" geojson validate in.fifo
+expect "validate a FIFO" 0 "1 feature," 10 -- "$BIN" geojson validate in.fifo
 
 echo "== crafted archives and tiles"
 for f in offset-overflow data-offset-overflow leaf-fanout leaf-cycle length-2p32; do
@@ -306,6 +306,26 @@ expect "diff touched: a truncated ndjson line" 2 "broken element" 5 --absent t.t
 printf '{"add":[],"remove":[],"update":[]}' > empty-diff.json
 expect "diff apply: a truncated snapshot line" 2 "broken element" 5 --absent s.json -- "$BIN" diff apply cut.ndjson empty-diff.json --output s.json
 expect "diff --lenient lists what it skipped" 0 "skipped: .*line 2" 5 -- "$BIN" diff old.ndjson cut.ndjson --out d.json --lenient
+
+echo "== one verdict everywhere"
+rm -f d.json st.csv c.txt
+printf '{"type":"FeatureCollection","features":[{"type":"Feature","id":1,"geometry":{"type":"Point","coordinates":[1,2]},"properties":{}},{"type":"Feature","id":2,"properties":{}},{"type":"Feature","id":3,"geometry":{"type":"Point","coordinates":[120,-40]},"properties":{},"coordinates":[0,0]}]}' > nogeom.json
+printf '{"type":"Feature","id":1,"geometry":{"type":"Point","coordinates":[1,2]},"properties":{}}\n{"type":"Feature","id":2,"properties":{}}\n' > nogeom.ndjson
+printf '{"type":"Feature","geometry":{"type":"Point","coordinates":[1,2]},"properties":null}' > lone.json
+expect "validate: a feature without geometry is an error" 1 "invalid, 2 errors.*3 features" 5 -- "$BIN" geojson validate nogeom.json
+expect "stats refuses it, nothing written" 2 "\"geometry\" member.*nothing written" 5 --absent st.csv -- "$BIN" geojson stats nogeom.json --output st.csv
+expect "stats refuses it in a sequence" 2 "broken element.*nothing written" 5 --absent st.csv -- "$BIN" geojson stats nogeom.ndjson --output st.csv
+expect "stats --lenient counts what it read past" 0 "violations read past \(--lenient\): 2" 5 -- "$BIN" geojson stats nogeom.json --lenient
+expect "profile counts them as errors" 0 "findings: 2 errors" 5 -- "$BIN" profile nogeom.json
+expect "profile --jobs 2 counts the same" 0 "findings: 2 errors" 5 -- "$BIN" profile nogeom.json --jobs 2
+expect "diff refuses it, nothing written" 2 "\"geometry\" member.*nothing written" 5 --absent d.json -- "$BIN" diff nogeom.json nogeom.json --out d.json
+expect "diff refuses it in a sequence" 2 "broken element.*nothing written" 5 --absent d.json -- "$BIN" diff nogeom.ndjson nogeom.ndjson --out d.json
+expect "diff --lenient reads it and says so" 0 "violations read past \(--lenient\): 2" 5 -- "$BIN" diff nogeom.json nogeom.json --out d.json --lenient
+expect "cover geometry refuses it, nothing written" 2 "\"geometry\" member.*nothing written" 5 --absent c.txt -- "$BIN" cover geometry nogeom.json --zoom 3 --output c.txt
+expect "cover geometry --lenient covers every feature" 0 "" 5 -- "$BIN" cover geometry nogeom.json --zoom 3 --lenient --output c.txt
+[ "$(wc -l < c.txt)" -eq 2 ] || { failed=$((failed + 1)); echo "FAIL  cover geometry --lenient: $(wc -l < c.txt) tiles, expected 2"; }
+expect "validate: a lone Feature is 1 feature" 0 "valid, 0 errors, 0 warnings, 1 feature," 5 -- "$BIN" geojson validate lone.json
+expect "profile: a lone Feature is a Feature" 0 "^GeoJSON Feature:" 5 -- "$BIN" profile lone.json
 
 echo "== synthetic keys never collide with real ids"
 rm -f d.json

@@ -159,7 +159,8 @@ final class GeoJSONJobsTests: XCTestCase {
     }
 
     /// A random FeatureCollection: valid features, features that are not GeoJSON (skipped
-    /// and reported), features holding arrays of objects (`},{` inside a feature, where a
+    /// and reported; among them features without `geometry` and with a member RFC 7946 §7.1
+    /// forbids), features holding arrays of objects (`},{` inside a feature, where a
     /// guessed cut is wrong), geometry collections; and, by `shape`, members after
     /// `features`, a duplicate `features`, a syntax error, trailing content or a cut-off end.
     func randomCollection(seed: UInt64, count: Int, shape: Int) -> String {
@@ -167,8 +168,10 @@ final class GeoJSONJobsTests: XCTestCase {
         var features: [String] = []
         for i in 0..<count {
             let point = "{\"type\":\"Point\",\"coordinates\":[\(Int(rng.next() % 360) - 180),\(Int(rng.next() % 170) - 85)]}"
-            switch rng.next() % 8 {
+            switch rng.next() % 10 {
             case 0: features.append("{\"type\":\"Feature\",\"geometry\":{\"type\":\"Point\",\"coordinates\":[1]},\"properties\":null}")
+            case 3: features.append("{\"type\":\"Feature\",\"properties\":{\"k\":\(i)}}")
+            case 4: features.append("{\"type\":\"Feature\",\"geometry\":\(point),\"properties\":null,\"geometries\":[]}")
             case 1: features.append("{\"type\":\"Feature\",\"geometry\":null,\"properties\":{\"list\":[{\"a\":1},{\"b\":\"},{\"},{\"c\":[{},{}]}]}}")
             case 2: features.append("{\"type\":\"Feature\",\"geometry\":{\"type\":\"GeometryCollection\",\"geometries\":[\(point),\(point)]},\"properties\":{}}")
             default: features.append("{\"type\":\"Feature\",\"geometry\":\(point),\"properties\":{\"k\(i % 9)\":\(i)}}")
@@ -207,6 +210,36 @@ final class GeoJSONJobsTests: XCTestCase {
                     XCTAssertEqual(outcome(path, jobs: jobs), one, "seed \(seed) shape \(shape) jobs \(jobs)")
                 }
             }
+        }
+    }
+
+    /// A feature without `geometry` or `properties` (RFC7946-3.2) or with a member §7.1
+    /// forbids (RFC7946-7.1) is an error finding, as `geojson validate` finds it, with any
+    /// number of jobs; a lone Feature is one feature of a "GeoJSON Feature".
+    func testViolationsReadingCouldGoPastAreErrors() throws {
+        let path = temporaryPath("v.geojson")
+        let text = """
+            {"type":"FeatureCollection","features":[
+            {"type":"Feature","geometry":{"type":"Point","coordinates":[1,2]},"properties":{"a":1}},
+            {"type":"Feature","properties":{"a":2}},
+            {"type":"Feature","geometry":{"type":"Point","coordinates":[3,4]}},
+            {"type":"Feature","geometry":null,"properties":null,"coordinates":[5,6]}
+            ]}
+            """
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        let one = try profile(path, jobs: 1)
+        XCTAssertEqual(one.errors, 3)
+        XCTAssertEqual(one.shown.filter { $0.contains("RFC 7946 §3.2") }.count, 2, "\(one.shown)")
+        XCTAssertEqual(one.shown.filter { $0.contains("RFC 7946 §7.1") }.count, 1, "\(one.shown)")
+        assertSame(one, try profile(path, jobs: 2), path, "jobs 2")
+        let lone = temporaryPath("lone.geojson")
+        try Data(#"{"type":"Feature","geometry":{"type":"Point","coordinates":[1,2]},"properties":null}"#.utf8)
+            .write(to: URL(fileURLWithPath: lone))
+        for jobs in [1, 2] {
+            let p = try profile(lone, jobs: jobs)
+            XCTAssertEqual(p.format, "GeoJSON Feature", "jobs \(jobs)")
+            XCTAssertEqual(p.errors, 0)
+            XCTAssertTrue(p.csv().contains("count,features,1"), p.csv())
         }
     }
 

@@ -153,6 +153,8 @@ struct _GeoJSONParser {
     /// Non-nil when collecting validation findings (warnings and, in lenient reading, the
     /// errors that reading tolerates).
     var findings: [GeoJSONFinding]?
+    /// MUSTs of RFC 7946 read past because `options.strict` is off (`violation`).
+    var toleratedViolations = 0
     /// Path prefix for findings (streaming readers set `features[i]`).
     var findingPrefix: [JSONPathComponent] = []
     /// The batch a columnar reader fills (`GeoJSONBatchReader`, which swaps its batch in
@@ -196,6 +198,7 @@ struct _GeoJSONParser {
             e.path = path
             throw e
         }
+        toleratedViolations += 1
         guard findings != nil else { return }
         findings!.append(GeoJSONFinding(severity: .error, rule: rule, message: message,
                                         location: locationOfAbsolute(absolute), path: findingPrefix + path))
