@@ -1,7 +1,8 @@
 import GeoModel
 
 /// A list of cameras read from CSV: `cover follow`'s report (`center_longitude`,
-/// `center_latitude`, `bearing`, `viewport` columns) or one written by hand (`longitude`,
+/// `center_latitude`, `bearing`, `viewport` columns: the camera, whatever the device's
+/// `longitude` and `latitude` beside them say) or one written by hand (`longitude`,
 /// `latitude`, and optionally `zoom`, `bearing`, `pitch`, `viewport` as WIDTHxHEIGHT).
 /// Columns the file lacks take the template camera's values.
 public enum CameraSequence {
@@ -20,7 +21,9 @@ public enum CameraSequence {
     public static func parse(csv: String, template: Camera, zoom: (Double) -> Double = { $0 }) throws(ParseError) -> [Camera] {
         let lines = Self.lines(csv)
         let names = try header(lines)
-        func column(_ options: [String]) -> Int? { names.firstIndex { options.contains($0) } }
+        // The first name of `options` the header has: `center_longitude` before `longitude`,
+        // so a follow report's camera is read, not the device location beside it.
+        func column(_ options: [String]) -> Int? { options.lazy.compactMap { names.firstIndex(of: $0) }.first }
         guard let lon = column(["center_longitude", "longitude"]), let lat = column(["center_latitude", "latitude"]) else {
             throw ParseError(line: 1, reason: "the header needs a longitude (or center_longitude) and a latitude (or center_latitude) column")
         }
