@@ -16,14 +16,22 @@ extension CoverCommand {
                 Prints one tile per line, nearest the centre first: z/x/y, then @Z when the tile is \
                 overscaled (drawn at zoom Z past the source's max zoom) and "wrap N" for world copies. \
                 Above the pitch threshold (60° with the default field of view) zooms vary with \
-                distance. Exit status: 0, 2 invalid camera or options.
+                distance. With --fit-bounds W,S,E,N the camera is centred on the bounds at the \
+                largest zoom whose view holds them inside the viewport less --padding points on \
+                every side (Web Mercator, turned by --bearing, clamped by the zoom limits), as \
+                setting a map view's camera from bounds does. Exit status: 0, 2 invalid camera \
+                or options.
                 """)
 
         // Unconditional: the value may start with a minus sign (--center -123.1,49.2).
         @Option(parsing: .unconditional, help: "Map centre as LON,LAT (degrees; west and south are negative).")
-        var center: String
+        var center: String?
         @Option(parsing: .unconditional, help: "Map zoom (fractional allowed); clamped to --min-zoom...--max-zoom.")
-        var zoom: Double
+        var zoom: Double?
+        @Option(parsing: .unconditional, help: "Instead of --center and --zoom: the bounds W,S,E,N (degrees; E < W crosses the antimeridian) the camera fits.")
+        var fitBounds: String?
+        @Option(help: "With --fit-bounds: points kept free on every side of the viewport.")
+        var padding: Double = 0
         @Option(parsing: .unconditional, help: "Bearing in degrees clockwise from north (negative counter-clockwise).")
         var bearing: Double = 0
         @Option(parsing: .unconditional, help: "Pitch in degrees from straight down; clipped to the maximum tilt profile at the zoom.")
@@ -33,8 +41,8 @@ extension CoverCommand {
         var viewport: String = "1920x1080"
         @Option(help: "Vertical field of view in degrees.")
         var fov: Double = Camera.defaultFieldOfView
-        @Option(help: "The source's tile size in points: 512 or 256 (a 256 source loads one zoom deeper).")
-        var tileSize: Int = 512
+        @Option(help: "The source's tile size in points: 512 or 256 (a 256 source loads one zoom deeper; default 512, or 256 with --zoom-convention google).")
+        var tileSize: Int?
         @Option(help: "Image pixels per point, 1–4: a raster tile layer on a 2x screen asks for 512-px images of the same 256-point tiles.")
         var tileScale: Int = 1
         @Option(help: "The source's min zoom (no tiles below it).")
@@ -52,14 +60,44 @@ extension CoverCommand {
         @Option(help: "Write the output to this file instead of standard output.")
         var output: String?
 
+        /// Decimal numbers separated by commas, or nil.
+        static func numbers(_ text: String) -> [Double]? {
+            let parts = text.split(separator: ",", omittingEmptySubsequences: false)
+            let values = parts.compactMap { DecimalText.parse($0.trimmingCharacters(in: .whitespaces)) }
+            return values.count == parts.count ? values : nil
+        }
+
         func run() throws {
-            let c = center.split(separator: ",", omittingEmptySubsequences: false)
-                .compactMap { DecimalText.parse($0.trimmingCharacters(in: .whitespaces)) }
-            guard c.count == 2 else { fail("--center must be LON,LAT in decimal degrees, e.g. -123.1,49.2; got \(center)") }
             guard let (w, h) = parseViewport(viewport) else { fail("--viewport must be WIDTHxHEIGHT, e.g. 390x844") }
             checkView(width: w, height: h, fieldOfView: fov, viewport: viewport)
+            let c: [Double], zoom: Double
+            var fitted = ""
+            if let fitBounds {
+                guard center == nil, self.zoom == nil else { fail("give --fit-bounds, or --center and --zoom, not both") }
+                guard let b = Self.numbers(fitBounds), b.count == 4 else {
+                    fail("--fit-bounds must be W,S,E,N in decimal degrees, e.g. -10.5,35,30,60; got \(fitBounds)")
+                }
+                let fit: (longitude: Double, latitude: Double, zoom: Double)
+                do { fit = try CameraFit.fit(west: b[0], south: b[1], east: b[2], north: b[3], width: w, height: h, padding: padding, bearing: bearing) } catch {
+                    if case .outOfRange("padding", _) = error { fail("--padding \(viewportText(padding)) leaves no room in a \(viewport) viewport") }
+                    fail("--fit-bounds \(fitBounds): \(error)")
+                }
+                c = [fit.longitude, fit.latitude]
+                // A box of no extent fits at any zoom: the view's max zoom clamps it.
+                zoom = limits.zoomConvention.zoom(fromMapLibre: fit.zoom.isFinite ? fit.zoom : 30)
+                fitted = "fit bounds \(fitBounds) with \(viewportText(padding)) points of padding: centre "
+                    + String(format: "%.7f,%.7f", fit.longitude, fit.latitude) + ", "
+                    + (fit.zoom.isFinite ? String(format: "zoom %.4f fits", zoom) : "the bounds have no extent: any zoom fits")
+            } else {
+                guard let center, let z = self.zoom else { fail("give --center and --zoom, or --fit-bounds") }
+                guard let values = Self.numbers(center), values.count == 2 else {
+                    fail("--center must be LON,LAT in decimal degrees, e.g. -123.1,49.2; got \(center)")
+                }
+                (c, zoom) = (values, z)
+            }
             let limited = limits.apply(to: Camera(longitude: c[0], latitude: c[1], zoom: zoom, bearing: bearing, pitch: pitch,
-                                                  width: w, height: h, fieldOfView: fov))
+                                                  width: w, height: h, fieldOfView: fov), worldCopies: !noWorldCopies)
+            let tileSize = limits.tileSize(self.tileSize)
             let options = CameraCoverOptions(tileSize: tileSize, tileScale: tileScale, minZoom: sourceMinZoom, maxZoom: sourceMaxZoom,
                                              roundZoom: roundZoom, reparseOverscaled: !noOverscale, renderWorldCopies: !noWorldCopies)
             let t0 = Date()
@@ -72,7 +110,7 @@ extension CoverCommand {
             let px = options.tilePixels
             let images = "\(px)x\(px)-px images (\(tileSize)-pt tiles at scale \(tileScale)), "
                 + String(format: "%.1f", Double(tiles.count * px * px) / 1e6) + " Mpx"
-            let state = cameraState(limited, limits.profile, limits.zoomConvention)
+            let state = (fitted.isEmpty ? "" : fitted + "\n") + limits.state(limited, worldCopies: !noWorldCopies)
             if output == nil { FileHandle.standardError.write(Data("\(state)\n".utf8)) }
             writeOrPrint(text, to: output, summary: "\(state)\n\(tiles.count) tiles, zooms \(zooms), \(images) (\(String(format: "%.3f", seconds * 1000)) ms)")
         }

@@ -53,8 +53,8 @@ extension CoverCommand {
         var speed: Double?
         @Option(help: "Updates per second with --speed.")
         var rate: Double = 1
-        @Option(help: "The source's tile size: 512 or 256.")
-        var tileSize: Int = 512
+        @Option(help: "The source's tile size: 512 or 256 (default 512, or 256 with --zoom-convention google).")
+        var tileSize: Int?
         @Option(help: "The source's max zoom (deeper views overscale its tiles).")
         var sourceMaxZoom: Int = 22
         @Option(help: "CSV report path (one row per update).")
@@ -118,7 +118,7 @@ extension CoverCommand {
             let follower: RouteFollower
             do {
                 follower = try RouteFollower(route: path, template: template,
-                                             options: CameraCoverOptions(tileSize: tileSize, maxZoom: sourceMaxZoom), mode: followMode,
+                                             options: CameraCoverOptions(tileSize: limits.tileSize(tileSize), maxZoom: sourceMaxZoom), mode: followMode,
                                              sampling: speed.map { .speed(metresPerSecond: $0, hertz: rate) } ?? .vertices,
                                              headings: compass, panAt: panAt, viewportChanges: changes)
             } catch { fail("\(error)") }
@@ -144,7 +144,7 @@ extension CoverCommand {
             let seconds = Date().timeIntervalSince(t0)
             do { try FileIO.writeText(output, csv) } catch { fail("cannot write \(output): \(error)") }
             print("""
-                \(cameraState(limited, limits.profile, limits.zoomConvention))
+                \(limits.state(limited))
                 \(file): \(path.count) route points, \(summary.updates) updates, mode \(mode), viewport \(viewport)
                 camera moved on \(summary.moves) updates; tiles in view: \(summary.maxTiles) at most\(panAt.map { "; auto-pan off from update \($0) (user pan)" } ?? "")
                 tiles loaded after the first view: \(summary.loads) (at most \(summary.maxLoad) in one update); dropped: \(summary.drops)

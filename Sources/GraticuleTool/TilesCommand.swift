@@ -46,8 +46,8 @@ struct TilesCommand: ParsableCommand {
         @Option(help: "Viewport WIDTHxHEIGHT in points (when the CSV has no viewport column).")
         var viewport: String = "390x844"
         @OptionGroup var limits: CameraLimitOptions
-        @Option(help: "The layer's tile size in points: 256 or 512.")
-        var tileSize: Int = 512
+        @Option(help: "The layer's tile size in points: 256 or 512 (default 512, or 256 with --zoom-convention google).")
+        var tileSize: Int?
         @Option(help: "Image pixels per point, 1–4 (a 2x screen asks for 512-px images of 256-point tiles).")
         var tileScale: Int = 1
         @Option(help: "The source's max zoom; deeper views overscale its tiles (default: the archive's max zoom, else 22).")
@@ -70,6 +70,7 @@ struct TilesCommand: ParsableCommand {
         func run() throws {
             do { try FileIO.checkWritable(output) } catch { fail("\(error)") }
             guard (cameras == nil) != (route == nil) else { fail("give --cameras FILE or --route GPX (one of them)") }
+            let tileSize = limits.tileSize(self.tileSize)
             guard tileSize == 256 || tileSize == 512 else { fail("--tile-size must be 256 or 512, got \(tileSize)") }
             guard (1...4).contains(tileScale) else { fail("--tile-scale must be 1...4, got \(tileScale)") }
             for (name, v) in [("--cache-tiles", cacheTiles), ("--cache-bytes", cacheBytes)] where (v ?? 0) < 0 {
@@ -133,7 +134,7 @@ struct TilesCommand: ParsableCommand {
             let limited = limits.apply(to: template)
             let cache = [cacheTiles.map { "\($0) tiles" }, cacheBytes.map { "\($0) bytes" }].compactMap { $0 }
             print("""
-                \(cameraState(limited, limits.profile, limits.zoomConvention))\(cameras != nil ? " (the template; the CSV's columns override it)" : "")
+                \(limits.state(limited))\(cameras != nil ? " (the template; the CSV's columns override it)" : "")
                 \(source): \(views.count) updates, \(tileSize)-pt tiles at scale \(tileScale), source zooms \(zooms.min)–\(zooms.max), \
                 cache \(cache.isEmpty ? "unbounded" : cache.joined(separator: ", "))\(clearCount > 0 ? ", cleared \(clearCount) times" : "")
                 tiles in view: \(total.inView) over all updates; from the cache: \(total.fromCache)

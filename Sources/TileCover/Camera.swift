@@ -15,7 +15,8 @@ public struct Camera: Sendable, Equatable {
     /// Mercator limit (±85.0511287798066°).
     public var longitude: Double
     public var latitude: Double
-    /// Map zoom; fractional zooms are allowed (0...30).
+    /// Map zoom in MapLibre's count; fractional zooms are allowed (−1...30: −1 is zoom 0 of
+    /// Google's count, `ZoomConvention.google`).
     public var zoom: Double
     /// Degrees clockwise from north of the direction at the top of the screen; any value,
     /// taken modulo 360.

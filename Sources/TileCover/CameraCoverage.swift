@@ -35,7 +35,7 @@ public enum CameraCoverage {
     /// The tiles `camera` needs from a source with `options`.
     ///
     /// - Throws: `CameraError.outOfRange` for a non-finite value, a pitch outside 0...85,
-    ///   a zoom outside 0...30, a viewport side ≤ 0, a field of view outside (0, 180), a
+    ///   a zoom outside −1...30 (−1 is Google's zoom 0), a viewport side ≤ 0, a field of view outside (0, 180), a
     ///   tile size other than 256 or 512, a tile scale outside 1...4, or zooms outside 0...30 with min > max.
     public static func tiles(for camera: Camera, options: CameraCoverOptions = .init()) throws(CameraError)
         -> [CameraTile]

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The highest pitch a map view allows at each zoom: stops `(zoom, maxPitch)` joined by
 /// straight lines, held flat before the first stop and after the last.
 ///
@@ -11,6 +17,9 @@ public struct TiltProfile: Sendable, Equatable, CustomStringConvertible {
 
     /// MapLibre's default: at most 60° at every zoom.
     public static let mapLibre = TiltProfile(unchecked: [(0, 60)])
+
+    /// 0° at every zoom: as a minimum tilt profile, no minimum (the map views' default).
+    public static let flat = TiltProfile(unchecked: [(0, 0)])
 
     /// The highest pitch a stop may allow: the limit of the camera model
     /// (`CameraCoverage` draws pitches 0...85).
@@ -62,7 +71,8 @@ public struct TiltProfile: Sendable, Equatable, CustomStringConvertible {
 
     private init(unchecked stops: [(zoom: Double, maxPitch: Double)]) { self.stops = stops }
 
-    /// The highest pitch allowed at `zoom`.
+    /// The profile's pitch at `zoom`: the highest pitch allowed, for a maximum tilt profile
+    /// (for a minimum one, `CameraLimits.minTilt`, the lowest).
     public func maxPitch(atZoom zoom: Double) -> Double {
         guard let first = stops.first, let last = stops.last else { return Self.modelMaxPitch }
         if zoom <= first.zoom { return first.maxPitch }
@@ -88,16 +98,25 @@ public struct TiltProfile: Sendable, Equatable, CustomStringConvertible {
     }
 }
 
-/// The limits a map view puts on its camera: a zoom range and a maximum tilt profile.
+/// The limits a map view puts on its camera: a zoom range and a maximum and minimum tilt
+/// profile.
 ///
 /// As in the map SDKs, a camera outside the limits is not an error: its zoom is clamped to
-/// `minZoom...maxZoom` and then its pitch to `0...maxTilt.maxPitch(atZoom:)` at the clamped
-/// zoom. Only values no camera can take (not finite) are rejected. The defaults are
-/// MapLibre's: zoom 0...22, pitch at most 60°.
+/// `minZoom...maxZoom` and then its pitch to `minTilt...maxTilt` at the clamped zoom (both
+/// profiles interpolated the same way; where the minimum would pass the maximum, the maximum
+/// wins). Only values no camera can take (not finite) are rejected. The defaults are
+/// MapLibre's: zoom 0...22, pitch at most 60°, no minimum tilt.
 public struct CameraLimits: Sendable, Equatable {
     public var minZoom: Double
     public var maxZoom: Double
     public var maxTilt: TiltProfile
+    /// The lowest pitch at each zoom (a map view's minimum tilt at zoom level); `.flat`, no
+    /// minimum, by default.
+    public var minTilt: TiltProfile = .flat
+
+    /// The lowest zoom a camera may have: −1 in MapLibre's count, which is zoom 0 of
+    /// Google's (a 256-point world, one 256-point tile; `ZoomConvention.google`).
+    public static let lowestZoom = -1.0
 
     /// The largest longitude a camera centre may have, ±10^9 degrees: a map view wraps a
     /// longitude into the world, and up to here doubles are at most 1.2·10^-7 degrees
@@ -109,13 +128,15 @@ public struct CameraLimits: Sendable, Equatable {
     public static let mapLibre = CameraLimits(unchecked: 0, 22, .mapLibre)
 
     /// - Throws: `CameraError.outOfRange` when a zoom limit is not finite, is outside
-    ///   0...30, or `minZoom > maxZoom`.
-    public init(minZoom: Double = 0, maxZoom: Double = 22, maxTilt: TiltProfile = .mapLibre) throws(CameraError) {
-        for (name, v) in [("minZoom", minZoom), ("maxZoom", maxZoom)] where !v.isFinite || !(0...30).contains(v) {
+    ///   −1...30 (`lowestZoom`...30), or `minZoom > maxZoom`.
+    public init(minZoom: Double = 0, maxZoom: Double = 22, maxTilt: TiltProfile = .mapLibre,
+                minTilt: TiltProfile = .flat) throws(CameraError) {
+        for (name, v) in [("minZoom", minZoom), ("maxZoom", maxZoom)] where !v.isFinite || !(Self.lowestZoom...30).contains(v) {
             throw .outOfRange(name, v)
         }
         guard minZoom <= maxZoom else { throw .outOfRange("minZoom", minZoom) }
         self.init(unchecked: minZoom, maxZoom, maxTilt)
+        self.minTilt = minTilt
     }
 
     private init(unchecked minZoom: Double, _ maxZoom: Double, _ maxTilt: TiltProfile) {
@@ -143,9 +164,10 @@ public struct CameraLimits: Sendable, Equatable {
         limited.latitude = min(max(camera.latitude, -WebMercator.maxLatitude), WebMercator.maxLatitude)
         limited.zoom = min(max(camera.zoom, minZoom), maxZoom)
         let ceiling = maxTilt.maxPitch(atZoom: limited.zoom)
-        limited.pitch = min(max(camera.pitch, 0), ceiling)
+        let floor = min(minTilt.maxPitch(atZoom: limited.zoom), ceiling)
+        limited.pitch = min(max(camera.pitch, floor), ceiling)
         return LimitedCamera(camera: limited, requestedZoom: camera.zoom, requestedPitch: camera.pitch, maxPitch: ceiling,
-                             requestedLatitude: camera.latitude)
+                             requestedLatitude: camera.latitude, minPitch: floor)
     }
 }
 
@@ -157,15 +179,19 @@ public struct LimitedCamera: Sendable, Equatable {
     public let requestedPitch: Double
     /// The tilt profile's maximum at the camera's (clamped) zoom.
     public let maxPitch: Double
+    /// The minimum tilt profile's value at the camera's (clamped) zoom (0 without one).
+    public let minPitch: Double
     /// The centre's latitude asked for (the camera's is clamped to Web Mercator's).
     public var requestedLatitude: Double { _requestedLatitude ?? camera.latitude }
     let _requestedLatitude: Double?
 
-    public init(camera: Camera, requestedZoom: Double, requestedPitch: Double, maxPitch: Double, requestedLatitude: Double? = nil) {
+    public init(camera: Camera, requestedZoom: Double, requestedPitch: Double, maxPitch: Double, requestedLatitude: Double? = nil,
+                minPitch: Double = 0) {
         self.camera = camera
         self.requestedZoom = requestedZoom
         self.requestedPitch = requestedPitch
         self.maxPitch = maxPitch
+        self.minPitch = minPitch
         _requestedLatitude = requestedLatitude
     }
 
@@ -174,6 +200,20 @@ public struct LimitedCamera: Sendable, Equatable {
 
     /// Whether the zoom was moved into the zoom range.
     public var zoomClamped: Bool { camera.zoom != requestedZoom }
-    /// Whether the pitch was clipped (to the profile's maximum, or up to 0).
+    /// Whether the pitch was clipped (to the profile's maximum, or up to the minimum or 0).
     public var pitchClipped: Bool { camera.pitch != requestedPitch }
+    /// Whether the pitch was raised to the minimum tilt at the zoom (a minimum above 0).
+    public var pitchRaisedToMinimum: Bool { camera.pitch > requestedPitch && minPitch > 0 && camera.pitch == minPitch }
+}
+
+extension CameraLimits {
+    /// The zoom below which the world (`512 · 2^zoom` points square) no longer fills a
+    /// `width` × `height` viewport, as MapLibre constrains its transform: the world's height
+    /// must cover the view's, and its width too when the map shows one world copy only (with
+    /// copies, the world repeats sideways). For the view seen straight down; never below
+    /// `lowestZoom`.
+    public static func effectiveMinZoom(width: Double, height: Double, worldCopies: Bool = true) -> Double {
+        let side = worldCopies ? height : max(width, height)
+        return max(Self.lowestZoom, log2(side / 512))
+    }
 }

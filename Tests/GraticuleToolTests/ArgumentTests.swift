@@ -31,7 +31,7 @@ final class ArgumentTests: XCTestCase {
         XCTAssertEqual(limited.camera.pitch, 67.5)
         XCTAssertEqual(cameraState(limited, camera.limits.profile),
                        "camera: maplibre zoom 16 (asked 20, clamped to the view's zoom range), tilt 67.5° (asked 70°, clipped: "
-                       + "the maximum tilt at zoom 16 is 67.5° under profile 0:30,10:45,16:67.5)")
+                       + "the maximum tilt at zoom 16 is 67.5° under profile 0:30,10:45,16:67.5); the world fills 10x10 from zoom 0.00")
         let defaults = try XCTUnwrap(try GraticuleCommand.parseAsRoot(["cover", "camera", "--center", "0,0", "--zoom", "3",
                                                                        "--pitch", "-5"]) as? CoverCommand.CameraCover)
         XCTAssertEqual(defaults.pitch, -5)
@@ -55,6 +55,32 @@ final class ArgumentTests: XCTestCase {
         XCTAssertEqual(high.camera.zoom, 19, "clamped to --max-zoom 20 in google's count")
         XCTAssertTrue(cameraState(high, camera.limits.profile, .google).contains("(asked 21, clamped"))
         XCTAssertThrowsError(try GraticuleCommand.parseAsRoot(["cover", "camera", "--center", "0,0", "--zoom", "3", "--zoom-convention", "bing"]))
+    }
+
+    /// `--min-tilt-profile` raises a lower tilt and the camera line says so; `--min-zoom
+    /// effective` clamps to the zoom where the world fills the viewport; Google's count reaches
+    /// zoom 0 and takes 256-point tiles unless `--tile-size` says otherwise.
+    func testMinimumTiltEffectiveZoomAndGoogleZoomZero() throws {
+        let tilted = try XCTUnwrap(try GraticuleCommand.parseAsRoot(["cover", "camera", "--center", "0,0", "--zoom", "17",
+                                                                     "--min-tilt-profile", "0:0,17:30"]) as? CoverCommand.CameraCover)
+        let raised = tilted.limits.apply(to: Camera(longitude: 0, latitude: 0, zoom: 17, width: 390, height: 844))
+        XCTAssertEqual(raised.camera.pitch, 30)
+        XCTAssertTrue(tilted.limits.state(raised).contains("tilt 30° (asked 0°, raised: the minimum tilt at zoom 17 is 30°"),
+                      tilted.limits.state(raised))
+        let effective = try XCTUnwrap(try GraticuleCommand.parseAsRoot(["cover", "camera", "--center", "0,0", "--zoom", "0",
+                                                                        "--min-zoom", "effective"]) as? CoverCommand.CameraCover)
+        let filled = effective.limits.apply(to: Camera(longitude: 0, latitude: 0, zoom: 0, width: 390, height: 844))
+        XCTAssertEqual(filled.camera.zoom, log2(844.0 / 512), accuracy: 1e-12)
+        XCTAssertTrue(effective.limits.state(filled).hasSuffix("the world fills 390x844 from zoom 0.72"))
+        let google = try XCTUnwrap(try GraticuleCommand.parseAsRoot(["cover", "camera", "--center", "0,0", "--zoom", "0",
+                                                                     "--zoom-convention", "google"]) as? CoverCommand.CameraCover)
+        XCTAssertEqual(google.limits.tileSize(google.tileSize), 256)
+        XCTAssertEqual(google.limits.apply(to: Camera(longitude: 0, latitude: 0, zoom: 0, width: 256, height: 256)).camera.zoom, -1,
+                       "Google's zoom 0 is reachable, not clamped to 1")
+        let sized = try XCTUnwrap(try GraticuleCommand.parseAsRoot(["cover", "camera", "--center", "0,0", "--zoom", "0",
+                                                                    "--zoom-convention", "google", "--tile-size", "512"]) as? CoverCommand.CameraCover)
+        XCTAssertEqual(sized.limits.tileSize(sized.tileSize), 512)
+        XCTAssertThrowsError(try GraticuleCommand.parseAsRoot(["cover", "camera", "--center", "0,0", "--zoom", "0", "--min-zoom", "least"]))
     }
 
     /// A mistyped command gets the nearest one (two edits at most, a swap counting one);

@@ -43,7 +43,7 @@ struct _CameraView {
         }
         try check("longitude", camera.longitude, true)
         try check("latitude", camera.latitude, true)
-        try check("zoom", camera.zoom, camera.zoom >= 0 && camera.zoom <= 30)
+        try check("zoom", camera.zoom, camera.zoom >= CameraLimits.lowestZoom && camera.zoom <= 30)
         try check("bearing", camera.bearing, true)
         try check("pitch", camera.pitch, camera.pitch >= 0 && camera.pitch <= 85)
         try check("width", camera.width, camera.width > 0)
