@@ -11,9 +11,11 @@ extension CoverCommand {
     struct FollowCover: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "follow",
-            abstract: "Follow a GPX route with a map camera and report the tiles to load and drop per location update.",
+            abstract: "Follow a GPX or GeoJSON route with a map camera and report the tiles to load and drop per location update.",
             discussion: """
-                The route is the GPX file's first track or route with points, in file order. Each vertex is \
+                The route is the GPX file's first track or route with points, in file order, or a \
+                GeoJSON LineString or MultiLineString (a geometry, a Feature, or the first line \
+                feature of a collection; a MultiLineString's lines joined in order). Each vertex is \
                 an update, or with --speed a device moving at that speed reports --rate times a \
                 second. Modes: off (the camera stays), recenter (recentres when the location leaves \
                 the centred --wander fraction of the view), navigation (heading-up from the direction \
@@ -28,7 +30,7 @@ extension CoverCommand {
                 prints a summary. Exit status: 0, 2 unreadable GPX or invalid options.
                 """)
 
-        @Argument(help: "A GPX 1.0 or 1.1 file.")
+        @Argument(help: "A GPX 1.0 or 1.1 file, or a GeoJSON file holding a line.")
         var file: String
         @Option(parsing: .unconditional, help: "Map zoom; clamped to --min-zoom...--max-zoom.")
         var zoom: Double
@@ -88,27 +90,13 @@ extension CoverCommand {
                 checkView(width: vw, height: vh, fieldOfView: Camera.defaultFieldOfView, viewport: String(parts[1]))
                 changes.append(.init(update: n, width: vw, height: vh))
             }
+            let route = RouteInput.read(file)
+            let path = route.points
             var compass: [Double]?
-            if let headings {
-                let text: String
-                do { text = try FileIO.readText(headings) } catch { fail("\(error)") }
-                do { compass = try CompassHeadings.parse(text) } catch {
-                    fail("\(headings):\(error.line): not a heading in degrees: '\(error.text)'")
-                }
-            }
-            let doc: GPXDocument
-            do { doc = try GPXReader.read(try FileIO.readAll(file)) } catch { fail("\(file): \(error)") }
-            guard let path = doc.firstPath else { fail("\(file): no track or route points") }
-            if case .compass = followMode, compass == nil {
-                // The headings the file records with each point (<course>, or a heading in
-                // the point's extensions), when every point has one.
-                let courses = doc.firstPathCourses ?? []
-                let missing = courses.filter { $0 == nil }.count
-                guard missing == 0 else {
-                    fail("--mode compass: \(missing) of \(path.count) route points in \(file) have no <course> or extension heading; "
-                         + "give --headings FILE (one compass heading per route point)")
-                }
-                compass = courses.map { $0! }
+            if case .compass = followMode {
+                compass = route.compassHeadings(headings, file: file)
+            } else if headings != nil {
+                fail("--headings applies to --mode compass, not \(mode)")
             }
             let limited = limits.apply(to: Camera(longitude: path[0].longitude, latitude: path[0].latitude, zoom: zoom, pitch: pitch,
                                                   width: w, height: h))

@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import GPX
 import GraticuleSupport
 import TileArchive
 import TileCover
@@ -26,8 +25,9 @@ struct TilesCommand: ParsableCommand {
                 cache is least-recently-used, bounded by --cache-tiles and --cache-bytes (unbounded \
                 by default); --clear-cache-at N empties it before update N and forgets the "no \
                 tile" answers, as clearTileCache makes every tile load again. The cameras come \
-                from --cameras (a CSV such as cover follow writes) or --route (a GPX route followed \
-                as cover follow does, modes off, recenter, navigation). Writes one CSV row per \
+                from --cameras (a CSV such as cover follow writes: its camera centre columns are the \
+                camera) or --route (a GPX or GeoJSON route followed as cover follow does, modes off, \
+                recenter, navigation and compass). Writes one CSV row per \
                 update and prints the totals. Exit status: 0; 2 for unreadable input or options.
                 """)
 
@@ -35,10 +35,12 @@ struct TilesCommand: ParsableCommand {
         var source: String
         @Option(help: "Cameras, one per update: a CSV with longitude (or center_longitude) and latitude (or center_latitude) columns and optionally zoom, bearing, pitch and viewport (cover follow's report works as is).")
         var cameras: String?
-        @Option(help: "A GPX file: its first track or route, followed by the camera (see cover follow).")
+        @Option(help: "A GPX file (its first track or route) or a GeoJSON line, followed by the camera (see cover follow).")
         var route: String?
-        @Option(help: "Follow mode with --route: off, recenter or navigation.")
+        @Option(help: "Follow mode with --route: off, recenter, navigation or compass (the bearing from the GPX <course> or extension heading of each point, or --headings).")
         var mode: String = "navigation"
+        @Option(help: "Compass mode: a file of compass headings in degrees clockwise from north, one per route point and line ('#' starts a comment).")
+        var headings: String?
         @Option(parsing: .unconditional, help: "Map zoom, in --zoom-convention (the cameras' zoom when the CSV has no zoom column).")
         var zoom: Double?
         @Option(parsing: .unconditional, help: "Pitch in degrees (when the CSV has no pitch column).")
@@ -188,11 +190,17 @@ struct TilesCommand: ParsableCommand {
             case "off": followMode = .off
             case "recenter": followMode = .recenter(factor: 0.5)
             case "navigation": followMode = .navigation(heightFactor: 0.125)
-            default: fail("--mode must be off, recenter or navigation with --route (cover follow has compass)")
+            case "compass": followMode = .compass(heightFactor: 0.5)
+            default: fail("--mode must be off, recenter, navigation or compass with --route")
             }
-            let doc: GPXDocument
-            do { doc = try GPXReader.read(try FileIO.readAll(route!)) } catch { fail("\(route!): \(error)") }
-            guard let path = doc.firstPath else { fail("\(route!): no track or route points") }
+            let input = RouteInput.read(route!)
+            let path = input.points
+            var compass: [Double]?
+            if case .compass = followMode {
+                compass = input.compassHeadings(headings, file: route!)
+            } else if headings != nil {
+                fail("--headings applies to --mode compass, not \(mode)")
+            }
             var start = template
             start.longitude = path[0].longitude
             start.latitude = path[0].latitude
@@ -200,7 +208,7 @@ struct TilesCommand: ParsableCommand {
             let limited = limits.apply(to: start).camera
             guard path.count <= maxUpdates else { fail("\(path.count) route points, more than --max-updates \(maxUpdates)") }
             let follower: RouteFollower
-            do { follower = try RouteFollower(route: path, template: limited, mode: followMode) } catch { fail("\(error)") }
+            do { follower = try RouteFollower(route: path, template: limited, mode: followMode, headings: compass) } catch { fail("\(error)") }
             var out: [Camera] = []
             follower.run { out.append($0.camera) }
             return out

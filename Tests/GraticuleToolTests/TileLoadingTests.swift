@@ -25,9 +25,9 @@ final class TileLoadingTests: XCTestCase {
         let dir = try TestPaths.newFolder("tile-loading")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let gpx = dir + "/route.gpx", source = dir + "/tiles"
-        try Data(GPXTrackGenerator.generate(points: 120, step: 0.002).bytes).write(to: URL(fileURLWithPath: gpx))
         try FileManager.default.createDirectory(atPath: source, withIntermediateDirectories: true)
-        for mode in ["off", "recenter", "navigation"] {
+        try Data(GPXTrackGenerator.generate(points: 120, step: 0.002, courses: true).bytes).write(to: URL(fileURLWithPath: gpx))
+        for mode in ["off", "recenter", "navigation", "compass"] {
             let follow = dir + "/follow-\(mode).csv", replayed = dir + "/replayed-\(mode).csv", inPlace = dir + "/in-place-\(mode).csv"
             try run(["cover", "follow", gpx, "--zoom", "15", "--mode", mode, "--output", follow])
             try run(["tiles", "load", source, "--cameras", follow, "--zoom", "15", "--output", replayed])
@@ -40,6 +40,48 @@ final class TileLoadingTests: XCTestCase {
             // served from the cache afterwards; a device location moving off it is not the camera.
             if mode == "off" { XCTAssertEqual(total, Int(b[0][1])!, "the camera stays: only the first update requests") }
             else { XCTAssertGreaterThan(total, Int(b[0][1])!, "mode \(mode): the camera moves and requests more") }
+        }
+    }
+
+    /// A GeoJSON LineString (or MultiLineString, its lines joined) of the GPX route's points is
+    /// the same route: the same cameras, the same requests. Compass mode needs headings,
+    /// which GeoJSON does not record: --headings gives them.
+    func testGeoJSONRouteIsTheSameRoute() throws {
+        let dir = try TestPaths.newFolder("geojson-route")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let gpx = dir + "/route.gpx", source = dir + "/tiles"
+        try FileManager.default.createDirectory(atPath: source, withIntermediateDirectories: true)
+        let bytes = GPXTrackGenerator.generate(points: 60, step: 0.002, courses: true).bytes
+        try Data(bytes).write(to: URL(fileURLWithPath: gpx))
+        // The points and courses as the generator wrote them, read back from its text.
+        let text = String(decoding: bytes, as: UTF8.self)
+        func values(_ pattern: String) throws -> [String] {
+            let re = try NSRegularExpression(pattern: pattern)
+            return re.matches(in: text, range: NSRange(text.startIndex..., in: text)).map { String(text[Range($0.range(at: 1), in: text)!]) }
+        }
+        let lats = try values("lat=\"([-0-9.]+)\""), lons = try values("lon=\"([-0-9.]+)\""), courses = try values("<gpxtpx:course>([0-9.]+)<")
+        XCTAssertEqual(lats.count, 60)
+        let positions = zip(lons, lats).map { "[\($0),\($1)]" }
+        let line = dir + "/line.geojson", multi = dir + "/multi.geojson", headings = dir + "/headings.txt"
+        try Data(#"{"type":"Feature","properties":null,"geometry":{"type":"LineString","coordinates":[\#(positions.joined(separator: ","))]}}"#.utf8)
+            .write(to: URL(fileURLWithPath: line))
+        let parts = "[" + positions.prefix(25).joined(separator: ",") + "],[" + positions.dropFirst(25).joined(separator: ",") + "]"
+        try Data(#"{"type":"FeatureCollection","features":[{"type":"Feature","properties":{},"geometry":{"type":"Point","coordinates":[0,0]}},{"type":"Feature","properties":{},"geometry":{"type":"MultiLineString","coordinates":[\#(parts)]}}]}"#.utf8)
+            .write(to: URL(fileURLWithPath: multi))
+        try Data((courses.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: headings))
+        for mode in ["navigation", "compass"] {
+            let expected = dir + "/gpx-\(mode).csv"
+            try run(["tiles", "load", source, "--route", gpx, "--mode", mode, "--zoom", "15", "--output", expected])
+            for route in [line, multi] {
+                let got = dir + "/got.csv"
+                try run(["tiles", "load", source, "--route", route, "--mode", mode, "--zoom", "15", "--output", got]
+                        + (mode == "compass" ? ["--headings", headings] : []))
+                XCTAssertEqual(try requests(got), try requests(expected), "\(mode) over \(route)")
+                let follow = dir + "/follow.csv"
+                try run(["cover", "follow", route, "--zoom", "15", "--mode", mode, "--output", follow]
+                        + (mode == "compass" ? ["--headings", headings] : []))
+                XCTAssertEqual(try String(contentsOfFile: follow, encoding: .utf8).split(separator: "\n").count, 61)
+            }
         }
     }
 }
