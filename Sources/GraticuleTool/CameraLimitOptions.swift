@@ -52,33 +52,44 @@ struct CameraLimitOptions: ParsableArguments {
     /// The lowest zoom of the convention, in MapLibre's count (Google's zoom 0 is −1).
     var lowestZoom: Double { zoomConvention.mapLibreZoom(0) }
 
+    /// The view's limits in MapLibre's count for a `width` × `height` viewport (the
+    /// effective minimum zoom depends on it). Exit 2 for limits outside the view's zooms.
+    func cameraLimits(width: Double, height: Double, worldCopies: Bool = true) -> CameraLimits {
+        let hi = maxZoom.map(zoomConvention.mapLibreZoom) ?? 22
+        let lo: Double
+        switch minZoom {
+        case .effective?:
+            lo = min(max(lowestZoom, CameraLimits.effectiveMinZoom(width: width, height: height, worldCopies: worldCopies)), hi)
+        case .zoom(let z)?: lo = zoomConvention.mapLibreZoom(z)
+        case nil: lo = lowestZoom
+        }
+        do { return try CameraLimits(minZoom: lo, maxZoom: hi, maxTilt: profile, minTilt: minimumProfile) } catch {
+            let (name, v): (String, Double)
+            if case .outOfRange(let n, let x) = error { (name, v) = (n, x) } else { (name, v) = ("minZoom", lo) }
+            fail("--\(name == "maxZoom" ? "max" : "min")-zoom \(zoomConvention.zoom(fromMapLibre: v)) is outside the view's zooms "
+                 + "(\(zoomConvention == .google ? "0–31" : "0–30") in the \(zoomConvention.rawValue) convention), or --min-zoom is above --max-zoom")
+        }
+    }
+
     /// `camera` (its zoom in the convention) clamped and clipped as the view's limits say;
     /// the result's zooms are MapLibre's. Exit 2 for limits or a camera no limit gives a
     /// meaning (NaN, infinite).
     func apply(to camera: Camera, worldCopies: Bool = true) -> LimitedCamera {
         var c = camera
         c.zoom = zoomConvention.mapLibreZoom(camera.zoom)
-        let lo: Double
-        switch minZoom {
-        case .effective?:
-            let filled = CameraLimits.effectiveMinZoom(width: camera.width, height: camera.height, worldCopies: worldCopies)
-            lo = min(max(lowestZoom, filled), maxZoom.map(zoomConvention.mapLibreZoom) ?? 22)
-        case .zoom(let z)?: lo = zoomConvention.mapLibreZoom(z)
-        case nil: lo = lowestZoom
-        }
-        let hi = maxZoom.map(zoomConvention.mapLibreZoom) ?? 22
+        return Self.limit(c, by: cameraLimits(width: camera.width, height: camera.height, worldCopies: worldCopies))
+    }
+
+    /// `camera` (zoom in MapLibre's count) under `limits`; exit 2 for a camera no limit gives
+    /// a meaning.
+    static func limit(_ camera: Camera, by limits: CameraLimits) -> LimitedCamera {
         do {
-            return try CameraLimits(minZoom: lo, maxZoom: hi, maxTilt: profile,
-                                    minTilt: minimumProfile).apply(to: c)
+            return try limits.apply(to: camera)
         } catch .outOfRange("longitude", let v) {
             fail("--center longitude \(v) cannot be wrapped into -180...180 exactly"
                  + (v.isFinite ? " (doubles that large are \(v.ulp) degrees apart)" : "")
                  + "; give a longitude within ±\(Int(CameraLimits.maxWrappableLongitude))")
         } catch {
-            if case .outOfRange(let name, let v) = error, name == "minZoom" || name == "maxZoom" {
-                fail("--\(name == "minZoom" ? "min" : "max")-zoom \(zoomConvention.zoom(fromMapLibre: v)) is outside the view's zooms "
-                     + "(\(zoomConvention == .google ? "0–31" : "0–30") in the \(zoomConvention.rawValue) convention), or --min-zoom is above --max-zoom")
-            }
             fail("\(error)")
         }
     }

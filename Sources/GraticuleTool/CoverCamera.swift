@@ -37,24 +37,7 @@ extension CoverCommand {
         @Option(parsing: .unconditional, help: "Pitch in degrees from straight down; clipped to the maximum tilt profile at the zoom.")
         var pitch: Double = 0
         @OptionGroup var limits: CameraLimitOptions
-        @Option(help: "Viewport WIDTHxHEIGHT in points.")
-        var viewport: String = "1920x1080"
-        @Option(help: "Vertical field of view in degrees.")
-        var fov: Double = Camera.defaultFieldOfView
-        @Option(help: "The source's tile size in points: 512 or 256 (a 256 source loads one zoom deeper; default 512, or 256 with --zoom-convention google).")
-        var tileSize: Int?
-        @Option(help: "Image pixels per point, 1–4: a raster tile layer on a 2x screen asks for 512-px images of the same 256-point tiles.")
-        var tileScale: Int = 1
-        @Option(help: "The source's min zoom (no tiles below it).")
-        var sourceMinZoom: Int = 0
-        @Option(help: "The source's max zoom (deeper views overscale its tiles).")
-        var sourceMaxZoom: Int = 22
-        @Flag(help: "Round the target zoom instead of flooring it (raster sources).")
-        var roundZoom = false
-        @Flag(help: "Keep tiles at max zoom at their own zoom instead of the overscaled one.")
-        var noOverscale = false
-        @Flag(help: "Only the main world copy (wrap 0).")
-        var noWorldCopies = false
+        @OptionGroup var view: CameraViewOptions
         @Flag(help: "Print a GeoJSON FeatureCollection of the tile squares.")
         var geojson = false
         @Option(help: "Write the output to this file instead of standard output.")
@@ -68,8 +51,7 @@ extension CoverCommand {
         }
 
         func run() throws {
-            guard let (w, h) = parseViewport(viewport) else { fail("--viewport must be WIDTHxHEIGHT, e.g. 390x844") }
-            checkView(width: w, height: h, fieldOfView: fov, viewport: viewport)
+            let (w, h) = view.size()
             let c: [Double], zoom: Double
             var fitted = ""
             if let fitBounds {
@@ -79,7 +61,7 @@ extension CoverCommand {
                 }
                 let fit: (longitude: Double, latitude: Double, zoom: Double)
                 do { fit = try CameraFit.fit(west: b[0], south: b[1], east: b[2], north: b[3], width: w, height: h, padding: padding, bearing: bearing) } catch {
-                    if case .outOfRange("padding", _) = error { fail("--padding \(viewportText(padding)) leaves no room in a \(viewport) viewport") }
+                    if case .outOfRange("padding", _) = error { fail("--padding \(viewportText(padding)) leaves no room in a \(view.viewport) viewport") }
                     fail("--fit-bounds \(fitBounds): \(error)")
                 }
                 c = [fit.longitude, fit.latitude]
@@ -96,10 +78,8 @@ extension CoverCommand {
                 (c, zoom) = (values, z)
             }
             let limited = limits.apply(to: Camera(longitude: c[0], latitude: c[1], zoom: zoom, bearing: bearing, pitch: pitch,
-                                                  width: w, height: h, fieldOfView: fov), worldCopies: !noWorldCopies)
-            let tileSize = limits.tileSize(self.tileSize)
-            let options = CameraCoverOptions(tileSize: tileSize, tileScale: tileScale, minZoom: sourceMinZoom, maxZoom: sourceMaxZoom,
-                                             roundZoom: roundZoom, reparseOverscaled: !noOverscale, renderWorldCopies: !noWorldCopies)
+                                                  width: w, height: h, fieldOfView: view.fov), worldCopies: !view.noWorldCopies)
+            let options = view.coverOptions(limits)
             let t0 = Date()
             let tiles: [CameraTile]
             do { tiles = try CameraCoverage.tiles(for: limited.camera, options: options) } catch { fail("\(error)") }
@@ -108,9 +88,9 @@ extension CoverCommand {
                 : tiles.map(\.description).joined(separator: "\n") + (tiles.isEmpty ? "" : "\n")
             let zooms = Set(tiles.map { Int($0.tile.z) }).sorted().map(String.init).joined(separator: ",")
             let px = options.tilePixels
-            let images = "\(px)x\(px)-px images (\(tileSize)-pt tiles at scale \(tileScale)), "
+            let images = "\(px)x\(px)-px images (\(options.tileSize)-pt tiles at scale \(options.tileScale)), "
                 + String(format: "%.1f", Double(tiles.count * px * px) / 1e6) + " Mpx"
-            let state = (fitted.isEmpty ? "" : fitted + "\n") + limits.state(limited, worldCopies: !noWorldCopies)
+            let state = (fitted.isEmpty ? "" : fitted + "\n") + limits.state(limited, worldCopies: !view.noWorldCopies)
             if output == nil { FileHandle.standardError.write(Data("\(state)\n".utf8)) }
             writeOrPrint(text, to: output, summary: "\(state)\n\(tiles.count) tiles, zooms \(zooms), \(images) (\(String(format: "%.3f", seconds * 1000)) ms)")
         }

@@ -11,7 +11,7 @@ struct CoverCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cover",
         abstract: "Tile coverage tools.",
-        subcommands: [GeometryCover.self, CameraCover.self, FollowCover.self])
+        subcommands: [GeometryCover.self, CameraCover.self, FollowCover.self, TransitionCover.self])
 
     struct GeometryCover: ParsableCommand {
         static let configuration = CommandConfiguration(

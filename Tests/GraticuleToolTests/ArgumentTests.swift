@@ -24,8 +24,8 @@ final class ArgumentTests: XCTestCase {
                                                        "--min-zoom", "2", "--max-zoom", "16", "--source-max-zoom", "14",
                                                        "--max-tilt-profile", "0:30,10:45,16:67.5", "--tile-scale", "2"])
         let camera = try XCTUnwrap(parsed as? CoverCommand.CameraCover)
-        XCTAssertEqual(camera.sourceMaxZoom, 14)
-        XCTAssertEqual(camera.tileScale, 2)
+        XCTAssertEqual(camera.view.sourceMaxZoom, 14)
+        XCTAssertEqual(camera.view.tileScale, 2)
         let limited = camera.limits.apply(to: Camera(longitude: 0, latitude: 0, zoom: 20, pitch: 70, width: 10, height: 10))
         XCTAssertEqual(limited.camera.zoom, 16)
         XCTAssertEqual(limited.camera.pitch, 67.5)
@@ -36,7 +36,7 @@ final class ArgumentTests: XCTestCase {
                                                                        "--pitch", "-5"]) as? CoverCommand.CameraCover)
         XCTAssertEqual(defaults.pitch, -5)
         XCTAssertEqual(defaults.limits.profile, .mapLibre)
-        XCTAssertEqual(defaults.sourceMaxZoom, 22)
+        XCTAssertEqual(defaults.view.sourceMaxZoom, 22)
     }
 
     /// `--zoom-convention google` counts a 256-point world at zoom 0: zoom 3 is MapLibre zoom
@@ -74,12 +74,12 @@ final class ArgumentTests: XCTestCase {
         XCTAssertTrue(effective.limits.state(filled).hasSuffix("the world fills 390x844 from zoom 0.72"))
         let google = try XCTUnwrap(try GraticuleCommand.parseAsRoot(["cover", "camera", "--center", "0,0", "--zoom", "0",
                                                                      "--zoom-convention", "google"]) as? CoverCommand.CameraCover)
-        XCTAssertEqual(google.limits.tileSize(google.tileSize), 256)
+        XCTAssertEqual(google.limits.tileSize(google.view.tileSize), 256)
         XCTAssertEqual(google.limits.apply(to: Camera(longitude: 0, latitude: 0, zoom: 0, width: 256, height: 256)).camera.zoom, -1,
                        "Google's zoom 0 is reachable, not clamped to 1")
         let sized = try XCTUnwrap(try GraticuleCommand.parseAsRoot(["cover", "camera", "--center", "0,0", "--zoom", "0",
                                                                     "--zoom-convention", "google", "--tile-size", "512"]) as? CoverCommand.CameraCover)
-        XCTAssertEqual(sized.limits.tileSize(sized.tileSize), 512)
+        XCTAssertEqual(sized.limits.tileSize(sized.view.tileSize), 512)
         XCTAssertThrowsError(try GraticuleCommand.parseAsRoot(["cover", "camera", "--center", "0,0", "--zoom", "0", "--min-zoom", "least"]))
     }
 

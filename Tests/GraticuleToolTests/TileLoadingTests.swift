@@ -43,6 +43,27 @@ final class TileLoadingTests: XCTestCase {
         }
     }
 
+    /// The frames `cover transition` writes replay through `tiles load --cameras`, one update
+    /// per frame, their zoom column read as the cameras' zoom.
+    func testTransitionFramesReplay() throws {
+        let dir = try TestPaths.newFolder("transition")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let source = dir + "/tiles", frames = dir + "/frames.csv", replayed = dir + "/replayed.csv"
+        try FileManager.default.createDirectory(atPath: source, withIntermediateDirectories: true)
+        try run(["cover", "transition", "--from", "-122.4,37.8,12", "--to", "-73.99,40.73,12,90,45", "--animation", "bow",
+                 "--duration", "1", "--fps", "20", "--viewport", "390x844", "--output", frames])
+        let lines = try String(contentsOfFile: frames, encoding: .utf8).split(separator: "\n")
+        XCTAssertEqual(lines.first, "frame,time_s,longitude,latitude,zoom,bearing,pitch,event,tiles,load,drop")
+        XCTAssertEqual(lines.count, 22)
+        XCTAssertTrue(lines[1].contains(",began,") && lines[21].contains(",ended,"))
+        try run(["tiles", "load", source, "--cameras", frames, "--viewport", "390x844", "--output", replayed])
+        let rows = try requests(replayed)
+        XCTAssertEqual(rows.count, 21)
+        let loads = lines.dropFirst().map { Int($0.split(separator: ",", omittingEmptySubsequences: false)[9])! }
+        XCTAssertEqual(Int(rows[0][1]), loads[0], "the first update requests what the first frame loads")
+        XCTAssertGreaterThan(loads.reduce(0, +), loads[0])
+    }
+
     /// A GeoJSON LineString (or MultiLineString, its lines joined) of the GPX route's points is
     /// the same route: the same cameras, the same requests. Compass mode needs headings,
     /// which GeoJSON does not record: --headings gives them.
