@@ -59,6 +59,7 @@ extension CoverCommand {
                 guard let b = Self.numbers(fitBounds), b.count == 4 else {
                     fail("--fit-bounds must be W,S,E,N in decimal degrees, e.g. -10.5,35,30,60; got \(fitBounds)")
                 }
+                guard b[1] <= b[3] else { fail("--fit-bounds \(fitBounds): south \(viewportText(b[1])) is above north \(viewportText(b[3]))") }
                 let fit: (longitude: Double, latitude: Double, zoom: Double)
                 do { fit = try CameraFit.fit(west: b[0], south: b[1], east: b[2], north: b[3], width: w, height: h, padding: padding, bearing: bearing) } catch {
                     if case .outOfRange("padding", _) = error { fail("--padding \(viewportText(padding)) leaves no room in a \(view.viewport) viewport") }

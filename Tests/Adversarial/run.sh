@@ -93,6 +93,13 @@ expect "cover camera: the largest view allowed" 0 "tiles" 10 -- "$BIN" cover cam
 if [ -f "$GPX" ]; then
   expect "cover follow 1e-6 m/s at 1000 Hz" 2 "--max-updates" 10 --absent follow.csv -- "$BIN" cover follow "$GPX" --zoom 15 --speed 0.000001 --rate 1000 --output follow.csv
 fi
+expect "cover transition: 1e9 s at 60 fps" 2 "frames; 2 to 1000000 are allowed" 10 --absent tr.csv -- "$BIN" cover transition --from 0,0,3 --to 10,10,5 --animation bow --duration 1e9 --output tr.csv
+expect "cover transition: --fps 0" 2 "--fps must be a positive number" 10 --absent tr.csv -- "$BIN" cover transition --from 0,0,3 --to 10,10,5 --fps 0 --output tr.csv
+expect "cover transition: --from without a zoom" 2 "LON,LAT,ZOOM" 10 --absent tr.csv -- "$BIN" cover transition --from 0,0 --to 10,10,5 --output tr.csv
+expect "cover transition: a NaN bearing" 2 "LON,LAT,ZOOM" 10 --absent tr.csv -- "$BIN" cover transition --from 0,0,3,nan --to 10,10,5 --output tr.csv
+expect "cover camera --fit-bounds: padding wider than the view" 2 "leaves no room" 10 -- "$BIN" cover camera --fit-bounds 0,0,1,1 --padding 1000 --viewport 390x844
+expect "cover camera --fit-bounds: south above north" 2 "south 10 is above north 5" 10 -- "$BIN" cover camera --fit-bounds 0,10,1,5
+expect "cover camera --fit-bounds with --zoom" 2 "not both" 10 -- "$BIN" cover camera --fit-bounds 0,0,1,1 --zoom 3
 expect "corpus generate tiles --density 1e9" 2 "--density must be" 10 --absent t.pmtiles -- "$BIN" corpus generate tiles --density 1e9 --output t.pmtiles
 expect "bench --min-samples=-1" 2 "--min-samples" 10 -- "$BIN" bench --quick --min-samples=-1
 expect "compare --alpha 2" 2 "--alpha" 10 -- "$BIN" compare "$ROOT/reports/baselines/quick.csv" "$ROOT/reports/baselines/quick.csv" --alpha 2
@@ -326,6 +333,10 @@ expect "cover geometry --lenient covers every feature" 0 "" 5 -- "$BIN" cover ge
 [ "$(wc -l < c.txt)" -eq 2 ] || { failed=$((failed + 1)); echo "FAIL  cover geometry --lenient: $(wc -l < c.txt) tiles, expected 2"; }
 expect "validate: a lone Feature is 1 feature" 0 "valid, 0 errors, 0 warnings, 1 feature," 5 -- "$BIN" geojson validate lone.json
 expect "profile: a lone Feature is a Feature" 0 "^GeoJSON Feature:" 5 -- "$BIN" profile lone.json
+
+printf '{"type":"LineString","coordinates":[[1,2],[1.001,2.001]]}' > line.geojson
+expect "tiles load --route GeoJSON --mode compass without --headings" 2 "records no headings" 5 --absent tl.csv -- "$BIN" tiles load folder --route line.geojson --mode compass --zoom 14 --output tl.csv
+expect "cover follow: a GeoJSON without a line" 2 "no LineString or MultiLineString" 5 --absent fl.csv -- "$BIN" cover follow lone.json --zoom 14 --output fl.csv
 
 echo "== synthetic keys never collide with real ids"
 rm -f d.json
