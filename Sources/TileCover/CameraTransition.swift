@@ -61,6 +61,9 @@ public enum CameraTransition {
     /// view and everything else but the centre, zoom, bearing and pitch are `from`'s).
     ///
     /// - Parameters:
+    ///   - from: the camera when the transition begins.
+    ///   - to: the camera it ends at.
+    ///   - animation: how the view moves from one to the other.
     ///   - duration: seconds (unused by `none`).
     ///   - fps: frames per second (unused by `none`); `duration · fps` is rounded to whole
     ///     frame intervals, spread evenly over `duration`.
