@@ -25,6 +25,9 @@ public struct Gate: Sendable {
         public var gated: Bool = true
         /// The implementation's role (HEAD's, or BASE's for a case absent from HEAD).
         public var role: MetricResult.Role = .project
+        /// HEAD's result turned `wrong` (BASE's was not): the verdict is `regressed`, no
+        /// median is compared, and `detail` holds the first difference.
+        public var headWrong: Bool = false
     }
 
     /// Exit codes of `graticule compare` and `graticule bench --baseline`.
@@ -127,6 +130,10 @@ public struct Gate: Sendable {
             return d
         }
         let b = index(base), h = index(head)
+        // Cases whose HEAD result is wrong, with the first difference: every metric of such a
+        // case is that regression (a metric that was not measured because of it included).
+        var wrongInHead: [CaseKey: String] = [:]
+        for r in head.results where r.status == .wrong { wrongInHead[r.key] = wrongInHead[r.key] ?? r.detail }
         let keys = Set(b.keys).union(h.keys).filter { k in
             thresholds[String(k.split(separator: "#").last ?? "")] != nil
         }
@@ -144,9 +151,10 @@ public struct Gate: Sendable {
                 f.detail = bm == nil ? "absent from base" : "absent from head"
                 findings.append(f); continue
             }
-            if hm.status == .wrong && bm.status != .wrong {
+            if let difference = wrongInHead[hm.key], bm.status != .wrong {
                 f.verdict = .regressed
-                f.detail = "head: wrong \(hm.detail)"
+                f.headWrong = true
+                f.detail = "head: wrong \(hm.status == .wrong ? hm.detail : difference)"
                 findings.append(f); continue
             }
             guard bm.status == .ok, hm.status == .ok, let bs = bm.summary, let hs = hm.summary else {
@@ -283,15 +291,30 @@ public struct Gate: Sendable {
                 let change = f.change.map { $0.isFinite ? String(roundedText(places: 2, $0 * 100)) + "%" : "new" } ?? ""
                 let name = f.key.parameters.isEmpty ? f.key.benchmark : "\(f.key.benchmark) [\(f.key.parameters)]"
                 // An ungated finding is reported, never called a regression of the gate.
-                let verdict = f.gated ? f.verdict.rawValue : "\(f.verdict.rawValue) (not gated)"
+                let word = f.headWrong ? "wrong" : f.verdict.rawValue
+                let verdict = f.gated ? word : "\(word) (not gated)"
                 t += "| \(verdict) | \(cell(name)) | \(cell(f.key.implementation)) | \(cell(f.key.dataset)) | \(f.metric) | \(f.baseMedian.map(formatMetric) ?? "") | \(f.headMedian.map(formatMetric) ?? "") | \(change) | \(f.pValue.map { String(roundedText(places: 4, $0)) } ?? "") |"
                     + (gatedColumn ? (f.gated ? " yes |" : " no |") : "") + "\n"
             }
             return t
         }
-        let regressions = gated.filter { $0.verdict == .regressed }
+        // A wrong result is one line per case with its first difference, not a row of empty
+        // medians per metric.
+        let wrong = gated.filter(\.headWrong)
+        if !wrong.isEmpty {
+            var seen = Set<CaseKey>()
+            out += "### Wrong results\n\nHEAD's result differs from the reference's, so it was not timed; each is a regression.\n\n"
+            out += "| benchmark | implementation | dataset | first difference |\n|---|---|---|---|\n"
+            for f in wrong where seen.insert(f.key).inserted {
+                let name = f.key.parameters.isEmpty ? f.key.benchmark : "\(f.key.benchmark) [\(f.key.parameters)]"
+                let difference = f.detail.hasPrefix("head: wrong ") ? String(f.detail.dropFirst("head: wrong ".count)) : f.detail
+                out += "| \(cell(name)) | \(cell(f.key.implementation)) | \(cell(f.key.dataset)) | \(cell(difference)) |\n"
+            }
+            out += "\n"
+        }
+        let regressions = gated.filter { $0.verdict == .regressed && !$0.headWrong }
         let improvements = gated.filter { $0.verdict == .improved }
-        out += "### Regressions\n\n" + (regressions.isEmpty ? "None beyond the thresholds.\n" : table(regressions)) + "\n"
+        out += "### Regressions\n\n" + (regressions.isEmpty ? (wrong.isEmpty ? "None beyond the thresholds.\n" : "None beyond the thresholds besides the wrong results above.\n") : table(regressions)) + "\n"
         out += "### Improvements\n\n" + (improvements.isEmpty ? "None beyond the thresholds.\n" : table(improvements)) + "\n"
         let order: [Verdict: Int] = [.regressed: 0, .improved: 1, .noisy: 2, .unsupported: 3, .unchanged: 4]
         let all = findings.sorted { (order[$0.verdict]!, !$0.gated ? 1 : 0) < (order[$1.verdict]!, !$1.gated ? 1 : 0) }

@@ -282,6 +282,36 @@ final class GateRoleTests: XCTestCase {
         XCTAssertEqual(Gate.exitCode(f), .regression)
     }
 
+    /// A case whose HEAD result turned wrong: every metric of it is that regression (the
+    /// metrics not measured because of it too), and the Markdown gives it a section of its own
+    /// with the first difference and writes "wrong", never a row of empty medians.
+    func testWrongInHeadHasItsOwnSection() throws {
+        func time(_ impl: String, status: MetricResult.Status = .ok) -> MetricResult {
+            let key = CaseKey(benchmark: "b.op", implementation: impl, dataset: "d", parameters: "")
+            var r = MetricResult.measured(key, role: .candidate, bytes: 1, items: 1, metric: .timeNs, iterations: 1,
+                                          samples: [100, 101, 102])
+            if status != .ok { r.status = status; r.detail = "result differs from the reference: feature 3 position 1" }
+            return r
+        }
+        var unmeasured = row("mine", .candidate, instructions: 1000)
+        unmeasured.status = .unsupported
+        unmeasured.detail = "not measured"
+        let base = report([time("mine"), row("mine", .candidate, instructions: 1000)])
+        let head = report([time("mine", status: .wrong), unmeasured])
+        let f = try Gate().compare(base: base, head: head)
+        XCTAssertEqual(f.count, 2)
+        XCTAssertTrue(f.allSatisfy { $0.verdict == .regressed && $0.headWrong }, "\(f)")
+        XCTAssertTrue(f.allSatisfy { $0.detail == "head: wrong result differs from the reference: feature 3 position 1" })
+        XCTAssertEqual(Gate.exitCode(f), .regression)
+        let md = Gate.markdown(f, base: ReportTests.metadata, head: ReportTests.metadata)
+        XCTAssertTrue(md.contains("### Wrong results"), md)
+        XCTAssertTrue(md.contains("| b.op | mine | d | result differs from the reference: feature 3 position 1 |"), md)
+        XCTAssertTrue(md.contains("None beyond the thresholds besides the wrong results above."), md)
+        XCTAssertTrue(md.contains("| wrong | b.op | mine | d |"), md)
+        XCTAssertFalse(md.contains("| regressed |"), md)
+        XCTAssertFalse(md.contains("| unsupported |"), md)
+    }
+
     func testUncheckedCannotBeCompared() throws {
         let base = report([row("graticule", .project, instructions: 1000), row("mine", .candidate, instructions: 1000)])
         let head = report([row("graticule", .project, instructions: 1000), row("mine", .candidate, instructions: 1000, status: .unchecked)])

@@ -10,6 +10,20 @@ import GraticuleTestSupport
 final class ModuleImportTests: XCTestCase {
     /// The platform modules any target may import.
     static let platform: Set<String> = ["Glibc", "Darwin", "Dispatch", "Foundation", "FoundationXML", "FoundationNetworking"]
+    /// The platform modules a core must not import: Foundation and its parts (XML,
+    /// networking) bring allocation and bridging into hot loops that read borrowed bytes.
+    static let foundationModules: Set<String> = ["Foundation", "FoundationXML", "FoundationNetworking", "FoundationEssentials"]
+    /// The layers of the module map, lowest first: a target depends only on its own layer or
+    /// lower ones, so a core never reaches for the suite, and nothing but the executable for
+    /// the command line. A new target must be placed here.
+    static let layers: [Set<String>] = [
+        ["CJSONSkip", "CVarintBlock", "CSQLite", "CZlib", "CBrotli", "CZstd"],
+        ["PBF", "GeoModel", "JSON", "GeoJSON", "VectorTile", "TileCover", "GPX", "SourceDiff", "SourceDiffJSON", "TileArchive"],
+        ["GraticuleSupport", "BenchKit", "DatasetProfile", "Conformance", "ConformanceData", "CorpusGenerators", "Workloads",
+         "SwiftProtobufPeer"],
+        ["GraticuleTool"],
+        ["graticule"],
+    ]
     /// Modules whose sources must not import Foundation.
     static let foundationFree: Set<String> = ["PBF", "GeoModel", "JSON", "GeoJSON", "VectorTile", "TileCover", "GPX", "SourceDiff",
                                               "SourceDiffJSON", "TileArchive"]
@@ -107,8 +121,8 @@ final class ModuleImportTests: XCTestCase {
         let allowed = target.dependencies.union(platform).union(target.type == "test" ? ["XCTest"] : [])
         for (path, text) in files {
             for m in imports(of: text) {
-                if foundationFree.contains(target.name) && m == "Foundation" {
-                    out.append("\(path): \(target.name) is a core and must not import Foundation")
+                if foundationFree.contains(target.name) && foundationModules.contains(m) {
+                    out.append("\(path): \(target.name) is a core and must not import \(m)")
                 } else if !allowed.contains(m) {
                     out.append("\(path): \(target.name) may not import \(m) (Package.swift gives it: \(target.dependencies.sorted()))")
                 }
@@ -126,6 +140,32 @@ final class ModuleImportTests: XCTestCase {
             for v in Self.violations(of: target, files: texts) { XCTFail(v) }
         }
         XCTAssertGreaterThan(files, 150, "too few Swift files read; is the manifest's layout understood?")
+    }
+
+    /// The manifest keeps to the layers: every non-test target is in one, and depends only on
+    /// targets of its layer or lower ones (products of other packages aside). The cores are
+    /// exactly the Foundation-free modules.
+    func testTargetsKeepToTheLayers() throws {
+        func layer(_ name: String) -> Int? { Self.layers.firstIndex { $0.contains(name) } }
+        let targets = try Self.manifest()
+        let names = Set(targets.map(\.name))
+        var checked = 0
+        for t in targets where t.type != "test" && !t.folder.hasPrefix("Tests/") {
+            guard let mine = layer(t.name) else { XCTFail("\(t.name) is in no layer of ModuleImportTests.layers"); continue }
+            for d in t.dependencies where names.contains(d) {
+                guard let theirs = layer(d) else { continue }
+                XCTAssertLessThanOrEqual(theirs, mine, "\(t.name) (layer \(mine)) depends on \(d) (layer \(theirs))")
+                checked += 1
+            }
+        }
+        XCTAssertGreaterThan(checked, 40)
+        XCTAssertEqual(Self.layers[1], Self.foundationFree, "the cores are the Foundation-free modules")
+    }
+
+    func testTheLayerRuleCanFail() {
+        let core = Target(name: "GeoJSON", type: "regular", folder: "Sources/GeoJSON", dependencies: ["JSON"])
+        XCTAssertEqual(Self.violations(of: core, files: [("a.swift", "import FoundationXML\n")]).count, 1)
+        XCTAssertEqual(Self.violations(of: core, files: [("a.swift", "import JSON\n")]).count, 0)
     }
 
     /// Every folder under Sources/ is a target's, so a new module has to be placed in the map;
