@@ -99,56 +99,29 @@ struct TilesCommand: ParsableCommand {
             let clears = Set(clearCacheAt)
             if let bad = clearCacheAt.first(where: { $0 < 0 }) { fail("--clear-cache-at must be 0 or more, got \(bad)") }
 
-            var layer = TileLayerLoader(capacity: .init(tiles: cacheTiles, bytes: cacheBytes))
-            var csv = "update,cleared,in_view,from_cache,requested,loaded,loaded_bytes,no_tile,known_absent,unavailable,evicted,cache_tiles,cache_bytes\n"
-            var total = TileLayerLoader.Update()
-            var clearCount = 0, peakTiles = 0, peakBytes = 0
             let t0 = Date()
-            for (k, camera) in views.enumerated() {
-                let needed = Self.tiles(camera, options, update: k)
-                // The source's read errors end the run (after the update, which they stop).
-                var readError: Error?
-                let u = layer.update(needed.map(\.tile), clear: clears.contains(k)) { t in
+            let run: TileLayerSimulation
+            do {
+                run = try TileLayerSimulation(cameras: views, options: options, capacity: .init(tiles: cacheTiles, bytes: cacheBytes),
+                                              clearAt: clears) { t, k in
                     if schedule.isUnavailable(t, at: k) { return .unavailable }
-                    do { return try lookup.size(of: t).map { .tile(bytes: $0) } ?? .noTile } catch {
-                        readError = readError ?? error
-                        return .unavailable
-                    }
+                    return try lookup.size(of: t).map { .tile(bytes: $0) } ?? .noTile
                 }
-                if let readError { fail("\(source): \(readError)") }
-                csv += "\(k),\(u.cleared),\(u.inView),\(u.fromCache),\(u.requested),\(u.loaded),\(u.loadedBytes),\(u.noTile),"
-                    + "\(u.knownAbsent),\(u.unavailable),\(u.evicted),\(u.cachedTiles),\(u.cachedBytes)\n"
-                total.inView += u.inView
-                total.fromCache += u.fromCache
-                total.requested += u.requested
-                total.loaded += u.loaded
-                total.loadedBytes += u.loadedBytes
-                total.noTile += u.noTile
-                total.knownAbsent += u.knownAbsent
-                total.unavailable += u.unavailable
-                total.evicted += u.evicted
-                if u.cleared { clearCount += 1 }
-                peakTiles = max(peakTiles, u.cachedTiles)
-                peakBytes = max(peakBytes, u.cachedBytes)
+            } catch {
+                if case .source = error { fail("\(source): \(error)") }
+                fail("\(error)")
             }
             let seconds = Date().timeIntervalSince(t0)
-            do { try FileIO.writeText(output, csv) } catch { fail("cannot write \(output): \(error)") }
+            do { try FileIO.writeText(output, run.csv) } catch { fail("cannot write \(output): \(error)") }
             let limited = limits.apply(to: template)
             let cache = [cacheTiles.map { "\($0) tiles" }, cacheBytes.map { "\($0) bytes" }].compactMap { $0 }
             print("""
                 \(limits.state(limited))\(cameras != nil ? " (the template; the CSV's columns override it)" : "")
                 \(source): \(views.count) updates, \(tileSize)-pt tiles at scale \(tileScale), source zooms \(zooms.min)–\(zooms.max), \
-                cache \(cache.isEmpty ? "unbounded" : cache.joined(separator: ", "))\(clearCount > 0 ? ", cleared \(clearCount) times" : "")
-                tiles in view: \(total.inView) over all updates; from the cache: \(total.fromCache)
-                requested: \(total.requested) = loaded \(total.loaded) (\(total.loadedBytes) bytes) + no tile \(total.noTile) + not available \(total.unavailable)
-                not requested again after "no tile": \(total.knownAbsent); evicted: \(total.evicted); cache at most \(peakTiles) tiles, \(peakBytes) bytes
+                cache \(cache.isEmpty ? "unbounded" : cache.joined(separator: ", "))\(run.clears > 0 ? ", cleared \(run.clears) times" : "")
+                \(run.totalLines.joined(separator: "\n"))
                 \(String(format: "%.1f", seconds / Double(views.count) * 1e6)) µs per update -> \(output)
                 """)
-        }
-
-        /// The tiles a camera shows; exit 2 naming the update when the camera cover refuses it.
-        static func tiles(_ camera: Camera, _ options: CameraCoverOptions, update k: Int) -> [CameraTile] {
-            do { return try CameraCoverage.tiles(for: camera, options: options) } catch { fail("update \(k): \(error)") }
         }
 
         /// The source's zoom range: the options, else the archive's header or metadata.
