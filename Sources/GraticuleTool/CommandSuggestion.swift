@@ -1,17 +1,37 @@
 import ArgumentParser
 
-/// The command a mistyped first argument most likely meant (`graticule bnech` → `bench`), for
-/// the usage error's message.
+/// The command a mistyped argument most likely meant (`graticule bnech` → `bench`,
+/// `graticule cover camra` → `cover camera`), for the usage error's message. Mistyped
+/// options are ArgumentParser's to suggest.
 enum CommandSuggestion {
     /// The subcommand of `graticule` nearest to `word`: at most two edits away (an adjacent
     /// swap counts as one), the nearest first; nil when none is that near or `word` is an
     /// option.
     static func nearest(to word: String) -> String? {
-        guard !word.hasPrefix("-") else { return nil }
-        let names = GraticuleCommand.configuration.subcommands.map { $0._commandName }
-        guard !names.contains(word) else { return nil }
-        let scored = names.map { ($0, distance(word.lowercased(), $0)) }.filter { $0.1 <= 2 }
-        return scored.min { $0.1 < $1.1 }?.0
+        nearest(arguments: [word])
+    }
+
+    /// The command path `arguments` most likely meant: the words that name subcommands are
+    /// followed while they match; the first that does not is replaced by the nearest
+    /// subcommand at that level (two edits at most). Nil when every word matches, an option
+    /// comes first, the command there has no subcommands, or none is near.
+    static func nearest(arguments: [String]) -> String? {
+        var command: ParsableCommand.Type = GraticuleCommand.self
+        var path: [String] = []
+        for word in arguments {
+            guard !word.hasPrefix("-") else { return nil }
+            let subcommands = command.configuration.subcommands
+            guard !subcommands.isEmpty else { return nil }
+            if let exact = subcommands.first(where: { $0._commandName == word }) {
+                command = exact
+                path.append(word)
+                continue
+            }
+            let scored = subcommands.map { ($0._commandName, distance(word.lowercased(), $0._commandName)) }.filter { $0.1 <= 2 }
+            guard let best = scored.min(by: { $0.1 < $1.1 }) else { return nil }
+            return (path + [best.0]).joined(separator: " ")
+        }
+        return nil
     }
 
     /// Edit distance with adjacent transpositions (optimal string alignment).

@@ -62,10 +62,11 @@ public enum GraticuleTool {
                 exitCheckingOutput(0)
             }
             var message = GraticuleCommand.fullMessage(for: error)
-            if let typed = CommandLine.arguments.dropFirst().first, let meant = CommandSuggestion.nearest(to: typed) {
+            if let meant = CommandSuggestion.nearest(arguments: Array(CommandLine.arguments.dropFirst())) {
                 // The error and the command meant; the general usage lines say less.
                 let error = message.split(separator: "\n", maxSplits: 1).first.map(String.init) ?? message
-                message = error + "\nDid you mean 'graticule \(meant)'? ('graticule --help' lists the commands)"
+                let parent = meant.split(separator: " ").dropLast().joined(separator: " ")
+                message = error + "\nDid you mean 'graticule \(meant)'? ('graticule \(parent.isEmpty ? "" : parent + " ")--help' lists the commands)"
             }
             FileHandle.standardError.write(Data(("graticule: " + message + "\n").utf8))
             exit(2)

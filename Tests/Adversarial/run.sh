@@ -351,6 +351,7 @@ expect "diff apply --match index: a real id of the synthetic form in the snapsho
 
 echo "== messages that point the way"
 expect "a mistyped command gets the nearest one" 2 "Did you mean 'graticule bench'" 5 -- "$BIN" bnech
+expect "a mistyped subcommand gets the nearest one" 2 "Did you mean 'graticule cover camera'" 5 -- "$BIN" cover camra --zoom 3
 expect "a filter that matches nothing points to --list" 2 "graticule bench --list" 5 -- "$BIN" bench --quick --filter nosuchcase
 
 echo "== numbers and files as they arrive"
