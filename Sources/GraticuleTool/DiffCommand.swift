@@ -205,37 +205,30 @@ struct DiffCommand: ParsableCommand {
         return bounds[0]...bounds[1]
     }
 
-    /// Streams the features of a snapshot to `body`. A broken element of a sequence (RFC 8142
-    /// or newline-delimited) ends the command (exit 2, nothing written) as a broken feature of
-    /// a collection does, unless `lenient`: then it is skipped and listed (the first ten, and
-    /// the count). A feature that cannot be read must not look deleted. A feature that breaks
-    /// a MUST of RFC 7946 that reading could go past (no `geometry` member, say) is a broken
-    /// feature too, as `geojson validate` judges it; `lenient` reads it and says how many.
+    /// Streams the features of a snapshot to `body` (SourceDiffJSON's `SnapshotFile`): exit 2,
+    /// nothing written, for a broken element or feature unless `lenient`, which reads past
+    /// them and lists what it skipped and how many RFC 7946 violations it read past.
     static func read(_ path: String, label: String, progress: Bool, lenient: Bool, _ body: (GeoFeature) -> Void) throws {
-        var stream: GeoJSONFeatureStream
-        do { stream = try GeoJSONFeatureStream(path: path, lenient: lenient) } catch { fail("\(error)") }
-        var bar = ProgressLine(total: stream.source.size, force: progress)
-        var listed: [GeoJSONError] = [], broken = 0
+        var bar: ProgressLine?
+        let report: SnapshotFile.Report
         do {
-            try stream.forEach(progress: { bar.update($0, count: $1) }, problem: { p in
-                if !lenient {
-                    bar.finish()
-                    fail("\(path) (\(label)): a broken element: \(p.error); nothing written (--lenient skips broken elements, listing them)")
-                }
-                broken += 1
-                if listed.count < 10 { listed.append(p.error) }
-            }, body)
+            report = try SnapshotFile.read(path, lenient: lenient, size: { bar = ProgressLine(total: $0, force: progress) },
+                                           progress: { bar?.update($0, count: $1) }, body)
         } catch {
-            bar.finish()
-            fail("\(path) (\(label)): \(error); nothing written")
+            bar?.finish()
+            switch error {
+            case .unreadable: fail("\(error)")
+            case .brokenElement: fail("\(path) (\(label)): \(error); nothing written (--lenient skips broken elements, listing them)")
+            case .invalid: fail("\(path) (\(label)): \(error); nothing written")
+            }
         }
-        bar.finish()
-        if stream.toleratedViolations > 0 {
-            print("\(path) (\(label)): RFC 7946 violations read past (--lenient): \(stream.toleratedViolations)")
+        bar?.finish()
+        if report.toleratedViolations > 0 {
+            print("\(path) (\(label)): RFC 7946 violations read past (--lenient): \(report.toleratedViolations)")
         }
-        guard broken > 0 else { return }
-        print("\(path) (\(label)): broken elements skipped (--lenient): \(broken)")
-        for e in listed { print("  skipped: \(e)") }
-        if broken > listed.count { print("  and \(broken - listed.count) more") }
+        guard report.broken > 0 else { return }
+        print("\(path) (\(label)): broken elements skipped (--lenient): \(report.broken)")
+        for e in report.listed { print("  skipped: \(e)") }
+        if report.broken > report.listed.count { print("  and \(report.broken - report.listed.count) more") }
     }
 }
