@@ -1,6 +1,7 @@
 import GraticuleSupport
 import ArgumentParser
 import BenchKit
+import DatasetProfile
 import GeoJSON
 import GeoModel
 import TileArchive
@@ -27,8 +28,10 @@ struct MVT: ParsableCommand {
         @Argument(help: "A .mvt/.pbf file, uncompressed or gzip-compressed; or an .mbtiles or .pmtiles archive, with Z X Y.")
         var file: String
 
-        @Argument(help: "Z X Y: the tile to read from an archive (XYZ, north at row 0); after a tile file, its address (as --z --x --y).")
-        var address: [Int] = []
+        @OptionGroup var at: TileAddressArguments
+
+        var address: [Int] { at.address }
+        func tileID() -> TileID? { at.tileID() }
 
         @Option(help: "Only this source layer.")
         var layer: String?
@@ -43,30 +46,6 @@ struct MVT: ParsableCommand {
 
         @Flag(help: "Print the tile as a GeoJSON FeatureCollection instead (each feature's layer in the `layer` property).")
         var geojson = false
-
-        @Option(help: "Tile zoom, for longitude/latitude output (with --x and --y).")
-        var z: Int?
-        @Option(help: "Tile column.")
-        var x: Int?
-        @Option(help: "Tile row (XYZ, north at 0).")
-        var y: Int?
-
-        /// The tile named by `Z X Y` (or `--z --x --y`), checked against the grid; nil when
-        /// none is given.
-        func tileID() -> TileID? {
-            if !address.isEmpty {
-                guard address.count == 3, z == nil, x == nil, y == nil else { fail("give the tile once, as Z X Y (or --z --x --y)") }
-                guard let t = TileID(z: address[0], x: address[1], y: address[2]) else {
-                    fail("\(address.map(String.init).joined(separator: "/")) is not a tile of the 2^z grid (z 0-30)")
-                }
-                return t
-            }
-            guard z != nil || x != nil || y != nil else { return nil }
-            guard let z, let x, let y, let t = TileID(z: z, x: x, y: y) else {
-                fail("--z, --x and --y go together and must name a tile of the 2^z grid")
-            }
-            return t
-        }
 
         /// Whether `file` is a tile archive (by extension, or PMTiles' magic number).
         var isArchive: Bool { TileArchiveFile.isArchive(path: file) }
@@ -143,15 +122,9 @@ struct MVT: ParsableCommand {
             if geojson { return try printGeoJSON() }
             let (bytes, note) = tileBytes()
             try describeIfNotMVT(bytes, note: note)
-            let (findings, layers): ([MVTFinding], [LayerSummary]) = bytes.withUnsafeBytes { raw in
-                let tile = VectorTile(bytes: raw)
-                let shown = checkLayer(tile)
-                var findings: [MVTFinding] = []
-                MVTValidator.validate(tile, storage: LayerStorage()) { f in
-                    if shown == nil || f.layer == nil || f.layer == shown { findings.append(f) }
-                }
-                return (findings, LayerSummary.all(in: tile, named: layer) ?? [])
-            }
+            let inspection: TileInspection
+            do { inspection = try TileInspection(bytes: bytes, layer: layer) } catch { fail("\(file): \(error)") }
+            let (findings, layers) = (inspection.findings, inspection.layers)
             guard maxRows >= 0 else { fail("--max-rows must be 0 or more, got \(maxRows)") }
             // Rows for the layers shown only: a tile of a million layers costs a count each.
             let rows = layers.prefix(maxRows).map { l in
@@ -173,39 +146,16 @@ struct MVT: ParsableCommand {
                 print("findings by rule: " + MVTFinding.countsByRule(findings)
                     .map { "\($0.rule) \($0.count) \($0.severity.rawValue)" }.joined(separator: ", "))
             }
-            if let json { writeJSON(json, bytes: bytes.count, layers: layers, findings: findings) }
-            if findings.allSatisfy({ $0.severity == .warning }) {
+            if let json {
+                do { try FileIO.writeText(json, inspection.json(file: file, tile: tileID(), bytes: bytes.count)) } catch {
+                    fail("cannot write \(json): \(error)")
+                }
+            }
+            if inspection.isValid {
                 print(findings.isEmpty ? "valid: no findings" : "valid, with \(findings.count) warning(s)")
             } else {
                 throw ExitCode(1)
             }
-        }
-
-        /// The layers and findings as JSON: `{"schema", "file", "tile", "bytes", "layers":
-        /// [{name, version, extent, features, points, lines, polygons, unknown, bad_type,
-        /// keys, values}], "findings": [{severity, rule, message, offset, layer, feature}]}`.
-        func writeJSON(_ path: String, bytes: Int, layers: [LayerSummary], findings: [MVTFinding]) {
-            func int(_ v: Int) -> PropertyValue { .int(Int64(v)) }
-            let layerValues: [PropertyValue] = layers.map { l in
-                .object(PropertyList([
-                    ("name", .string(l.name)), ("version", int(l.version)), ("extent", int(l.extent)),
-                    ("features", int(l.features)), ("points", int(l.points)), ("lines", int(l.lines)),
-                    ("polygons", int(l.polygons)), ("unknown", int(l.unknown)), ("bad_type", int(l.badType)),
-                    ("keys", int(l.keys)), ("values", int(l.values)),
-                ]))
-            }
-            let findingValues: [PropertyValue] = findings.map { f in
-                .object(PropertyList([
-                    ("severity", .string(f.severity.rawValue)), ("rule", .string(f.rule)), ("message", .string("\(f.error)")),
-                    ("offset", int(f.error.offset)), ("layer", f.layer.map(int) ?? .null), ("feature", f.feature.map(int) ?? .null),
-                ]))
-            }
-            let doc = PropertyValue.object(PropertyList([
-                ("schema", .string("graticule-mvt-inspect/1")), ("file", .string(file)),
-                ("tile", tileID().map { .string($0.description) } ?? .null), ("bytes", int(bytes)),
-                ("layers", .array(layerValues)), ("findings", .array(findingValues)),
-            ]))
-            do { try FileIO.writeText(path, GeoJSONWriter.value(doc) + "\n") } catch { fail("cannot write \(path): \(error)") }
         }
 
         func printGeoJSON() throws {
