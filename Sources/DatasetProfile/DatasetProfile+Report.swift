@@ -68,11 +68,11 @@ extension DatasetProfile {
                 t.append(["\(z)", "\(tileSizes[z]!.count)", "\(q.min)", "\(q.p50)", "\(q.p90)", "\(q.p99)", "\(q.max)", "\(rawBytes[z] ?? 0)"])
             }
             out += TextTable.render(header: ["zoom", "tiles", "min B", "p50 B", "p90 B", "p99 B", "max B", "raw bytes"], rows: t) + "\n"
-            out += "layers: " + layers.sorted(by: { $0.key < $1.key }).map { "\($0.key) (\($0.value.features) features in \($0.value.tiles) tiles)" }.joined(separator: ", ") + "\n"
+            out += "layers: " + layers.sorted(by: { $0.key < $1.key }).map { "\($0.key) (\(counted($0.value.features, "feature")) in \(counted($0.value.tiles, "tile")))" }.joined(separator: ", ") + "\n"
         }
-        out += "coverage at z\(zoom): \(coverage.count) tiles with features, up to \(coverage.values.max() ?? 0) features per tile"
+        out += "coverage at z\(zoom): \(counted(coverage.count, "tile")) with features, up to \(counted(coverage.values.max() ?? 0, "feature")) per tile"
             + (coverageSkipped > 0 ? " (\(coverageSkipped) tiles below z\(zoom) not counted)" : "") + "\n"
-        out += "findings: \(errors) errors, \(warnings) warnings\n"
+        out += "findings: \(counted(errors, "error")), \(counted(warnings, "warning"))\n"
         for f in shown { out += "  " + f + "\n" }
         return out
     }

@@ -79,10 +79,13 @@ public final class LineProtocolProcess {
     deinit {
         let pid = process.processIdentifier
         if Self.running.contains(pid) {
-            // No waiting here: the process object goes with this one.
+            // No reaping here (the process object, which reaps it, goes with this one), but
+            // a wait for the kernel to have ended it: its children are adopted as it ends, so
+            // looking for them sooner would miss them.
             Self.killGroup(pid)
             kill(pid, SIGKILL)
             Self.running.remove(pid)
+            Self.awaitEnd(pid)
             // (After `terminate()` the pid is gone from `running`: its orphans were stopped then.)
             Self.stopAdoptedOrphans()
         }
@@ -102,6 +105,14 @@ public final class LineProtocolProcess {
     /// Stops the orphans this process adopted as subreaper: children it did not start, which
     /// sit in another session than this process (`setsid`), with their process groups; and
     /// reaps them. Linux only (read from /proc).
+    /// Waits (up to two seconds) until the process `pid` has ended: gone, or a zombie
+    /// waiting to be reaped. Its orphans have been adopted by then.
+    static func awaitEnd(_ pid: Int32) {
+        #if os(Linux)
+        for _ in 0..<2000 where !_hasEnded(pid) { usleep(1_000) }
+        #endif
+    }
+
     static func stopAdoptedOrphans() {
         #if os(Linux)
         let me = getpid(), mySession = getsid(0)
@@ -340,6 +351,15 @@ private let _subreaper: Void = {
 /// The live processes (not zombies, which their waiter reaps: Foundation's `Process` waits
 /// for its own) whose parent is `parent`, from /proc/PID/stat (state, field 3; parent,
 /// field 4).
+/// Whether `pid` has ended: no such process, or a zombie (or dead) one.
+private func _hasEnded(_ pid: Int32) -> Bool {
+    guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8), let close = stat.lastIndex(of: ")") else {
+        return true
+    }
+    let state = stat[stat.index(after: close)...].split(separator: " ").first
+    return state == "Z" || state == "X"
+}
+
 private func _childPIDs(of parent: Int32) -> [Int32] {
     guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return [] }
     var out: [Int32] = []

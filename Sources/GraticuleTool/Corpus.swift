@@ -124,7 +124,7 @@ struct CorpusCommand: ParsableCommand {
                 fail("\(error)")
             }
             bar.finish()
-            print("features: \(r.features) features, \(r.bytes) bytes -> \(output)")
+            print("features: \(counted(r.features, "feature")), \(r.bytes) bytes -> \(output)")
         }
 
         func tiles(count: Int) throws {
@@ -147,7 +147,7 @@ struct CorpusCommand: ParsableCommand {
                 fail("cannot write \(output): \(error)")
             }
             bar.finish()
-            print("tiles: \(count) tiles z0–z\(written.maxZoom), \(written.tileBytes) bytes of tile data -> \(output)")
+            print("tiles: \(counted(count, "tile")) z0–z\(written.maxZoom), \(written.tileBytes) bytes of tile data -> \(output)")
         }
     }
 }

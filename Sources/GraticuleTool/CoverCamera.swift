@@ -93,7 +93,7 @@ extension CoverCommand {
                 + String(format: "%.1f", Double(tiles.count * px * px) / 1e6) + " Mpx"
             let state = (fitted.isEmpty ? "" : fitted + "\n") + limits.state(limited, worldCopies: !view.noWorldCopies)
             if output == nil { FileHandle.standardError.write(Data("\(state)\n".utf8)) }
-            writeOrPrint(text, to: output, summary: "\(state)\n\(tiles.count) tiles, zooms \(zooms), \(images) (\(String(format: "%.3f", seconds * 1000)) ms)")
+            writeOrPrint(text, to: output, summary: "\(state)\n\(counted(tiles.count, "tile")), zooms \(zooms), \(images) (\(String(format: "%.3f", seconds * 1000)) ms)")
         }
     }
 }

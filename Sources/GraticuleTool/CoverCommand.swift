@@ -85,7 +85,7 @@ struct CoverCommand: ParsableCommand {
             }
             let seconds = Date().timeIntervalSince(t0)
             if let output {
-                print("\(runs.count) tiles at z\(zoom) (\(String(format: "%.1f", seconds * 1000)) ms) -> \(output)")
+                print("\(counted(runs.count, "tile")) at z\(zoom) (\(String(format: "%.1f", seconds * 1000)) ms) -> \(output)")
             }
         }
     }

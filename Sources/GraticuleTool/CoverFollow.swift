@@ -133,8 +133,8 @@ extension CoverCommand {
             do { try FileIO.writeText(output, csv) } catch { fail("cannot write \(output): \(error)") }
             print("""
                 \(limits.state(limited))
-                \(file): \(path.count) route points, \(summary.updates) updates, mode \(mode), viewport \(viewport)
-                camera moved on \(summary.moves) updates; tiles in view: \(summary.maxTiles) at most\(panAt.map { "; auto-pan off from update \($0) (user pan)" } ?? "")
+                \(file): \(counted(path.count, "route point")), \(counted(summary.updates, "update")), mode \(mode), viewport \(viewport)
+                camera moved on \(counted(summary.moves, "update")); tiles in view: \(summary.maxTiles) at most\(panAt.map { "; auto-pan off from update \($0) (user pan)" } ?? "")
                 tiles loaded after the first view: \(summary.loads) (at most \(summary.maxLoad) in one update); dropped: \(summary.drops)
                 \(String(format: "%.1f", seconds / Double(max(summary.updates, 1)) * 1e6)) µs per update (cover + delta) -> \(output)
                 """)

@@ -102,7 +102,7 @@ extension DiffCommand {
             for s in store.skippedAtBuild { print("  skipped in the snapshot: " + Self.describe(s, addList: false)) }
             for s in report.skipped { print("  skipped in the diff: " + Self.describe(s, addList: true)) }
             print("touched tiles over z\(zooms.lowerBound)-\(zooms.upperBound): \(report.touchedTileCount)")
-            print("\(result.count) features -> \(output) (\(written) bytes)")
+            print("\(counted(result.count, "feature")) -> \(output) (\(written) bytes)")
         }
 
         /// `3 unknown removes, 1 add replacing a feature`.

@@ -54,7 +54,7 @@ struct DiffCommand: ParsableCommand {
             let seconds = Date().timeIntervalSince(t0)
             print(paired.matchedLine)
             print("""
-                old: \(finished.oldCount) features, new: \(finished.newCount) features
+                old: \(counted(finished.oldCount, "feature")), new: \(counted(finished.newCount, "feature"))
                 added \(d.add.count), removed \(d.remove.count), updated \(d.update.count) \
                 (\(d.update.filter { $0.newGeometry != nil }.count) with a new geometry)
                 touched tiles over z\(zooms.lowerBound)-\(zooms.upperBound): \(finished.touchedTileCount)

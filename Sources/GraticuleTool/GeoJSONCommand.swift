@@ -101,7 +101,6 @@ struct GeoJSONCommand: ParsableCommand {
             }
             let seconds = Date().timeIntervalSince(t0)
             let size = source.size ?? source.bytesRead
-            func counted(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
             print("\(input.file): \(errors == 0 ? "valid" : "invalid"), \(counted(errors, "error")), \(counted(findings.count - errors, "warning")), "
                 + counted(count, stream.isSequence ? "element" : "feature") + ", "
                 + String(format: "%.1f MB in %.2f s (%.0f MB/s)", Double(size) / 1e6, seconds, Double(size) / 1e6 / max(seconds, 1e-9))

@@ -117,7 +117,7 @@ struct TilesCommand: ParsableCommand {
             let cache = [cacheTiles.map { "\($0) tiles" }, cacheBytes.map { "\($0) bytes" }].compactMap { $0 }
             print("""
                 \(limits.state(limited))\(cameras != nil ? " (the template; the CSV's columns override it)" : "")
-                \(source): \(views.count) updates, \(tileSize)-pt tiles at scale \(tileScale), source zooms \(zooms.min)–\(zooms.max), \
+                \(source): \(counted(views.count, "update")), \(tileSize)-pt tiles at scale \(tileScale), source zooms \(zooms.min)–\(zooms.max), \
                 cache \(cache.isEmpty ? "unbounded" : cache.joined(separator: ", "))\(run.clears > 0 ? ", cleared \(run.clears) times" : "")
                 \(run.totalLines.joined(separator: "\n"))
                 \(String(format: "%.1f", seconds / Double(views.count) * 1e6)) µs per update -> \(output)

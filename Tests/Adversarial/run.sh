@@ -119,11 +119,11 @@ rm -f string-64M.geojson findings-40k.geojson
 
 echo "== outputs whole or absent"
 echo old > real.txt; ln -s real.txt link.txt
-expect "--output through a symlink" 0 "1 tiles" 10 -- "$BIN" cover geometry f.geojson --zoom 3 --output link.txt
+expect "--output through a symlink" 0 "1 tile at z3" 10 -- "$BIN" cover geometry f.geojson --zoom 3 --output link.txt
 [ -L link.txt ] && grep -q '^3/4/3$' real.txt || { failed=$((failed + 1)); echo "FAIL  the symlink must stay a link and its target be written"; }
 mkfifo out.fifo
 ( cat out.fifo > from-fifo.txt & )
-expect "--output to a FIFO" 0 "1 tiles" 10 -- "$BIN" cover geometry f.geojson --zoom 3 --output out.fifo
+expect "--output to a FIFO" 0 "1 tile at z3" 10 -- "$BIN" cover geometry f.geojson --zoom 3 --output out.fifo
 sleep 0.2
 [ -p out.fifo ] && grep -q '^3/4/3$' from-fifo.txt || { failed=$((failed + 1)); echo "FAIL  a FIFO must stay a FIFO and get the output"; }
 [ -e /dev/full ] && expect "--output /dev/full" 2 "No space left" 10 -- "$BIN" cover geometry f.geojson --zoom 3 --output /dev/full
@@ -161,7 +161,7 @@ expect "repeated ids, --duplicates last" 0 "updated 0" 10 -- "$BIN" diff "$H/rep
 grep -q '^{}$' dd.json || { failed=$((failed + 1)); echo "FAIL  with the last copy standing and 2 = 2.0, the diff is empty: $(cat dd.json)"; }
 expect "repeated ids, --duplicates first" 0 "updated 1" 10 -- "$BIN" diff "$H/repeated-ids-old.geojson" "$H/repeated-ids-new.geojson" --out dd.json --duplicates first
 expect "a change to a foreign member alone" 0 "added 1, removed 1" 10 -- "$BIN" diff "$H/foreign-members-old.geojson" "$H/foreign-members-new.geojson" --out fm.json
-expect "diff apply keeps bbox and foreign members" 0 "1 features" 10 -- "$BIN" diff apply "$H/foreign-members-old.geojson" fm.json --output applied.geojson
+expect "diff apply keeps bbox and foreign members" 0 "1 feature ->" 10 -- "$BIN" diff apply "$H/foreign-members-old.geojson" fm.json --output applied.geojson
 expect "apply(old, diff(old, new)) is new" 0 "added 0, removed 0, updated 0" 10 -- "$BIN" diff applied.geojson "$H/foreign-members-new.geojson" --out empty.json
 
 echo "== covers of any size, in bounded memory"
