@@ -332,19 +332,8 @@ final class ContractTests: XCTestCase {
     // MARK: Running them
 
     func run(_ implementations: Implementations, filter: String) throws -> [String: MetricResult] {
-        let suite = try DefaultSuite.make(quick: true, implementations: implementations)
-        var config = RunConfiguration.quick
-        config.warmupSeconds = 0.01
-        config.minSamples = 3
-        config.minSeconds = 0.01
-        config.maxSeconds = 0.05
-        config.allocationPasses = 1
-        let cases = suite.selected(quick: true, filter: filter)
-        XCTAssertFalse(cases.isEmpty, filter)
         var out: [String: MetricResult] = [:]
-        for r in Runner(configuration: config).run(cases) where r.metric == "time_ns" {
-            out[r.key.implementation + " " + r.key.dataset] = r
-        }
+        for r in try quickTimeResults(implementations, filter: filter) { out[r.key.implementation + " " + r.key.dataset] = r }
         return out
     }
 

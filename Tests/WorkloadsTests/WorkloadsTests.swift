@@ -163,19 +163,8 @@ final class ProtocolRunTests: XCTestCase {
     }
 
     func run(_ implementations: Implementations, filter: String) throws -> [String: MetricResult] {
-        let suite = try DefaultSuite.make(quick: true, implementations: implementations)
-        var config = RunConfiguration.quick
-        config.warmupSeconds = 0.01
-        config.minSamples = 3
-        config.minSeconds = 0.01
-        config.maxSeconds = 0.05
-        config.allocationPasses = 1
-        let cases = suite.selected(quick: true, filter: filter)
-        XCTAssertFalse(cases.isEmpty)
         var out: [String: MetricResult] = [:]
-        for r in Runner(configuration: config).run(cases) where r.metric == "time_ns" {
-            out[r.key.implementation] = r
-        }
+        for r in try quickTimeResults(implementations, filter: filter) { out[r.key.implementation] = r }
         return out
     }
 
@@ -287,4 +276,20 @@ final class LocatedElementsAgreementTests: XCTestCase {
         XCTAssertEqual(python, swift)
         XCTAssertEqual(swift.count, 9)
     }
+}
+
+/// The `time_ns` results of the quick suite's cases that `filter` selects, with
+/// `implementations` registered, run with the shortest sampling that still checks results.
+func quickTimeResults(_ implementations: Implementations, filter: String,
+                      file: StaticString = #filePath, line: UInt = #line) throws -> [MetricResult] {
+    let suite = try DefaultSuite.make(quick: true, implementations: implementations)
+    var config = RunConfiguration.quick
+    config.warmupSeconds = 0.01
+    config.minSamples = 3
+    config.minSeconds = 0.01
+    config.maxSeconds = 0.05
+    config.allocationPasses = 1
+    let cases = suite.selected(quick: true, filter: filter)
+    XCTAssertFalse(cases.isEmpty, filter, file: file, line: line)
+    return Runner(configuration: config).run(cases).filter { $0.metric == "time_ns" }
 }
